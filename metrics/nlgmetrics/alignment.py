@@ -1,0 +1,141 @@
+"""The information-alignment core shared by the CTC metrics.
+
+``align(a → b)`` gives every token of ``a`` a score for how well ``b`` supports it
+(Deng et al. 2021, §3.1); a metric aggregates those scores with ``mean`` or ``sum``.
+This module holds what every aligner kind shares: the :class:`Alignment` result, the
+aggregation rule, the :class:`Aligner` interface, and the parsing of aligner names
+such as ``"E-bert"`` or ``"E:./my-model@9"``.
+
+>>> aggregate(["the", "cat", "sat"], [0.5, 1.0, 0.75], "mean", remove_stopwords=False)
+0.75
+>>> parse_custom_aligner("E:sentence-transformers/all-mpnet-base-v2@9")
+AlignerSource(kind='E', source='sentence-transformers/all-mpnet-base-v2', revision=None, layer=9)
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import importlib.util
+import math
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .registry import CTC_VARIANTS, WeightSpec
+from .stopwords import is_stopword
+
+AGGREGATIONS = ("mean", "sum")
+ALIGNER_KINDS = ("E",)
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """``align(a → b)`` for one pair: each token of ``a`` with its score, and their aggregate.
+
+    ``score`` is NaN when ``a`` or ``b`` has no tokens (an empty or whitespace-only text).
+    """
+
+    tokens: list[str]
+    token_scores: list[float]
+    score: float
+    truncated: bool = False
+
+    def as_dict(self) -> dict:
+        return {"tokens": self.tokens, "token_scores": self.token_scores, "score": self.score}
+
+
+def aggregate(tokens: Sequence[str], scores: Sequence[float], how: str, remove_stopwords: bool) -> float:
+    """Aggregate token scores as CTC does: ``mean`` (0.0 if nothing is left) or ``sum``.
+
+    With ``remove_stopwords`` the tokens in NLTK's English list are left out first
+    (matched after stripping spaces and lower-casing).
+    """
+    if how not in AGGREGATIONS:
+        raise ValueError(f"aggregation={how!r} is not one of {AGGREGATIONS}")
+    kept = [s for t, s in zip(tokens, scores) if not (remove_stopwords and is_stopword(t))]
+    if how == "sum":
+        return float(sum(kept))
+    return sum(kept) / len(kept) if kept else 0.0
+
+
+NAN_ALIGNMENT = Alignment(tokens=[], token_scores=[], score=math.nan)
+
+
+class Aligner(ABC):
+    """Scores ``align(a → b)`` for many ``(a, b)`` pairs at once."""
+
+    kind: str = ""
+
+    @abstractmethod
+    def align(
+        self,
+        pairs: Sequence[tuple[str, str]],
+        *,
+        aggregation: str,
+        remove_stopwords: bool,
+        show_progress: bool = False,
+    ) -> list[Alignment]:
+        """One :class:`Alignment` per pair, in input order."""
+
+
+@dataclass(frozen=True)
+class AlignerSource:
+    """Where an aligner's weights come from: a Hub repo (at a revision) or a local folder."""
+
+    kind: str
+    source: str
+    revision: str | None = None
+    layer: int | None = None
+    label: str = field(default="", compare=False, repr=False)
+    """A short name for progress bars and reports."""
+
+
+@dataclass(frozen=True)
+class AlignerChoice:
+    """The aligner a metric runs: a registered variant name or a custom source."""
+
+    name: str
+    kind: str
+    custom: AlignerSource | None = field(default=None)
+
+    def source_for(self, direction: str) -> AlignerSource | None:
+        """The weights for one alignment direction (None if the variant has no checkpoint for it)."""
+        if self.custom is not None:
+            return self.custom
+        spec = CTC_VARIANTS[self.name].weight_for(direction)
+        return None if spec is None else source_of(spec, self.kind)
+
+
+def source_of(spec: WeightSpec, kind: str) -> AlignerSource:
+    """The local files of an embedded package when installed, else the pinned Hub repo."""
+    if spec.embedded_package and importlib.util.find_spec(spec.embedded_package) is not None:
+        folder = importlib.resources.files(spec.embedded_package) / "model"
+        return AlignerSource(kind, str(folder), None, spec.hidden_layer, label=spec.name)
+    return AlignerSource(kind, spec.repo_id, spec.revision, spec.hidden_layer, label=spec.name)
+
+
+def parse_custom_aligner(text: str, revision: str | None = None) -> AlignerSource:
+    """Parse ``"E:<repo-or-dir>[@layer]"`` (the other kinds take no layer)."""
+    kind, sep, rest = text.partition(":")
+    if not sep or kind not in ALIGNER_KINDS or not rest:
+        raise ValueError(
+            f"aligner={text!r} is not understood; use one of {', '.join(f'{k}:<repo-or-dir>' for k in ALIGNER_KINDS)}"
+            " (E also takes @<layer>), or a registered config name"
+        )
+    source, layer = rest, None
+    head, at, tail = rest.rpartition("@")
+    if at and tail.isdigit() and kind == "E":
+        source, layer = head, int(tail)
+    if not os.path.isdir(source) and source.count("/") > 1:
+        raise ValueError(f"aligner={text!r}: {source!r} is neither a local folder nor a Hub repo id")
+    return AlignerSource(kind, source, revision, layer, label=text)
+
+
+def load_aligner(source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None) -> Aligner:
+    """Build the aligner for ``source`` (its weights come from the process-wide cache)."""
+    if source.kind == "E":
+        from .embedding import EmbeddingAligner
+
+        return EmbeddingAligner.load(source, device=device, dtype=dtype, batch_size=batch_size)
+    raise ValueError(f"unknown aligner kind {source.kind!r}")

@@ -1,0 +1,186 @@
+"""The embedding-matching (E) aligner of CTC (Deng et al. 2021, §3.5).
+
+Each token of ``a`` is scored by its largest cosine similarity with the tokens of ``b``,
+using contextual embeddings from one hidden layer of a pretrained encoder. This is
+exactly what CTC's ``BERTAligner`` computes through bert_score (no idf, special tokens
+excluded, texts stripped, RoBERTa-style tokenizers with a prefix space, truncation to
+the model window), but batched: every distinct text of a call is embedded once, in
+length-sorted padded batches.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import torch
+from transformers import AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
+
+from . import runtime
+from .alignment import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, aggregate
+
+_ROBERTA_LIKE = {"roberta", "xlm-roberta", "camembert", "longformer", "data2vec-text", "xmod"}
+_PAIRS_PER_CHUNK_PER_BATCH = 8
+
+
+def _wants_prefix_space(tokenizer) -> bool:
+    """bert_score encodes GPT-2/RoBERTa byte-level BPE input with a prefix space."""
+    return isinstance(tokenizer, (GPT2Tokenizer, RobertaTokenizer))
+
+
+def special_token_layout(tokenizer) -> tuple[int, int]:
+    """How many special tokens the tokenizer puts before and after a text's tokens."""
+    full = tokenizer("hello world")["input_ids"]
+    bare = tokenizer("hello world", add_special_tokens=False)["input_ids"]
+    for start in range(len(full) - len(bare) + 1):
+        if full[start : start + len(bare)] == bare:
+            return start, len(full) - start - len(bare)
+    raise ValueError(f"cannot locate the text tokens among the special tokens of {type(tokenizer).__name__}")
+
+
+def model_window(tokenizer, config) -> int:
+    """Longest input in tokens, special tokens included (512 for BERT and RoBERTa)."""
+    limit = getattr(config, "max_position_embeddings", None) or 512
+    if config.model_type in _ROBERTA_LIKE:
+        limit -= (config.pad_token_id or 0) + 1
+    window = tokenizer.model_max_length
+    return limit if window is None or window > 1_000_000 else min(window, limit)
+
+
+def _load_encoder(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+    tokenizer = runtime.from_pretrained(AutoTokenizer.from_pretrained, source.source, source.revision)
+    if _wants_prefix_space(tokenizer):
+        tokenizer = runtime.from_pretrained(
+            AutoTokenizer.from_pretrained, source.source, source.revision, add_prefix_space=True
+        )
+    model = runtime.from_pretrained(AutoModel.from_pretrained, source.source, source.revision)
+    if getattr(model.config, "is_encoder_decoder", False):
+        model = model.get_encoder()
+    n_layers = model.config.num_hidden_layers
+    layer = n_layers if source.layer is None else source.layer
+    if not 0 <= layer <= n_layers:
+        raise ValueError(f"layer {layer} is out of range for {source.source!r}, which has {n_layers} layers")
+    # Run only the layers we need when the encoder exposes them (as bert_score does);
+    # otherwise read the layer from hidden_states.
+    layers = getattr(getattr(model, "encoder", None), "layer", None)
+    use_hidden_states = not isinstance(layers, torch.nn.ModuleList)
+    if not use_hidden_states:
+        model.encoder.layer = layers[:layer]
+    model = model.to(device=device, dtype=dtype).eval()
+    return model, tokenizer, layer, use_hidden_states
+
+
+class EmbeddingAligner(Aligner):
+    """E aligner over a Hugging Face encoder; weights shared through the process-wide cache."""
+
+    kind = "E"
+
+    def __init__(self, model, tokenizer, *, layer: int, use_hidden_states: bool, batch_size: int, name: str):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.layer = layer
+        self.use_hidden_states = use_hidden_states
+        self.batch_size = batch_size
+        self.name = name
+        self.device = next(model.parameters()).device
+        self.max_length = model_window(tokenizer, model.config)
+        self.n_prefix, self.n_suffix = special_token_layout(tokenizer)
+        self._token_text: dict[int, str] = {}
+
+    @classmethod
+    def load(cls, source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None):
+        device = runtime.select_device(device)
+        dtype = runtime.resolve_dtype(dtype, device)
+        key = ("E", source.source, source.revision, str(device), str(dtype), source.layer)
+        model, tokenizer, layer, use_hidden_states = runtime.cached(
+            key, lambda: _load_encoder(source, device, dtype)
+        )
+        return cls(
+            model,
+            tokenizer,
+            layer=layer,
+            use_hidden_states=use_hidden_states,
+            batch_size=batch_size or runtime.default_batch_size(device),
+            name=f"{source.label or source.source} (layer {layer})",
+        )
+
+    def _encode(self, texts: Sequence[str]) -> tuple[list[list[int]], list[bool]]:
+        """Token ids with special tokens, cut to the model window as the tokenizer's truncation does."""
+        encoded = self.tokenizer(list(texts), add_special_tokens=True, verbose=False)["input_ids"]
+        ids, truncated = [], []
+        for row in encoded:
+            cut = len(row) > self.max_length
+            if cut:
+                row = row[: self.max_length - self.n_suffix] + row[len(row) - self.n_suffix :]
+            ids.append(row)
+            truncated.append(cut)
+        return ids, truncated
+
+    @torch.inference_mode()
+    def _embed(self, ids: list[list[int]]) -> list[torch.Tensor]:
+        """Unit-normalised embeddings of each text's own tokens (special tokens dropped)."""
+        pad_id = self.tokenizer.pad_token_id or 0
+        out: list[torch.Tensor | None] = [None] * len(ids)
+        for batch in runtime.length_sorted_batches([len(row) for row in ids], self.batch_size):
+            width = max(len(ids[i]) for i in batch)
+            input_ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
+            mask = torch.zeros((len(batch), width), dtype=torch.long)
+            for row, i in enumerate(batch):
+                input_ids[row, : len(ids[i])] = torch.tensor(ids[i])
+                mask[row, : len(ids[i])] = 1
+            result = self.model(
+                input_ids=input_ids.to(self.device),
+                attention_mask=mask.to(self.device),
+                output_hidden_states=self.use_hidden_states,
+            )
+            hidden = result.hidden_states[self.layer] if self.use_hidden_states else result.last_hidden_state
+            hidden = hidden.float()
+            hidden = hidden / hidden.norm(dim=-1, keepdim=True)
+            for row, i in enumerate(batch):
+                out[i] = hidden[row, self.n_prefix : len(ids[i]) - self.n_suffix]
+        return out  # type: ignore[return-value]
+
+    def _token_texts(self, ids: Sequence[int]) -> list[str]:
+        """Each token decoded on its own, as CTC reports tokens (``' the'`` for RoBERTa)."""
+        missing = [i for i in set(ids) if i not in self._token_text]
+        for i, text in zip(missing, self.tokenizer.batch_decode([[i] for i in missing])):
+            self._token_text[i] = text
+        return [self._token_text[i] for i in ids]
+
+    def align(
+        self,
+        pairs: Sequence[tuple[str, str]],
+        *,
+        aggregation: str,
+        remove_stopwords: bool,
+        show_progress: bool = False,
+    ) -> list[Alignment]:
+        results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
+        stripped = [(a.strip(), b.strip()) for a, b in pairs]
+        # Pairs sharing a context sit in the same chunk, so each distinct text is embedded once.
+        order = sorted((i for i, (a, b) in enumerate(stripped) if a and b), key=lambda i: stripped[i][::-1])
+        chunk_size = self.batch_size * _PAIRS_PER_CHUNK_PER_BATCH
+        with runtime.progress_bar(total=len(pairs), enabled=show_progress, desc=f"E {self.name}") as bar:
+            bar.update(len(pairs) - len(order))
+            for start in range(0, len(order), chunk_size):
+                chunk = order[start : start + chunk_size]
+                texts = list(dict.fromkeys(t for i in chunk for t in stripped[i]))
+                ids, truncated = self._encode(texts)
+                embeddings = self._embed(ids)
+                slot = {text: k for k, text in enumerate(texts)}
+                for i in chunk:
+                    ka, kb = slot[stripped[i][0]], slot[stripped[i][1]]
+                    emb_a, emb_b = embeddings[ka], embeddings[kb]
+                    if len(emb_a) == 0 or len(emb_b) == 0:
+                        results[i] = Alignment([], [], math.nan, truncated[ka] or truncated[kb])
+                        continue
+                    scores = (emb_a @ emb_b.T).max(dim=1).values.tolist()
+                    tokens = self._token_texts(ids[ka][self.n_prefix : len(ids[ka]) - self.n_suffix])
+                    results[i] = Alignment(
+                        tokens,
+                        scores,
+                        aggregate(tokens, scores, aggregation, remove_stopwords),
+                        truncated[ka] or truncated[kb],
+                    )
+                bar.update(len(chunk))
+        return results
