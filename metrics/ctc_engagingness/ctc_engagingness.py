@@ -1,0 +1,10 @@
+"""CTC engagingness (Deng et al. 2021) as a Hugging Face `evaluate` module.
+
+The metric is implemented in the `nlgmetrics` package (`pip install nlgmetrics`); this
+script only exposes its `evaluate.Metric` class, so `evaluate.load("<path-or-org>/ctc_engagingness")`
+and `nlgmetrics.load("ctc_engagingness")` give the same module. See README.md for the metric card.
+"""
+
+from nlgmetrics.evaluate_modules import CTCEngagingness
+
+__all__ = ["CTCEngagingness"]
