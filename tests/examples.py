@@ -1,0 +1,78 @@
+"""Hand-written examples for the tests, one set per CTC task (no empty texts: the reference crashes on them)."""
+
+LIBRARY = (
+    "The city council of Riverton voted on Monday to build a new public library on Elm Street. "
+    "The project will cost 12 million dollars and is expected to open in 2027. Mayor Ana Ruiz said the "
+    "library would include a children's wing and a free computer lab."
+)
+FLOOD = (
+    "Heavy rain caused the Lune river to burst its banks on Saturday, flooding more than 200 homes in Kirkby. "
+    "No one was injured. The local school has been turned into a shelter, and volunteers hand out food."
+)
+# Longer than 512 tokens for every tokenizer used here, so truncation is exercised.
+LONG_DOC = " ".join(
+    f"In paragraph {i}, the committee reviewed the budget for the harbour project and noted that costs "
+    f"had risen by {i} percent since the previous report, which worried several members."
+    for i in range(40)
+)
+
+SUMMARIZATION = {
+    "sources": [LIBRARY, LIBRARY, FLOOD, FLOOD, LONG_DOC, "Ein kurzer Text über Äpfel und Birnen."],
+    "predictions": [
+        "Riverton approved a 12 million dollar library on Elm Street, opening in 2027.",
+        "The mayor of Riverton resigned after a tax scandal, and the library plan was dropped!",
+        "Flooding hit over 200 homes in Kirkby; the school is now a shelter.",
+        "A fire destroyed the school in Kirkby and three people were hurt.",
+        "Costs of the harbour project rose, which worried the committee.",
+        "Äpfel und Birnen: ein Text.",
+    ],
+    "references": [
+        ["Riverton will build a new public library, opening in 2027.", "A library for Riverton."],
+        ["Riverton will build a new public library, opening in 2027."],
+        ["More than 200 homes in Kirkby were flooded when the Lune burst its banks."],
+        ["More than 200 homes were flooded.", "The Lune flooded Kirkby; nobody was hurt.", "Kirkby flood."],
+        ["The harbour project's costs keep rising."],
+        ["Ein Text über Obst."],
+    ],
+}
+
+STYLE_TRANSFER = {
+    "sources": [
+        "the food was cold and the staff were rude .",
+        "I loved the pasta, and the waiter was so friendly!",
+        "this place is awful , never again .",
+        "The rooms were clean but the breakfast was terrible.",
+        "we will definitely come back here .",
+    ],
+    "predictions": [
+        "the food was warm and the staff were friendly .",
+        "I hated the pasta, and the waiter was so rude!",
+        "this place is great , will come again .",
+        "The rooms were dirty but the breakfast was wonderful.",
+        "we will never come back here .",
+    ],
+}
+
+DIALOG = {
+    "sources": [
+        "Do you like music?\nYes, I listen to jazz every day. What about you?",
+        "Have you ever been to Paris?\nNo, but I would love to go.",
+        "i am so tired today .\noh no , what happened ?",
+        "What do you do for fun?\nI play football with my friends on weekends.",
+        "Did you see the game last night?",
+    ],
+    "contexts": [
+        "fact: Miles Davis recorded Kind of Blue in 1959, the best-selling jazz album of all time.",
+        "fact: The Eiffel Tower can be 15 cm taller during the summer because the iron expands.",
+        "your persona: i work night shifts at a hospital.\nyour persona: i have two dogs.",
+        "fact: The first football World Cup was held in Uruguay in 1930.",
+        "fact: The Lakers won the game 110 to 98 after a late comeback.",
+    ],
+    "predictions": [
+        "I love jazz too! Did you know Kind of Blue by Miles Davis is the best-selling jazz album ever?",
+        "The Eiffel Tower grows about 15 cm in summer because the iron expands in the heat.",
+        "i worked a night shift at the hospital and then walked my two dogs .",
+        "That sounds fun. The first World Cup was in Uruguay in 1930, you know.",
+        "Yes! The Lakers came back late and won 110 to 98.",
+    ],
+}

@@ -1,0 +1,40 @@
+"""The metric cards are generated from the code and carry a valid Space header."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from nlgmetrics.ctc import ASPECTS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_cards_are_up_to_date():
+    run = subprocess.run(
+        [sys.executable, "scripts/build_cards.py", "--check"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("aspect", list(ASPECTS))
+def test_card_header_and_sections(aspect):
+    text = (ROOT / "metrics" / f"ctc_{aspect}" / "README.md").read_text()
+    header = yaml.safe_load(text.split("---")[1])
+    assert header["sdk"] == "gradio" and header["app_file"] == "app.py" and "evaluate" in header["tags"]
+    for section in (
+        "## Metric Description",
+        "## How to Use",
+        "### Inputs",
+        "### Output Values",
+        "#### Values from Popular Papers",
+        "### Examples",
+        "## Limitations and Bias",
+        "## Citation",
+    ):
+        assert section in text
+    assert f"`{ASPECTS[aspect].default_variant}`" in text and "**default**" in text
