@@ -1,0 +1,1 @@
+"""Speed and meta-evaluation runs (not part of the test suite)."""

