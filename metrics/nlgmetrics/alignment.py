@@ -22,11 +22,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from . import runtime
 from .registry import CTC_VARIANTS, WeightSpec
 from .stopwords import is_stopword
 
 AGGREGATIONS = ("mean", "sum")
-ALIGNER_KINDS = ("E",)
+ALIGNER_KINDS = ("E", "D", "R")
+LONG_INPUTS = ("truncate", "window")
+"""How a context longer than the model window is read: cut (the reference) or in overlapping windows."""
 
 
 @dataclass(frozen=True)
@@ -75,8 +78,26 @@ class Aligner(ABC):
         aggregation: str,
         remove_stopwords: bool,
         show_progress: bool = False,
+        long_inputs: str = "truncate",
     ) -> list[Alignment]:
-        """One :class:`Alignment` per pair, in input order."""
+        """One :class:`Alignment` per pair, in input order.
+
+        With ``long_inputs="window"`` a context ``b`` longer than the model window is read as
+        overlapping windows and each token of ``a`` keeps its best score over the windows.
+        """
+
+
+def window_overlap(window: int) -> int:
+    """Tokens shared by consecutive windows: a quarter of the window, at most 128."""
+    return min(128, window // 4)
+
+
+def load_cached(source: AlignerSource, device, dtype, factory):
+    """``factory(source, device, dtype)`` once per (kind, weights, revision, device, dtype, layer)."""
+    device = runtime.select_device(device)
+    dtype = runtime.resolve_dtype(dtype, device)
+    key = (source.kind, source.source, source.revision, str(device), str(dtype), source.layer)
+    return runtime.cached(key, lambda: factory(source, device, dtype)), device
 
 
 @dataclass(frozen=True)
@@ -135,7 +156,11 @@ def parse_custom_aligner(text: str, revision: str | None = None) -> AlignerSourc
 def load_aligner(source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None) -> Aligner:
     """Build the aligner for ``source`` (its weights come from the process-wide cache)."""
     if source.kind == "E":
-        from .embedding import EmbeddingAligner
-
-        return EmbeddingAligner.load(source, device=device, dtype=dtype, batch_size=batch_size)
-    raise ValueError(f"unknown aligner kind {source.kind!r}")
+        from .embedding import EmbeddingAligner as cls
+    elif source.kind == "D":
+        from .discriminative import DiscriminativeAligner as cls
+    elif source.kind == "R":
+        from .regression import RegressionAligner as cls
+    else:
+        raise ValueError(f"unknown aligner kind {source.kind!r}")
+    return cls.load(source, device=device, dtype=dtype, batch_size=batch_size)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from . import runtime
 from .alignment import (
     AGGREGATIONS,
+    LONG_INPUTS,
     Aligner,
     AlignerChoice,
     AlignerSource,
@@ -81,7 +82,7 @@ ASPECTS: dict[str, Aspect] = {
             ("doc_to_summ",),
             "mean",
             False,
-            "E-bert",
+            "D-cnndm",
             lambda s: s[Y_X],
         ),
         Aspect(
@@ -108,7 +109,7 @@ ASPECTS: dict[str, Aspect] = {
             ("fact_history_to_response",),
             "sum",
             True,
-            "E-bert",
+            "D-topical_chat",
             lambda s: s[Y_CX],
         ),
         Aspect(
@@ -117,7 +118,7 @@ ASPECTS: dict[str, Aspect] = {
             ("fact_to_response",),
             "sum",
             True,
-            "E-bert",
+            "R-topical_chat",
             lambda s: s[Y_C],
         ),
     ]
@@ -241,6 +242,7 @@ class CTCScorer:
         contexts: Sequence[str] | None = None,
         aggregation: str | None = None,
         remove_stopwords: bool | None = None,
+        long_inputs: str = "truncate",
         show_progress: bool = False,
         return_details: bool = False,
     ) -> dict:
@@ -248,6 +250,9 @@ class CTCScorer:
 
         An example with an empty or whitespace-only text scores NaN (with a warning) and is left
         out of ``mean_score``. ``details`` holds, per example, every alignment with its tokens.
+        ``long_inputs="window"`` reads a context longer than the model window in overlapping
+        windows (each token keeps its best window) instead of truncating it as the reference does;
+        it costs one extra forward pass per extra window.
         """
         given = {
             "predictions": predictions,
@@ -259,13 +264,15 @@ class CTCScorer:
         aggregation = aggregation or self.aspect.aggregation
         if aggregation not in AGGREGATIONS:
             raise ValueError(f"aggregation={aggregation!r} is not one of {AGGREGATIONS}")
+        if long_inputs not in LONG_INPUTS:
+            raise ValueError(f"long_inputs={long_inputs!r} is not one of {LONG_INPUTS}")
         if remove_stopwords is None:
             remove_stopwords = self.aspect.remove_stopwords
         if remove_stopwords:
             english_stopwords()  # fail before any model work if NLTK's corpus is missing
 
         jobs = _jobs(self.aspect.name, data)
-        alignments = self._align(jobs, aggregation, bool(remove_stopwords), show_progress)
+        alignments = self._align(jobs, aggregation, bool(remove_stopwords), show_progress, long_inputs)
         per_example: list[dict[str, Alignment]] = [{} for _ in data["predictions"]]
         for job, alignment in zip(jobs, alignments):
             per_example[job.index][job.label] = alignment
@@ -278,7 +285,14 @@ class CTCScorer:
             result["details"] = [{k: a.as_dict() for k, a in ex.items()} for ex in per_example]
         return result
 
-    def _align(self, jobs: list[_Job], aggregation: str, remove_stopwords: bool, show_progress: bool):
+    def _align(
+        self,
+        jobs: list[_Job],
+        aggregation: str,
+        remove_stopwords: bool,
+        show_progress: bool,
+        long_inputs: str,
+    ):
         """Run each aligner once over all of its pairs (E aligners then embed each text once)."""
         groups: dict[AlignerSource, list[int]] = defaultdict(list)
         for k, job in enumerate(jobs):
@@ -290,6 +304,7 @@ class CTCScorer:
                 aggregation=aggregation,
                 remove_stopwords=remove_stopwords,
                 show_progress=show_progress,
+                long_inputs=long_inputs,
             )
             for k, alignment in zip(members, results):
                 out[k] = alignment
@@ -307,12 +322,19 @@ class CTCScorer:
             )
         truncated = sorted({job.index for job, a in zip(jobs, alignments) if a.truncated})
         if truncated:
-            windows = sorted({getattr(a, "max_length", 0) for a in self.aligners.values()} - {0})
             runtime.warn(
-                f"{name}: {len(truncated)} examples have a text longer than the aligner's window "
-                f"({'/'.join(map(str, windows))} tokens); it was truncated as the reference implementation "
-                f"does (examples {_summarise([str(i) for i in truncated])})."
+                f"{name}: {len(truncated)} examples have a text longer than the aligner reads "
+                f"({self.choice.kind}: {_LIMITS[self.choice.kind]}); it was cut as the reference implementation "
+                f"does (examples {_summarise([str(i) for i in truncated])}). long_inputs='window' reads long "
+                "contexts in overlapping windows instead."
             )
+
+
+_LIMITS = {
+    "E": "512 tokens per text for BERT and RoBERTa",
+    "D": "the first 256 tokens of the scored text, 512 for the pair",
+    "R": "512 tokens for the pair",
+}
 
 
 def ctc_score(

@@ -17,7 +17,15 @@ import torch
 from transformers import AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
 
 from . import runtime
-from .alignment import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, aggregate
+from .alignment import (
+    NAN_ALIGNMENT,
+    Aligner,
+    AlignerSource,
+    Alignment,
+    aggregate,
+    load_cached,
+    window_overlap,
+)
 
 _ROBERTA_LIKE = {"roberta", "xlm-roberta", "camembert", "longformer", "data2vec-text", "xmod"}
 _PAIRS_PER_CHUNK_PER_BATCH = 8
@@ -89,11 +97,8 @@ class EmbeddingAligner(Aligner):
 
     @classmethod
     def load(cls, source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None):
-        device = runtime.select_device(device)
-        dtype = runtime.resolve_dtype(dtype, device)
-        key = ("E", source.source, source.revision, str(device), str(dtype), source.layer)
-        model, tokenizer, layer, use_hidden_states = runtime.cached(
-            key, lambda: _load_encoder(source, device, dtype)
+        (model, tokenizer, layer, use_hidden_states), device = load_cached(
+            source, device, dtype, _load_encoder
         )
         return cls(
             model,
@@ -116,28 +121,33 @@ class EmbeddingAligner(Aligner):
             truncated.append(cut)
         return ids, truncated
 
+    def _windows(self, texts: Sequence[str]) -> list[list[list[int]]]:
+        """Each text as overlapping windows that fit the model (one window when it fits)."""
+        encoded = self.tokenizer(
+            list(texts),
+            truncation=True,
+            max_length=self.max_length,
+            stride=window_overlap(self.max_length - self.n_prefix - self.n_suffix),
+            return_overflowing_tokens=True,
+        )
+        windows: list[list[list[int]]] = [[] for _ in texts]
+        for row, text_index in zip(encoded["input_ids"], encoded["overflow_to_sample_mapping"]):
+            windows[text_index].append(row)
+        return windows
+
     @torch.inference_mode()
     def _embed(self, ids: list[list[int]]) -> list[torch.Tensor]:
         """Unit-normalised embeddings of each text's own tokens (special tokens dropped)."""
-        pad_id = self.tokenizer.pad_token_id or 0
         out: list[torch.Tensor | None] = [None] * len(ids)
-        for batch in runtime.length_sorted_batches([len(row) for row in ids], self.batch_size):
-            width = max(len(ids[i]) for i in batch)
-            input_ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
-            mask = torch.zeros((len(batch), width), dtype=torch.long)
-            for row, i in enumerate(batch):
-                input_ids[row, : len(ids[i])] = torch.tensor(ids[i])
-                mask[row, : len(ids[i])] = 1
-            result = self.model(
-                input_ids=input_ids.to(self.device),
-                attention_mask=mask.to(self.device),
-                output_hidden_states=self.use_hidden_states,
-            )
+        rows = [{"input_ids": row} for row in ids]
+        pad_id = self.tokenizer.pad_token_id or 0
+        for batch, inputs in runtime.padded_batches(rows, self.batch_size, pad_id, self.device):
+            result = self.model(**inputs, output_hidden_states=self.use_hidden_states)
             hidden = result.hidden_states[self.layer] if self.use_hidden_states else result.last_hidden_state
             hidden = hidden.float()
             hidden = hidden / hidden.norm(dim=-1, keepdim=True)
-            for row, i in enumerate(batch):
-                out[i] = hidden[row, self.n_prefix : len(ids[i]) - self.n_suffix]
+            for r, i in enumerate(batch):
+                out[i] = hidden[r, self.n_prefix : len(ids[i]) - self.n_suffix]
         return out  # type: ignore[return-value]
 
     def _token_texts(self, ids: Sequence[int]) -> list[str]:
@@ -147,6 +157,24 @@ class EmbeddingAligner(Aligner):
             self._token_text[i] = text
         return [self._token_text[i] for i in ids]
 
+    def _chunk_embeddings(self, texts: list[str], contexts: set[str], long_inputs: str):
+        """Embed a chunk's texts once each: per text its ids, its own embeddings, whether it was cut,
+        and (``long_inputs="window"``) the embeddings of all its windows when it serves as a context."""
+        ids, truncated = self._encode(texts)
+        windowed = [t for t in texts if t in contexts] if long_inputs == "window" else []
+        rows: dict[tuple[int, ...], int] = {}  # identical rows (a text's first window) are embedded once
+        own = [rows.setdefault(tuple(row), len(rows)) for row in ids]
+        windows = (
+            [[rows.setdefault(tuple(w), len(rows)) for w in ws] for ws in self._windows(windowed)]
+            if windowed
+            else []
+        )
+        embedded = self._embed([list(row) for row in rows])
+        window_embeddings = {
+            text: torch.cat([embedded[j] for j in js]) for text, js in zip(windowed, windows)
+        }
+        return ids, [embedded[j] for j in own], truncated, window_embeddings
+
     def align(
         self,
         pairs: Sequence[tuple[str, str]],
@@ -154,6 +182,7 @@ class EmbeddingAligner(Aligner):
         aggregation: str,
         remove_stopwords: bool,
         show_progress: bool = False,
+        long_inputs: str = "truncate",
     ) -> list[Alignment]:
         results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
         stripped = [(a.strip(), b.strip()) for a, b in pairs]
@@ -165,22 +194,23 @@ class EmbeddingAligner(Aligner):
             for start in range(0, len(order), chunk_size):
                 chunk = order[start : start + chunk_size]
                 texts = list(dict.fromkeys(t for i in chunk for t in stripped[i]))
-                ids, truncated = self._encode(texts)
-                embeddings = self._embed(ids)
+                contexts = {stripped[i][1] for i in chunk}
+                ids, own, truncated, windowed = self._chunk_embeddings(texts, contexts, long_inputs)
                 slot = {text: k for k, text in enumerate(texts)}
                 for i in chunk:
-                    ka, kb = slot[stripped[i][0]], slot[stripped[i][1]]
-                    emb_a, emb_b = embeddings[ka], embeddings[kb]
+                    a, b = stripped[i]
+                    emb_a = own[slot[a]]
+                    emb_b = windowed.get(b, own[slot[b]])
+                    cut = truncated[slot[a]] or (truncated[slot[b]] and b not in windowed)
                     if len(emb_a) == 0 or len(emb_b) == 0:
-                        results[i] = Alignment([], [], math.nan, truncated[ka] or truncated[kb])
+                        results[i] = Alignment([], [], math.nan, cut)
                         continue
                     scores = (emb_a @ emb_b.T).max(dim=1).values.tolist()
-                    tokens = self._token_texts(ids[ka][self.n_prefix : len(ids[ka]) - self.n_suffix])
+                    tokens = self._token_texts(
+                        ids[slot[a]][self.n_prefix : len(ids[slot[a]]) - self.n_suffix]
+                    )
                     results[i] = Alignment(
-                        tokens,
-                        scores,
-                        aggregate(tokens, scores, aggregation, remove_stopwords),
-                        truncated[ka] or truncated[kb],
+                        tokens, scores, aggregate(tokens, scores, aggregation, remove_stopwords), cut
                     )
                 bar.update(len(chunk))
         return results

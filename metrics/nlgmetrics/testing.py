@@ -102,43 +102,77 @@ def _byte_level_bpe(folder: Path) -> None:
     trainer.save_model(str(folder))
 
 
-def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path:
-    """Save a tiny random model and tokenizer of ``spec``'s architecture into ``folder``."""
-    from transformers import AutoTokenizer, BertConfig, BertModel, RobertaConfig, RobertaModel
+def _tokenizer(family: str, folder: Path):
+    """A real tokenizer of the family: WordPiece (bert), byte-level BPE (roberta), unigram (albert)."""
+    from transformers import AlbertTokenizer, AutoTokenizer
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    torch.manual_seed(seed + zlib.crc32(spec.name.encode()))
+    if family == "albert":
+        from tokenizers import SentencePieceUnigramTokenizer
+
+        trainer = SentencePieceUnigramTokenizer()
+        specials = ["<pad>", "<unk>", "[CLS]", "[SEP]", "[MASK]"]
+        trainer.train_from_iterator(CORPUS * 3, vocab_size=400, special_tokens=specials, unk_token="<unk>")
+        vocab = [tuple(piece) for piece in json.loads(trainer.to_str())["model"]["vocab"]]
+        return AlbertTokenizer(vocab=vocab, model_max_length=512)
+    if family == "bert":
+        _wordpiece_vocab(folder)
+        config = {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 512}
+    else:
+        _byte_level_bpe(folder)
+        config = {"tokenizer_class": "RobertaTokenizer", "model_max_length": 512}
+    (folder / "tokenizer_config.json").write_text(json.dumps(config))
+    return AutoTokenizer.from_pretrained(folder)
+
+
+def _config(family: str, vocab_size: int, num_layers: int):
+    from transformers import AlbertConfig, BertConfig, RobertaConfig
+
     size = {
+        "vocab_size": vocab_size,
         "hidden_size": HIDDEN_SIZE,
-        "num_hidden_layers": spec.num_layers or 2,
+        "num_hidden_layers": num_layers,
         "num_attention_heads": 2,
         "intermediate_size": 2 * HIDDEN_SIZE,
     }
-    if spec.architecture == "BertModel":
-        _wordpiece_vocab(folder)
-        config = {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 512}
-        (folder / "tokenizer_config.json").write_text(json.dumps(config))
-        tokenizer = AutoTokenizer.from_pretrained(folder)
-        model = BertModel(BertConfig(vocab_size=len(tokenizer), max_position_embeddings=512, **size))
-    elif spec.architecture == "RobertaModel":
-        _byte_level_bpe(folder)
-        config = {"tokenizer_class": "RobertaTokenizer", "model_max_length": 512}
-        (folder / "tokenizer_config.json").write_text(json.dumps(config))
-        tokenizer = AutoTokenizer.from_pretrained(folder)
-        model = RobertaModel(
-            RobertaConfig(
-                vocab_size=len(tokenizer),
-                max_position_embeddings=514,
-                pad_token_id=1,
-                bos_token_id=0,
-                eos_token_id=2,
-                type_vocab_size=1,
-                **size,
-            )
-        )
-    else:
+    if family == "albert":
+        return AlbertConfig(embedding_size=16, max_position_embeddings=512, **size)
+    if family == "bert":
+        return BertConfig(max_position_embeddings=512, **size)
+    return RobertaConfig(
+        max_position_embeddings=514, pad_token_id=1, bos_token_id=0, eos_token_id=2, type_vocab_size=1, **size
+    )
+
+
+_ALIGNED_LABELS = {
+    "id2label": {0: "ALIGNED", 1: "HALLUCINATED"},
+    "label2id": {"ALIGNED": 0, "HALLUCINATED": 1},
+}
+# architecture → (tokenizer family, extra config for the head)
+_ARCHITECTURES = {
+    "BertModel": ("bert", {}),
+    "RobertaModel": ("roberta", {}),
+    "AlbertModel": ("albert", {}),
+    "RobertaForTokenClassification": ("roberta", _ALIGNED_LABELS),
+    "AlbertForTokenClassification": ("albert", _ALIGNED_LABELS),
+    "BertForSequenceClassification": ("bert", {"num_labels": 1}),
+}
+
+
+def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path:
+    """Save a tiny random model and tokenizer of ``spec``'s architecture into ``folder``."""
+    import transformers
+
+    if spec.architecture not in _ARCHITECTURES:
         raise ValueError(f"no tiny builder for architecture {spec.architecture!r} ({spec.name})")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(seed + zlib.crc32(spec.name.encode()))
+    family, head = _ARCHITECTURES[spec.architecture]
+    tokenizer = _tokenizer(family, folder)
+    config = _config(family, len(tokenizer), spec.num_layers or 2)
+    for key, value in head.items():
+        setattr(config, key, value)
+    model = getattr(transformers, spec.architecture)(config)
     tokenizer.save_pretrained(folder)
     model.save_pretrained(folder)
     return folder
