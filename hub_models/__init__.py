@@ -1,0 +1,1 @@
+"""Converters, model cards and the publish step that put CTC's trained aligners on the Hub."""
