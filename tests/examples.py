@@ -17,7 +17,7 @@ LONG_DOC = " ".join(
 )
 
 SUMMARIZATION = {
-    "sources": [LIBRARY, LIBRARY, FLOOD, FLOOD, LONG_DOC, "Ein kurzer Text über Äpfel und Birnen."],
+    "sources": [LIBRARY, LIBRARY, FLOOD, FLOOD, LONG_DOC, "Ein kurzer Text über Äpfel und Birnen.", LIBRARY],
     "predictions": [
         "Riverton approved a 12 million dollar library on Elm Street, opening in 2027.",
         "The mayor of Riverton resigned after a tax scandal, and the library plan was dropped!",
@@ -25,6 +25,8 @@ SUMMARIZATION = {
         "A fire destroyed the school in Kirkby and three people were hurt.",
         "Costs of the harbour project rose, which worried the committee.",
         "Äpfel und Birnen: ein Text.",
+        # tokenized like CNN/DM, so decoding needs the clean-up of tokenization spaces
+        "the council 's new library will open in 2027 , the mayor said . it 's free !",
     ],
     "references": [
         ["Riverton will build a new public library, opening in 2027.", "A library for Riverton."],
@@ -33,6 +35,7 @@ SUMMARIZATION = {
         ["More than 200 homes were flooded.", "The Lune flooded Kirkby; nobody was hurt.", "Kirkby flood."],
         ["The harbour project's costs keep rising."],
         ["Ein Text über Obst."],
+        ["Riverton will build a new public library , opening in 2027 ."],
     ],
 }
 

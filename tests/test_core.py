@@ -112,5 +112,6 @@ def test_length_sorted_batches_cover_every_index_once():
 
 def test_registry_layers_fit_the_architectures():
     for spec in WEIGHTS.values():
-        assert spec.num_layers and 0 < spec.hidden_layer <= spec.num_layers
-        assert spec.license and spec.source and spec.architecture
+        assert spec.num_layers and spec.license and spec.source and spec.architecture
+        assert spec.hidden_layer is None or 0 < spec.hidden_layer <= spec.num_layers
+        assert (spec.hidden_layer is None) == spec.architecture.endswith(("Classification",))

@@ -117,7 +117,7 @@ def test_long_inputs_warn_once_per_compute_and_score(consistency):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("default")
             result = consistency.compute(**inputs)
-        truncation = [w for w in caught if "truncated" in str(w.message)]
+        truncation = [w for w in caught if "cut as the reference" in str(w.message)]
         assert len(truncation) == 1
         assert "3 examples" in str(truncation[0].message) and "512 tokens" in str(truncation[0].message)
         assert all(math.isfinite(s) for s in result["scores"])

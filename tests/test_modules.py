@@ -172,6 +172,18 @@ def test_details_explain_each_alignment():
 
 
 def test_every_variant_is_registered_once():
-    assert sorted(CTC_VARIANTS) == ["E-bert", "E-minilm", "E-roberta", "E-roberta-mnli"]
+    from nlgmetrics.registry import CTC_CHECKPOINTS, CTC_RELEASE
+
+    assert sorted(CTC_VARIANTS) == sorted(
+        ["E-bert", "E-minilm", "E-roberta", "E-roberta-mnli", *CTC_CHECKPOINTS]
+    )
     repos = [(spec.repo_id, spec.revision) for spec in WEIGHTS.values()]
-    assert len(repos) == len(set(repos)) and all(len(rev) == 40 for _, rev in repos)
+    assert len(repos) == len(set(repos))
+    for spec in WEIGHTS.values():
+        assert len(spec.revision) == 40 or (
+            spec.repo_id.startswith("nlgmetrics/") and spec.revision == CTC_RELEASE
+        )
+    for variant, directions in CTC_CHECKPOINTS.items():
+        assert {d: CTC_VARIANTS[variant].weight_for(d).repo_id for d in directions} == {
+            d: f"nlgmetrics/ctc-{variant}-{d}" for d in directions
+        }
