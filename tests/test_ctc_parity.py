@@ -15,26 +15,13 @@ import functools
 
 import pytest
 from ctc_score import DialogScorer, StyleTransferScorer, SummarizationScorer
-from ctc_score.models.bert_aligner import BERTAligner
-from transformers import AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
 
 import nlgmetrics
 from nlgmetrics.registry import CTC_VARIANTS
 from nlgmetrics.runtime import NLGMetricsWarning
 from tests.examples import DIALOG, STYLE_TRANSFER, SUMMARIZATION
 from tests.helpers import assert_parity
-
-
-class CorrectedReferenceAligner(BERTAligner):
-    """ctc_score's BERTAligner with the prefix-space and stopword-strip corrections."""
-
-    def __init__(self, path: str, layer: int, aggr_type: str):
-        super().__init__(model_type=path, num_layers=layer, aggr_type=aggr_type, lang="en", device="cpu")
-        if isinstance(self._tokenizer, (GPT2Tokenizer, RobertaTokenizer)):
-            self._tokenizer = AutoTokenizer.from_pretrained(path, add_prefix_space=True)
-
-    def aggregate(self, tokens, token_scores, remove_stopwords):
-        return super().aggregate([token.strip() for token in tokens], token_scores, remove_stopwords)
+from tests.reference_ctc import CorrectedReferenceAligner
 
 
 @functools.cache

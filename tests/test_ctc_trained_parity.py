@@ -24,11 +24,7 @@ from pathlib import Path
 import pytest
 import torch
 from ctc_score import DialogScorer, StyleTransferScorer, SummarizationScorer
-from ctc_score.models.aligner import Aligner as ReferenceAlignerBase
-from ctc_score.models.bleurt_aligner_pt import BLEURTAligner, BleurtModel
-from ctc_score.models.discriminative_aligner import DiscriminativeAligner as ReferenceD
-from torch import nn
-from transformers import AutoConfig, AutoModel, AutoTokenizer
+from transformers import AutoModel
 
 from hub_models import convert_ctc
 from nlgmetrics.ctc import CTCScorer
@@ -37,30 +33,13 @@ from nlgmetrics.runtime import NLGMetricsWarning
 from nlgmetrics.testing import save_tiny_model
 from tests.examples import DIALOG, STYLE_TRANSFER, SUMMARIZATION
 from tests.helpers import assert_parity
+from tests.reference_ctc import CorrectedReferenceD, LocalReferenceR, original_checkpoint
 
 KINDS = {  # name → (base architecture, variant used for the conversion, direction)
     "D-roberta": ("RobertaModel", "D-cnndm", "doc_to_summ"),
     "D-albert": ("AlbertModel", "D-mix-albert", "doc_to_summ"),
     "R-bert": ("BertModel", "R-cnndm", "doc_to_summ"),
 }
-
-
-def original_checkpoint(base: nn.Module, kind: str) -> dict[str, torch.Tensor]:
-    """A state dict laid out as CTC's released checkpoints (and as transformers 4.3.3 saved them)."""
-    hidden = base.config.hidden_size
-    generator = torch.Generator().manual_seed(7)
-    if kind == "R-bert":
-        state = {f"bert.{k}": v for k, v in base.state_dict().items()}
-        state["dense.weight"] = torch.randn(1, hidden, generator=generator)
-        state["dense.bias"] = torch.randn(1, generator=generator)
-        return state
-    prefix = "_model." if kind == "D-albert" else "_roberta."
-    state = {prefix + k: v for k, v in base.state_dict().items()}
-    if kind == "D-roberta":
-        state["_roberta.embeddings.position_ids"] = torch.arange(base.config.max_position_embeddings)[None]
-    state["_classifier.weight"] = torch.randn(2, hidden, generator=generator)  # large enough to vary
-    state["_classifier.bias"] = torch.randn(2, generator=generator)
-    return state
 
 
 @pytest.fixture(scope="module")
@@ -78,44 +57,6 @@ def checkpoints(tmp_path_factory) -> dict[str, tuple[Path, Path, Path]]:
         assert convert_ctc.main([*args, "--base", str(base_dir), "--output", str(converted)]) == 0
         out[name] = (base_dir, ckpt, converted)
     return out
-
-
-class CorrectedReferenceD(ReferenceD):
-    """ctc_score's DiscriminativeAligner on a local base, with the listed corrections."""
-
-    def __init__(self, aggr_type: str, base_dir: Path, ckpt: Path):
-        ReferenceAlignerBase.__init__(self, aggr_type)
-        nn.Module.__init__(self)
-        albert = AutoConfig.from_pretrained(base_dir).model_type == "albert"
-        encoder = AutoModel.from_pretrained(base_dir)
-        if albert:
-            self._model, self._roberta = encoder, None
-        else:
-            self._roberta = encoder
-        self._classifier = nn.Linear(encoder.config.hidden_size, 2)
-        self._tokenizer = AutoTokenizer.from_pretrained(
-            base_dir,
-            clean_up_tokenization_spaces=True,
-            clean_up_tokenization_spaces_for_bpe_even_though_it_will_corrupt_output=True,
-        )
-        self._space_char = "▁" if albert else "Ġ"
-        self._bos_id = self._tokenizer.convert_tokens_to_ids(self._tokenizer.bos_token)
-        self._hparams, self._device = None, "cpu"
-        state = torch.load(ckpt)
-        state.pop("_roberta.embeddings.position_ids", None)
-        self.load_state_dict(state)
-        self.eval()
-
-
-class LocalReferenceR(BLEURTAligner):
-    """ctc_score's BLEURTAligner with the tiny base's config and tokenizer instead of BERT-base's."""
-
-    def __init__(self, base_dir: Path, ckpt: Path):
-        ReferenceAlignerBase.__init__(self, aggr_type=None)
-        model = BleurtModel(AutoConfig.from_pretrained(base_dir))
-        model.load_state_dict(torch.load(ckpt), strict=False)
-        self.bleurt_model, self.device = model.eval(), "cpu"
-        self.tokenizer = AutoTokenizer.from_pretrained(base_dir)
 
 
 @functools.cache
