@@ -6,15 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-fi
-PY="$VENV/bin/python"
-"$PY" -m pip install --quiet --upgrade pip
-if [ -n "${TORCH_SPEC:-}" ]; then
-  "$PY" -m pip install --quiet "$TORCH_SPEC"
-fi
-"$PY" -m pip install --quiet -e ".[embedded]"
+source scripts/venv.sh
+install_package embedded
 mkdir -p .demo
 export HF_HUB_OFFLINE=1 HF_EVALUATE_OFFLINE=1
 for metric in ctc_consistency ctc_relevance; do

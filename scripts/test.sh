@@ -7,15 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv-test}"
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-fi
-PY="$VENV/bin/python"
-"$PY" -m pip install --quiet --upgrade pip
-if [ -n "${TORCH_SPEC:-}" ]; then
-  "$PY" -m pip install --quiet "$TORCH_SPEC"
-fi
-"$PY" -m pip install --quiet -e ".[test]"
+source scripts/venv.sh
+install_package test
 "$PY" -m ruff check .
 "$PY" -m ruff format --check .
 exec "$PY" -m pytest "$@"

@@ -66,9 +66,37 @@ NAN_ALIGNMENT = Alignment(tokens=[], token_scores=[], score=math.nan)
 
 
 class Aligner(ABC):
-    """Scores ``align(a → b)`` for many ``(a, b)`` pairs at once."""
+    """Scores ``align(a → b)`` for many ``(a, b)`` pairs at once, over a model and its tokenizer.
+
+    Subclasses say how to load their weights (``load_weights``, cached per process) and how to
+    align; ``load`` builds one from an :class:`AlignerSource`.
+    """
 
     kind: str = ""
+
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self.name = name
+        self.device = next(model.parameters()).device
+
+    @staticmethod
+    @abstractmethod
+    def load_weights(source: AlignerSource, device, dtype) -> tuple:
+        """``(model, tokenizer, *extra constructor arguments)``, on ``device`` in ``dtype``."""
+
+    @classmethod
+    def load(
+        cls, source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None
+    ) -> Aligner:
+        """The aligner for ``source``; its weights load once per (weights, revision, device, dtype, layer)."""
+        device = runtime.select_device(device)
+        dtype = runtime.resolve_dtype(dtype, device)
+        key = (source.kind, source.source, source.revision, str(device), str(dtype), source.layer)
+        weights = runtime.cached(key, lambda: cls.load_weights(source, device, dtype))
+        batch_size = batch_size or runtime.default_batch_size(device)
+        return cls(*weights, batch_size=batch_size, name=source.label or source.source)
 
     @abstractmethod
     def align(
@@ -90,14 +118,6 @@ class Aligner(ABC):
 def window_overlap(window: int) -> int:
     """Tokens shared by consecutive windows: a quarter of the window, at most 128."""
     return min(128, window // 4)
-
-
-def load_cached(source: AlignerSource, device, dtype, factory):
-    """``factory(source, device, dtype)`` once per (kind, weights, revision, device, dtype, layer)."""
-    device = runtime.select_device(device)
-    dtype = runtime.resolve_dtype(dtype, device)
-    key = (source.kind, source.source, source.revision, str(device), str(dtype), source.layer)
-    return runtime.cached(key, lambda: factory(source, device, dtype)), device
 
 
 @dataclass(frozen=True)

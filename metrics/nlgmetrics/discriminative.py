@@ -30,15 +30,7 @@ import torch
 from transformers import AutoModelForTokenClassification, AutoTokenizer
 
 from . import runtime
-from .alignment import (
-    NAN_ALIGNMENT,
-    Aligner,
-    AlignerSource,
-    Alignment,
-    aggregate,
-    load_cached,
-    window_overlap,
-)
+from .alignment import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, aggregate, window_overlap
 
 MAX_LENGTH = 512
 INPUT_CUT = MAX_LENGTH // 2
@@ -102,7 +94,8 @@ def offset_groups(offsets: Sequence[tuple[int, int]], text: str) -> list[list[in
     return groups if all(groups) else None
 
 
-def _load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+def load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+    """A converted ``*ForTokenClassification`` checkpoint and its tokenizer."""
     tokenizer = runtime.from_pretrained(AutoTokenizer.from_pretrained, source.source, source.revision)
     model = runtime.from_pretrained(
         AutoModelForTokenClassification.from_pretrained, source.source, source.revision
@@ -115,12 +108,10 @@ class DiscriminativeAligner(Aligner):
 
     kind = "D"
 
+    load_weights = staticmethod(load_classifier)
+
     def __init__(self, model, tokenizer, *, batch_size: int, name: str):
-        self.model = model
-        self.tokenizer = tokenizer
-        self.batch_size = batch_size
-        self.name = name
-        self.device = next(model.parameters()).device
+        super().__init__(model, tokenizer, batch_size=batch_size, name=name)
         self.max_length = MAX_LENGTH
         self.aligned_label = (model.config.label2id or {}).get("ALIGNED", 0)
         pieces = tokenizer.convert_ids_to_tokens(tokenizer("a b", add_special_tokens=False)["input_ids"])
@@ -128,13 +119,6 @@ class DiscriminativeAligner(Aligner):
         self.special_strings = [
             t for t in (tokenizer.bos_token, tokenizer.eos_token, tokenizer.unk_token) if t
         ]
-
-    @classmethod
-    def load(cls, source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None):
-        (model, tokenizer), device = load_cached(source, device, dtype, _load_classifier)
-        return cls(
-            model, tokenizer, batch_size=batch_size or runtime.default_batch_size(device), name=source.label
-        )
 
     def prepare_input(self, texts: Sequence[str]) -> tuple[list[str], list[bool]]:
         """Cleaned ``a`` texts cut to 256 token ids and decoded back (steps 1-2), and which were cut."""

@@ -17,15 +17,7 @@ import torch
 from transformers import AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
 
 from . import runtime
-from .alignment import (
-    NAN_ALIGNMENT,
-    Aligner,
-    AlignerSource,
-    Alignment,
-    aggregate,
-    load_cached,
-    window_overlap,
-)
+from .alignment import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, aggregate, window_overlap
 
 _ROBERTA_LIKE = {"roberta", "xlm-roberta", "camembert", "longformer", "data2vec-text", "xmod"}
 _PAIRS_PER_CHUNK_PER_BATCH = 8
@@ -55,7 +47,8 @@ def model_window(tokenizer, config) -> int:
     return limit if window is None or window > 1_000_000 else min(window, limit)
 
 
-def _load_encoder(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+def load_encoder(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+    """Tokenizer (with a prefix space for byte-level BPE) and encoder cut after the chosen layer."""
     tokenizer = runtime.from_pretrained(AutoTokenizer.from_pretrained, source.source, source.revision)
     if _wants_prefix_space(tokenizer):
         tokenizer = runtime.from_pretrained(
@@ -83,31 +76,15 @@ class EmbeddingAligner(Aligner):
 
     kind = "E"
 
-    def __init__(self, model, tokenizer, *, layer: int, use_hidden_states: bool, batch_size: int, name: str):
-        self.model = model
-        self.tokenizer = tokenizer
+    load_weights = staticmethod(load_encoder)
+
+    def __init__(self, model, tokenizer, layer: int, use_hidden_states: bool, *, batch_size: int, name: str):
+        super().__init__(model, tokenizer, batch_size=batch_size, name=f"{name} (layer {layer})")
         self.layer = layer
         self.use_hidden_states = use_hidden_states
-        self.batch_size = batch_size
-        self.name = name
-        self.device = next(model.parameters()).device
         self.max_length = model_window(tokenizer, model.config)
         self.n_prefix, self.n_suffix = special_token_layout(tokenizer)
         self._token_text: dict[int, str] = {}
-
-    @classmethod
-    def load(cls, source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None):
-        (model, tokenizer, layer, use_hidden_states), device = load_cached(
-            source, device, dtype, _load_encoder
-        )
-        return cls(
-            model,
-            tokenizer,
-            layer=layer,
-            use_hidden_states=use_hidden_states,
-            batch_size=batch_size or runtime.default_batch_size(device),
-            name=f"{source.label or source.source} (layer {layer})",
-        )
 
     def _encode(self, texts: Sequence[str]) -> tuple[list[list[int]], list[bool]]:
         """Token ids with special tokens, cut to the model window as the tokenizer's truncation does."""

@@ -15,12 +15,13 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from . import runtime
-from .alignment import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, load_cached, window_overlap
+from .alignment import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, window_overlap
 
 MAX_LENGTH = 512
 
 
-def _load_regressor(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+def load_regressor(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+    """A converted one-output ``BertForSequenceClassification`` and its tokenizer."""
     tokenizer = runtime.from_pretrained(AutoTokenizer.from_pretrained, source.source, source.revision)
     model = runtime.from_pretrained(
         AutoModelForSequenceClassification.from_pretrained, source.source, source.revision
@@ -37,20 +38,11 @@ class RegressionAligner(Aligner):
 
     kind = "R"
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
-        self.model = model
-        self.tokenizer = tokenizer
-        self.batch_size = batch_size
-        self.name = name
-        self.device = next(model.parameters()).device
-        self.max_length = MAX_LENGTH
+    load_weights = staticmethod(load_regressor)
 
-    @classmethod
-    def load(cls, source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None):
-        (model, tokenizer), device = load_cached(source, device, dtype, _load_regressor)
-        return cls(
-            model, tokenizer, batch_size=batch_size or runtime.default_batch_size(device), name=source.label
-        )
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+        super().__init__(model, tokenizer, batch_size=batch_size, name=name)
+        self.max_length = MAX_LENGTH
 
     def _rows(
         self, pairs: list[tuple[str, str]], long_inputs: str
