@@ -1,7 +1,10 @@
 """Loaders for the human-judgment sets in ../shared/data/meta_eval, as CTC inputs plus human scores.
 
-Each loader returns ``(inputs, human)``: ``inputs`` are the CTC module's compute() fields and
-``human`` maps a judged quality to one score per example.
+Each loader returns ``(inputs, human)``: ``inputs`` are the CTC module's compute() fields (plus
+``doc_id`` / ``system_id`` where the set has them) and ``human`` maps a judged quality to one score
+per example. :func:`ctc_predictions` reads CTC's own released SummEval scores instead.
+
+The folder is ``../shared/data/meta_eval`` beside the checkout, or ``$NLGMETRICS_META_EVAL``.
 """
 
 from __future__ import annotations
@@ -67,3 +70,29 @@ def dialog(name: str) -> tuple[dict[str, list], dict[str, list]]:
         "engagingness": [r["engaging"] for r in rows],
         "groundedness": [r["uses_knowledge"] for r in rows],
     }
+
+
+CTC_PREDICTION_KEY = "CTC(D)(CNN/DM)"
+"""The score key of CTC's released D-cnndm predictions on SummEval."""
+
+
+def ctc_predictions(aspect: str) -> dict[str, list]:
+    """CTC's released D-cnndm SummEval scores for ``consistency`` or ``relevance``, per summary.
+
+    Returns ``{"ctc": [...], "human": [...], "doc_id": [...], "system_id": [...]}``: 1,600 items,
+    the human score of the same aspect read from the same file.
+    """
+    if aspect not in ("consistency", "relevance"):
+        raise ValueError(
+            f"CTC released SummEval predictions for consistency and relevance only, not {aspect!r}"
+        )
+    out: dict[str, list] = {"ctc": [], "human": [], "doc_id": [], "system_id": []}
+    path = DATA / "summeval" / f"ctc_pred_summeval_{aspect}_D-cnndm.jsonl"
+    with path.open() as f:
+        for doc_id, line in enumerate(f):
+            for system, summary in json.loads(line)["sys_summs"].items():
+                out["ctc"].append(summary["scores"][CTC_PREDICTION_KEY])
+                out["human"].append(summary["scores"][aspect])
+                out["doc_id"].append(doc_id)
+                out["system_id"].append(system)
+    return out
