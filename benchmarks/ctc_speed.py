@@ -209,6 +209,12 @@ def main() -> None:
                 row["speedup"] = row["reference"]["seconds"] / row["ours"]["seconds"]
                 row["ours_over_bare"] = row["ours"]["seconds"] / row["bare"]["seconds"]
                 results.append(row)
+    previous = RESULTS / "ctc_speed.json"
+    if previous.exists():  # a partial run (--kinds/--sizes) replaces only its own rows
+        measured = {(r["kind"], r["n"]) for r in results}
+        kept = [r for r in json.loads(previous.read_text())["results"] if (r["kind"], r["n"]) not in measured]
+        order = {kind: i for i, kind in enumerate(("E", "D", "R"))}
+        results = sorted(kept + results, key=lambda r: (order.get(r["kind"], 9), r["n"]))
     report = {
         "what": __doc__.strip().split("\n")[0],
         "machine": f"{platform.processor() or platform.machine()}, {torch.get_num_threads()} torch threads, "
