@@ -2,7 +2,8 @@
 
 :func:`build_tiny_hub_cache` writes, for every weight in the registry, a small model of the
 real architecture (same number of layers, hidden size 32) with a real tokenizer into a
-Hugging Face cache folder, at the registered revision. Point ``HF_HUB_CACHE`` at that
+Hugging Face cache folder, at the registered revision (a pre-training checkpoint such as
+bert-base-uncased keeps its masked-LM head, as on the Hub). Point ``HF_HUB_CACHE`` at that
 folder, set ``HF_HUB_OFFLINE=1``, and the metrics run their real
 ``from_pretrained(repo_id, revision=...)`` path with no network.
 
@@ -104,7 +105,8 @@ def _byte_level_bpe(folder: Path) -> None:
 
 def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path:
     """Save a tiny random model and tokenizer of ``spec``'s architecture into ``folder``."""
-    from transformers import AutoTokenizer, BertConfig, BertModel, RobertaConfig, RobertaModel
+    import transformers
+    from transformers import AutoTokenizer, BertConfig, RobertaConfig, RobertaModel
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -115,12 +117,13 @@ def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path
         "num_attention_heads": 2,
         "intermediate_size": 2 * HIDDEN_SIZE,
     }
-    if spec.architecture == "BertModel":
+    if spec.architecture in ("BertModel", "BertForPreTraining"):
         _wordpiece_vocab(folder)
         config = {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 512}
         (folder / "tokenizer_config.json").write_text(json.dumps(config))
         tokenizer = AutoTokenizer.from_pretrained(folder)
-        model = BertModel(BertConfig(vocab_size=len(tokenizer), max_position_embeddings=512, **size))
+        bert_class = getattr(transformers, spec.architecture)  # BertForPreTraining keeps the MLM head
+        model = bert_class(BertConfig(vocab_size=len(tokenizer), max_position_embeddings=512, **size))
     elif spec.architecture == "RobertaModel":
         _byte_level_bpe(folder)
         config = {"tokenizer_class": "RobertaTokenizer", "model_max_length": 512}
