@@ -2,7 +2,7 @@
 
 >>> import nlgmetrics
 >>> nlgmetrics.list_modules()
-['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance']
+['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm']
 """
 
 from __future__ import annotations
