@@ -84,7 +84,7 @@ MEASURES: dict[str, MeasureInfo] = {
 
 _DOMAIN = {
     "alpha_divergence": ("alpha", "a real number other than 0 and 1 (the paper uses 0.75)"),
-    "beta_divergence": ("beta", "a real number other than 0 and -1 (the paper uses 0.5)"),
+    "beta_divergence": ("beta", "a real number other than 0 and -1 (the paper uses 0.5 or 3)"),
     "ab_divergence": (
         "alpha and beta",
         "real numbers with alpha, beta and alpha + beta not 0 (the paper uses 3 and 0.25)",
@@ -345,9 +345,15 @@ class MaskedLanguageModel:
                 output = self.model(
                     input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)
                 )
-            probabilities = torch.softmax(output.logits[:, 0].to(self.bag_dtype).div_(temperature), dim=-1)
-            probabilities *= torch.tensor(weights, dtype=self.bag_dtype, device=self.device)[:, None]
-            bags.index_add_(0, slots.to(self.device), probabilities)
+            # logits / T in the model's precision (one rounding more, of the same size as the logits' own),
+            # then softmax in float64: normalised over the whole vocabulary, zero only below e^-745
+            probabilities = torch.softmax(output.logits[:, 0] / temperature, dim=-1, dtype=self.bag_dtype)
+            # Σ weight · distribution per text of this batch, as one small matrix product
+            here, row_text = slots.unique(return_inverse=True)
+            weight = torch.zeros((len(here), len(rows)), dtype=self.bag_dtype)
+            weight[row_text, rows] = torch.tensor(weights, dtype=self.bag_dtype)
+            here = here.to(self.device)
+            bags[here] += weight.to(self.device) @ probabilities
         totals = torch.tensor([sum(t.weights) for t in texts], dtype=self.bag_dtype, device=self.device)
         return bags / totals[:, None]  # 0/0 = NaN for a text with no words
 
