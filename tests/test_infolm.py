@@ -441,6 +441,8 @@ def test_model_choice_at_load_time(tiny_snapshots, fresh_model_cache):
         registered.compute(**inputs)["scores"], abs=1e-12
     )
     assert runtime.LOAD_COUNT["loads"] - before == 2  # the registered repo once, the folder once
+    with pytest.raises(ValueError, match="infolm has no config './my-mlm'"):
+        nlgmetrics.load("infolm", "./my-mlm")
     with pytest.raises(ValueError, match="disagree"):
         nlgmetrics.load("infolm", "bert-base-uncased", model="roberta-large")
     with pytest.raises(ValueError, match="no trained masked-LM head"):

@@ -16,6 +16,7 @@ import evaluate
 
 from .ctc import ASPECTS, CTCScorer, variants_for
 from .infolm import DEFAULT_MEASURE, DEFAULT_TEMPERATURE, MEASURES, InfoLMScorer, check_options
+from .registry import WEIGHTS
 from .validation import check_inputs
 
 CTC_CITATION = """\
@@ -323,7 +324,13 @@ class Infolm(evaluate.Metric):
         )
 
     def _chosen_model(self) -> str | None:
+        """A registered model name as config name (paths and repo ids go to ``model=``)."""
         config = None if self.config_name == "default" else self.config_name
+        if config and config not in WEIGHTS:
+            raise ValueError(
+                f"infolm has no config {config!r}; configs are registered models ({', '.join(WEIGHTS)}); "
+                "give another masked LM with model='<repo-or-dir>'"
+            )
         if config and self.model and config != self.model:
             raise ValueError(f"config name {config!r} and model={self.model!r} disagree; give only one")
         return self.model or config
