@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from pathlib import Path
@@ -458,3 +459,18 @@ def test_progress_bar_on_request(module, capsys):
         warnings.simplefilter("ignore")
         module.compute(predictions=["a b c"], references=["a b"], idf=False)
     assert capsys.readouterr().err == ""
+
+
+def test_command_line_scores_a_file_with_infolm(tmp_path, capsys):
+    from nlgmetrics import cli
+
+    source = tmp_path / "in.jsonl"
+    rows = [
+        {"predictions": "the cat sat", "references": ["a cat sat", "the cat"]},
+        {"predictions": "rain fell", "references": ["stock markets crashed"]},
+    ]
+    source.write_text("".join(f"{json.dumps(row)}\n" for row in rows))
+    assert cli.main(["score", str(source), "--metric", "infolm", "--no-progress", "--table"]) == 0
+    scored = [json.loads(line) for line in (tmp_path / "in.infolm.jsonl").read_text().splitlines()]
+    assert all(math.isfinite(row["infolm"]) and row["infolm"] <= 0 for row in scored)
+    assert "infolm mean_score:" in capsys.readouterr().out

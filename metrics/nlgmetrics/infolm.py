@@ -30,7 +30,7 @@ import numbers
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import torch
 from transformers import AutoModelForMaskedLM, AutoTokenizer
@@ -219,7 +219,7 @@ class _Text:
     positions: list[int]
     weights: list[float]
     truncated: bool = False
-    idf_fallback: bool = field(default=False)
+    idf_fallback: bool = False
     """All idf weights were 0 (every token occurs in every text of its corpus): weighted uniformly."""
 
 
@@ -252,7 +252,8 @@ class MaskedLanguageModel:
         self.window = model_window(tokenizer, model.config)
         self.n_suffix = special_token_layout(tokenizer)[1]
         self.special_ids = {tokenizer.pad_token_id, tokenizer.sep_token_id, tokenizer.cls_token_id} - {None}
-        self.vocab_size = model.get_output_embeddings().weight.shape[0]
+        head = model.get_output_embeddings()
+        self.vocab_size = head.weight.shape[0] if head is not None else model.config.vocab_size
         # float64 bags make the measures exact to the last digit; MPS has no float64.
         self.bag_dtype = torch.float32 if self.device.type == "mps" else torch.float64
 
@@ -310,6 +311,8 @@ class MaskedLanguageModel:
         rows = torch.arange(len(columns), device=columns.device)
 
         def keep_masked_position(module, args, output):
+            if isinstance(output, tuple):  # a base model called with return_dict=False
+                return (output[0][rows, columns].unsqueeze(1), *output[1:])
             output["last_hidden_state"] = output["last_hidden_state"][rows, columns].unsqueeze(1)
             return output
 
@@ -394,7 +397,7 @@ def _user_idf(idf: Mapping, tokenizer) -> IdfWeights:
     return IdfWeights(weights, max(weights.values()))
 
 
-def _blank_and_other(labels: list[str], limit: int = 8) -> str:
+def _listed(labels: list[str], limit: int = 8) -> str:
     return ", ".join(labels[:limit]) + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
 
 
@@ -568,39 +571,33 @@ class InfoLMScorer:
             (f"references[{i}][{k}]", t) for i, example in enumerate(refs) for k, t in enumerate(example)
         ]
         blank = [label for label, t in labelled if not t.positions]
+        has_bags = [
+            bool(p.positions) and any(r.positions for r in example) for p, example in zip(preds, refs)
+        ]
         if blank:
-            undefined = sum(
-                math.isnan(s)
-                for i, s in enumerate(scores)
-                if not preds[i].positions or all(not r.positions for r in refs[i])
-            )
+            undefined = sum(not ok for ok in has_bags)
             runtime.warn(
-                f"infolm: {_blank_and_other(blank)} have no words (empty or whitespace-only), so no bag of "
+                f"infolm: {_listed(blank)} have no words (empty or whitespace-only), so no bag of "
                 f"distributions; {undefined} of {n} examples score NaN and are left out of mean_score (an empty "
                 "reference among others is skipped)."
             )
-        degenerate = [str(i) for i, s in enumerate(scores) if not math.isfinite(s) and not math.isnan(s)]
-        degenerate += [
-            str(i)
-            for i, s in enumerate(scores)
-            if math.isnan(s) and preds[i].positions and any(r.positions for r in refs[i])
-        ]
+        degenerate = [str(i) for i, s in enumerate(scores) if not math.isfinite(s) and has_bags[i]]
         if degenerate:
             runtime.warn(
-                f"infolm: {measure.name} is not finite for examples {_blank_and_other(degenerate)}: one bag gives "
+                f"infolm: {measure.name} is not finite for examples {_listed(degenerate)}: one bag gives "
                 "zero probability to tokens the other needs (e.g. a very low temperature). The exact value "
                 "(±inf or NaN) is reported, not replaced as torchmetrics' nan_to_num does, and left out of mean_score."
             )
         truncated = [label for label, t in labelled if t.truncated]
         if truncated:
             runtime.warn(
-                f"infolm: {_blank_and_other(truncated)} are longer than the model window ({self.lm.window} tokens) "
+                f"infolm: {_listed(truncated)} are longer than the model window ({self.lm.window} tokens) "
                 "and were truncated, as the reference implementation does: their end is not scored."
             )
         fallback = [label for label, t in labelled if t.idf_fallback]
         if fallback:
             runtime.warn(
-                f"infolm: every token of {_blank_and_other(fallback)} occurs in every text of its idf corpus, so "
+                f"infolm: every token of {_listed(fallback)} occurs in every text of its idf corpus, so "
                 "all its idf weights are 0 (e.g. one example with idf=True); it was weighted uniformly (as "
                 "idf=False) instead of scoring a constant 0 as torchmetrics does."
             )
