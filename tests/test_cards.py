@@ -38,3 +38,29 @@ def test_card_header_and_sections(aspect):
     ):
         assert section in text
     assert f"`{ASPECTS[aspect].default_variant}`" in text and "**default**" in text
+
+
+def test_infolm_card_lists_every_measure_with_its_direction():
+    from nlgmetrics.infolm import MEASURES
+
+    text = (ROOT / "metrics" / "infolm" / "README.md").read_text()
+    header = yaml.safe_load(text.split("---")[1])
+    assert header["sdk"] == "gradio" and header["app_file"] == "app.py" and "evaluate" in header["tags"]
+    for section in (
+        "## Metric Description",
+        "## How to Use",
+        "### Inputs",
+        "### Output Values",
+        "#### Values from Popular Papers",
+        "### Examples",
+        "## Limitations and Bias",
+        "### Deviations from the reference implementation",
+        "## Citation",
+    ):
+        assert section in text
+    table = [line for line in text.splitlines() if line.startswith("| `") and line.endswith(" is better |")]
+    directions = {line.split("`")[1]: line.split("|")[-2].strip() for line in table}
+    assert directions == {
+        name: "higher is better" if info.higher_is_better else "lower is better"
+        for name, info in MEASURES.items()
+    }

@@ -2,7 +2,7 @@
 
 >>> import nlgmetrics
 >>> nlgmetrics.list_modules()
-['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance']
+['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm']
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ def load(name: str, config_name: str | None = None, **load_kwargs: Any):
     """Load an evaluate module from the installed package (no script download, works offline).
 
     The same object ``evaluate.load("metrics/<name>", config_name, **load_kwargs)`` gives from a
-    checkout: ``load_kwargs`` are the module's load-time options (``aligner``, ``device``,
-    ``dtype``, ``batch_size``, ...) and evaluate's own (``keep_in_memory``, ``cache_dir``,
+    checkout: ``load_kwargs`` are the module's load-time options (``aligner`` or ``model``,
+    ``device``, ``dtype``, ``batch_size``, ...) and evaluate's own (``keep_in_memory``, ``cache_dir``,
     ``experiment_id``, ``num_process``, ``process_id``).
     """
     from .evaluate_modules import MODULES

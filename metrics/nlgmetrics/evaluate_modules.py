@@ -15,6 +15,8 @@ import datasets
 import evaluate
 
 from .ctc import ASPECTS, CTCScorer, variants_for
+from .infolm import DEFAULT_MEASURE, DEFAULT_TEMPERATURE, MEASURES, InfoLMScorer, check_options
+from .registry import WEIGHTS
 from .validation import check_inputs
 
 CTC_CITATION = """\
@@ -231,11 +233,171 @@ CTCPreservation = _ctc_class("preservation")
 CTCEngagingness = _ctc_class("engagingness")
 CTCGroundedness = _ctc_class("groundedness")
 
+INFOLM_CITATION = """\
+@inproceedings{colombo2022infolm,
+    title = "InfoLM: A New Metric to Evaluate Summarization \\& Data2Text Generation",
+    author = "Colombo, Pierre and Clavel, Chlo{\\'e} and Piantanida, Pablo",
+    booktitle = "Proceedings of the AAAI Conference on Artificial Intelligence",
+    year = "2022",
+    url = "https://arxiv.org/abs/2112.01589",
+}
+"""
+
+INFOLM_DESCRIPTION = (
+    "InfoLM (Colombo et al. 2022): every word position of the prediction and of the reference is masked in "
+    "turn, a masked language model's predicted vocabulary distributions (with a temperature) are averaged "
+    "with idf weights into one bag of distributions per text, and the two bags are compared with an "
+    "information measure (KL, alpha, beta, AB, Rényi, L1, L2, L∞ or Fisher-Rao). The direction depends on "
+    "the measure: see `higher_is_better` in the output."
+)
+
+_INFOLM_KWARGS = f"""
+Scores every (prediction, references) example with InfoLM.
+Args:
+    predictions (`list[str]`): the generated texts being judged (y).
+    references (`list[str]` or `list[list[str]]`): one or several human references (r) per example; with
+        several, an example gets its best score over them.
+    measure (`str`, optional): one of {", ".join(MEASURES)}; default "{DEFAULT_MEASURE}" (torchmetrics' names).
+    alpha (`float`, optional): for alpha_divergence, ab_divergence and renyi_divergence.
+    beta (`float`, optional): for beta_divergence and ab_divergence.
+    temperature (`float`, optional): softmax temperature of the masked LM; default {DEFAULT_TEMPERATURE}.
+    idf (`bool`, `list[str]` or `dict[str, float]`, optional): True (default): idf weights over the
+        predictions for prediction tokens and over the references for reference tokens, as torchmetrics;
+        False: uniform; a list of texts: idf over that corpus for both; a dict: your weights per token.
+    show_progress (`bool`, optional): show a progress bar; default False.
+    return_details (`bool`, optional): also return each reference's score and the tokens whose probability
+        differs most between the two bags.
+Load-time options (`evaluate.load(..., key=value)`): `model` (a Hub repo id or a folder of another masked
+LM; default bert-base-uncased at a pinned revision), `model_revision`, `device`, `dtype`, `batch_size`
+(masked copies per forward pass).
+Returns:
+    scores (`list[float]`): one score per example (NaN for an empty text, ±inf for degenerate bags).
+    mean_score (`float`): the mean over examples with a finite score.
+    measure (`str`): the measure used.
+    higher_is_better (`bool`): the direction of that measure.
+    details (`list[dict]`, with return_details=True): per example, `reference_scores`, `best_reference`
+        and `top_tokens`.
+Examples:
+    >>> import nlgmetrics
+    >>> infolm = nlgmetrics.load("infolm")  # doctest: +SKIP
+    >>> results = infolm.compute(
+    ...     predictions=["he read the book because he was interested in world history"],
+    ...     references=[["he was interested in world history because he read the book"]],
+    ...     measure="fisher_rao_distance",
+    ... )  # doctest: +SKIP
+    >>> results["higher_is_better"]  # doctest: +SKIP
+    False
+"""
+
+
+class Infolm(evaluate.Metric):
+    """InfoLM as an evaluate module (evaluate names it `infolm` after this class); the masked LM loads at load time."""
+
+    def __init__(
+        self,
+        model: str | None = None,
+        model_revision: str | None = None,
+        device=None,
+        dtype=None,
+        batch_size: int | None = None,
+        **kwargs,
+    ):
+        self.model = model
+        self.model_revision = model_revision
+        self.device = device
+        self.dtype = dtype
+        self.batch_size = batch_size
+        self.scorer: InfoLMScorer | None = None
+        super().__init__(**kwargs)
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=INFOLM_DESCRIPTION,
+            citation=INFOLM_CITATION,
+            inputs_description=_INFOLM_KWARGS,
+            features=[
+                datasets.Features(
+                    {"predictions": _STRING, "references": datasets.Sequence(_STRING, id="references")}
+                ),
+                datasets.Features({"predictions": _STRING, "references": _STRING}),
+            ],
+            codebase_urls=[
+                "https://github.com/PierreColombo/nlg_eval_via_simi_measures",
+                "https://github.com/Lightning-AI/torchmetrics",
+            ],
+            reference_urls=["https://arxiv.org/abs/2112.01589"],
+        )
+
+    def _chosen_model(self) -> str | None:
+        """A registered model name as config name (paths and repo ids go to ``model=``)."""
+        config = None if self.config_name == "default" else self.config_name
+        if config and config not in WEIGHTS:
+            raise ValueError(
+                f"infolm has no config {config!r}; configs are registered models ({', '.join(WEIGHTS)}); "
+                "give another masked LM with model='<repo-or-dir>'"
+            )
+        if config and self.model and config != self.model:
+            raise ValueError(f"config name {config!r} and model={self.model!r} disagree; give only one")
+        return self.model or config
+
+    def _download_and_prepare(self, dl_manager) -> None:
+        self.scorer = InfoLMScorer(
+            self._chosen_model(),
+            model_revision=self.model_revision,
+            device=self.device,
+            dtype=self.dtype,
+            batch_size=self.batch_size,
+        )
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Check the options before evaluate stores any data."""
+        options = ("measure", "alpha", "beta", "temperature")
+        check_options(**{name: kwargs[name] for name in options if name in kwargs})
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Validate (naming the field and example index) before evaluate stores the batch."""
+        checked = check_inputs({"predictions": predictions, "references": references})
+        return super().add_batch(predictions=predictions, references=checked["references"], **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Validate one example before evaluate stores it."""
+        checked = check_inputs({"predictions": [prediction], "references": [reference]})
+        return super().add(prediction=prediction, reference=checked["references"][0], **kwargs)
+
+    def _compute(
+        self,
+        predictions=None,
+        references=None,
+        measure: str = DEFAULT_MEASURE,
+        alpha: float | None = None,
+        beta: float | None = None,
+        temperature: float = DEFAULT_TEMPERATURE,
+        idf=True,
+        show_progress: bool = False,
+        return_details: bool = False,
+    ) -> dict:
+        if self.scorer is None:
+            self._download_and_prepare(None)
+        return self.scorer.score(
+            predictions,
+            references,
+            measure=measure,
+            alpha=alpha,
+            beta=beta,
+            temperature=temperature,
+            idf=idf,
+            show_progress=show_progress,
+            return_details=return_details,
+        )
+
+
 MODULES: dict[str, type[evaluate.Metric]] = {
     "ctc_consistency": CTCConsistency,
     "ctc_relevance": CTCRelevance,
     "ctc_preservation": CTCPreservation,
     "ctc_engagingness": CTCEngagingness,
     "ctc_groundedness": CTCGroundedness,
+    "infolm": Infolm,
 }
 """Module name → evaluate.Metric class, for ``nlgmetrics.load``."""

@@ -49,12 +49,13 @@ WEIGHTS: dict[str, WeightSpec] = {
             name="bert-base-uncased",
             repo_id="google-bert/bert-base-uncased",
             revision="86b5e0934494bd15c9632b12f734a8a67f723594",
-            architecture="BertModel",
+            architecture="BertForPreTraining",
             num_layers=12,
             hidden_layer=9,
             source="Devlin et al. 2019, https://github.com/google-research/bert",
             license="apache-2.0",
-            notes="Layer 9 of 12, as bert_score's model2layers and CTC's E-bert.",
+            notes="The pre-training checkpoint: encoder and masked-LM head. CTC's E-bert uses layer 9 of 12 of "
+            "the encoder (as bert_score's model2layers); InfoLM uses the masked-LM head.",
         ),
         WeightSpec(
             name="roberta-large",

@@ -2,7 +2,8 @@
 
 :func:`build_tiny_hub_cache` writes, for every weight in the registry, a small model of the
 real architecture (same number of layers, hidden size 32) with a real tokenizer into a
-Hugging Face cache folder, at the registered revision. Point ``HF_HUB_CACHE`` at that
+Hugging Face cache folder, at the registered revision (a pre-training checkpoint such as
+bert-base-uncased keeps its masked-LM head, as on the Hub). Point ``HF_HUB_CACHE`` at that
 folder, set ``HF_HUB_OFFLINE=1``, and the metrics run their real
 ``from_pretrained(repo_id, revision=...)`` path with no network.
 
@@ -150,6 +151,7 @@ _ALIGNED_LABELS = {
 # architecture → (tokenizer family, extra config for the head)
 _ARCHITECTURES = {
     "BertModel": ("bert", {}),
+    "BertForPreTraining": ("bert", {}),  # keeps the masked-LM head (InfoLM)
     "RobertaModel": ("roberta", {}),
     "AlbertModel": ("albert", {}),
     "RobertaForTokenClassification": ("roberta", _ALIGNED_LABELS),

@@ -31,7 +31,14 @@ _EXAMPLE = {
 
 
 def prediction_tokens(details: dict) -> list[tuple[str, float | None]]:
-    """(token, score) pairs of the first alignment scoring the prediction, for gr.HighlightedText."""
+    """(token, score) pairs of the first alignment scoring the prediction, for gr.HighlightedText.
+
+    For InfoLM: the tokens whose probability differs most between the two bags, with the
+    difference scaled to [-1, 1] (positive: more likely given the prediction than the reference).
+    """
+    if "top_tokens" in details:
+        scale = max((abs(t["difference"]) for t in details["top_tokens"]), default=0.0) or 1.0
+        return [(t["token"], round(t["difference"] / scale, 3)) for t in details["top_tokens"]]
     for label, alignment in details.items():
         if label.startswith("predictions→"):
             return [
