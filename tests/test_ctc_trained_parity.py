@@ -125,7 +125,8 @@ def test_word_scores_match_the_reference_word_by_word(kind, checkpoints):
     base_dir, ckpt, converted = checkpoints[kind]
     reference = CorrectedReferenceD("mean", base_dir, ckpt)
     scorer = CTCScorer("consistency", f"D:{converted}", device="cpu")
-    details = scorer.score(**INPUTS["consistency"], return_details=True)["details"]
+    with pytest.warns(NLGMetricsWarning, match="cut as the reference"):  # example 4 is long on purpose
+        details = scorer.score(**INPUTS["consistency"], return_details=True)["details"]
     for y, x, example in zip(SUMMARIZATION["predictions"], SUMMARIZATION["sources"], details):
         with torch.no_grad():
             words, scores = reference.align(input_text=y, context=x)
