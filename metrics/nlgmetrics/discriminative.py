@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 
 import torch
-from transformers import AutoModelForTokenClassification, AutoTokenizer
+from transformers import AutoModelForTokenClassification
 
 from . import runtime
 from .alignment import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, aggregate, window_overlap
@@ -96,11 +96,9 @@ def offset_groups(offsets: Sequence[tuple[int, int]], text: str) -> list[list[in
 
 def load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dtype):
     """A converted ``*ForTokenClassification`` checkpoint and its tokenizer."""
-    tokenizer = runtime.from_pretrained(AutoTokenizer.from_pretrained, source.source, source.revision)
-    model = runtime.from_pretrained(
-        AutoModelForTokenClassification.from_pretrained, source.source, source.revision
+    return runtime.load_model_and_tokenizer(
+        AutoModelForTokenClassification, source.source, source.revision, device, dtype
     )
-    return model.to(device=device, dtype=dtype).eval(), tokenizer
 
 
 class DiscriminativeAligner(Aligner):

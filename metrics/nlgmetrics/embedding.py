@@ -47,6 +47,18 @@ def model_window(tokenizer, config) -> int:
     return limit if window is None or window > 1_000_000 else min(window, limit)
 
 
+def encode_within_window(tokenizer, texts: Sequence[str], window: int) -> list[tuple[list[int], bool]]:
+    """(token ids with special tokens, was it cut) per text, cut to ``window`` as the tokenizer's truncation does."""
+    n_suffix = special_token_layout(tokenizer)[1]
+    out = []
+    for ids in tokenizer(list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
+        cut = len(ids) > window
+        if cut:
+            ids = ids[: window - n_suffix] + ids[len(ids) - n_suffix :]
+        out.append((ids, cut))
+    return out
+
+
 def load_encoder(source: AlignerSource, device: torch.device, dtype: torch.dtype):
     """Tokenizer (with a prefix space for byte-level BPE) and encoder cut after the chosen layer."""
     tokenizer = runtime.from_pretrained(AutoTokenizer.from_pretrained, source.source, source.revision)
@@ -87,16 +99,9 @@ class EmbeddingAligner(Aligner):
         self._token_text: dict[int, str] = {}
 
     def _encode(self, texts: Sequence[str]) -> tuple[list[list[int]], list[bool]]:
-        """Token ids with special tokens, cut to the model window as the tokenizer's truncation does."""
-        encoded = self.tokenizer(list(texts), add_special_tokens=True, verbose=False)["input_ids"]
-        ids, truncated = [], []
-        for row in encoded:
-            cut = len(row) > self.max_length
-            if cut:
-                row = row[: self.max_length - self.n_suffix] + row[len(row) - self.n_suffix :]
-            ids.append(row)
-            truncated.append(cut)
-        return ids, truncated
+        """Token ids with special tokens cut to the model window, and which texts were cut."""
+        encoded = encode_within_window(self.tokenizer, texts, self.max_length)
+        return [ids for ids, _ in encoded], [cut for _, cut in encoded]
 
     def _windows(self, texts: Sequence[str]) -> list[list[list[int]]]:
         """Each text as overlapping windows that fit the model (one window when it fits)."""

@@ -37,7 +37,7 @@ from transformers import AutoModelForMaskedLM, AutoTokenizer
 
 from . import runtime
 from .alignment import source_of
-from .embedding import model_window, special_token_layout
+from .embedding import encode_within_window, model_window
 from .registry import WEIGHTS
 from .validation import check_inputs
 
@@ -250,7 +250,6 @@ class MaskedLanguageModel:
         self.name = name
         self.device = next(model.parameters()).device
         self.window = model_window(tokenizer, model.config)
-        self.n_suffix = special_token_layout(tokenizer)[1]
         self.special_ids = {tokenizer.pad_token_id, tokenizer.sep_token_id, tokenizer.cls_token_id} - {None}
         head = model.get_output_embeddings()
         self.vocab_size = head.weight.shape[0] if head is not None else model.config.vocab_size
@@ -288,14 +287,8 @@ class MaskedLanguageModel:
         )
 
     def encode(self, texts: Sequence[str]) -> list[tuple[list[int], bool]]:
-        """Token ids with special tokens, cut to the model window as the tokenizer's truncation does."""
-        out = []
-        for ids in self.tokenizer(list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
-            cut = len(ids) > self.window
-            if cut:
-                ids = ids[: self.window - self.n_suffix] + ids[len(ids) - self.n_suffix :]
-            out.append((ids, cut))
-        return out
+        """(token ids with special tokens, was it cut) per text, cut to the model window."""
+        return encode_within_window(self.tokenizer, texts, self.window)
 
     def text(self, ids: list[int], truncated: bool, idf: IdfWeights) -> _Text:
         positions = [j for j, t in enumerate(ids) if t not in self.special_ids]

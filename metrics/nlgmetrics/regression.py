@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import torch
-from transformers import AutoModelForSequenceClassification, AutoTokenizer
+from transformers import AutoModelForSequenceClassification
 
 from . import runtime
 from .alignment import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, window_overlap
@@ -22,15 +22,14 @@ MAX_LENGTH = 512
 
 def load_regressor(source: AlignerSource, device: torch.device, dtype: torch.dtype):
     """A converted one-output ``BertForSequenceClassification`` and its tokenizer."""
-    tokenizer = runtime.from_pretrained(AutoTokenizer.from_pretrained, source.source, source.revision)
-    model = runtime.from_pretrained(
-        AutoModelForSequenceClassification.from_pretrained, source.source, source.revision
+    model, tokenizer = runtime.load_model_and_tokenizer(
+        AutoModelForSequenceClassification, source.source, source.revision, device, dtype
     )
     if model.config.num_labels != 1:
         raise ValueError(
             f"{source.source!r} is not a regressor: it has {model.config.num_labels} labels, not 1"
         )
-    return model.to(device=device, dtype=dtype).eval(), tokenizer
+    return model, tokenizer
 
 
 class RegressionAligner(Aligner):

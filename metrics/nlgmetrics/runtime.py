@@ -127,6 +127,15 @@ def from_pretrained(loader: Callable[..., T], source: str, revision: str | None,
         raise WeightsUnavailableError(f"{offline_help(source, revision)}\nCause: {err}") from err
 
 
+def load_model_and_tokenizer(auto_class, source: str, revision: str | None, device, dtype) -> tuple[Any, Any]:
+    """``auto_class`` weights (on ``device`` in ``dtype``, eval mode) and the tokenizer from ``source``."""
+    from transformers import AutoTokenizer
+
+    tokenizer = from_pretrained(AutoTokenizer.from_pretrained, source, revision)
+    model = from_pretrained(auto_class.from_pretrained, source, revision)
+    return model.to(device=device, dtype=dtype).eval(), tokenizer
+
+
 _CACHE: dict[tuple, Any] = {}
 _CACHE_LOCK = threading.RLock()
 LOAD_COUNT = {"loads": 0}
