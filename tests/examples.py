@@ -79,3 +79,13 @@ DIALOG = {
         "Yes! The Lakers came back late and won 110 to 98.",
     ],
 }
+
+
+BY_ASPECT = {
+    "consistency": {k: SUMMARIZATION[k] for k in ("predictions", "sources")},
+    "relevance": SUMMARIZATION,
+    "preservation": STYLE_TRANSFER,
+    "engagingness": DIALOG,
+    "groundedness": {k: DIALOG[k] for k in ("predictions", "contexts")},
+}
+"""The inputs each CTC aspect reads, from the examples above."""

@@ -11,15 +11,19 @@ only the corrections the spec lists and local weights instead of its hard-coded 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
+from ctc_score import DialogScorer, StyleTransferScorer, SummarizationScorer
 from ctc_score.models.aligner import Aligner as ReferenceAlignerBase
 from ctc_score.models.bert_aligner import BERTAligner
 from ctc_score.models.bleurt_aligner_pt import BLEURTAligner, BleurtModel
 from ctc_score.models.discriminative_aligner import DiscriminativeAligner as ReferenceD
 from torch import nn
 from transformers import AutoConfig, AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
+
+from tests.examples import DIALOG, STYLE_TRANSFER, SUMMARIZATION
 
 
 class CorrectedReferenceAligner(BERTAligner):
@@ -88,3 +92,36 @@ class LocalReferenceR(BLEURTAligner):
         model.load_state_dict(torch.load(ckpt), strict=False)
         self.bleurt_model, self.device = model.eval(), "cpu"
         self.tokenizer = AutoTokenizer.from_pretrained(base_dir)
+
+
+def task_scorer(aspect: str, aligner: Callable[[str], ReferenceAlignerBase]):
+    """ctc_score's task scorer for ``aspect`` with ``aligner(aggregation)`` in place of its own aligners."""
+    if aspect in ("consistency", "relevance"):
+        scorer, one = SummarizationScorer(align="D-cnndm", device="cpu"), aligner("mean")
+        scorer._aligners = {"doc_to_summ": one, "summ_to_ref": one}
+    elif aspect == "preservation":
+        scorer = StyleTransferScorer(align="D-yelp", device="cpu")
+        scorer._aligners = {"sent_to_sent": aligner("mean")}
+    else:
+        scorer, one = DialogScorer(align="D-topical_chat", device="cpu"), aligner("sum")
+        scorer._aligners = {"fact_to_response": one, "fact_history_to_response": one}
+    return scorer
+
+
+@torch.no_grad()
+def task_scores(scorer, aspect: str, remove_stopwords: bool) -> list[float]:
+    """The reference's score of every example of ``tests.examples`` for ``aspect``.
+
+    Preservation is doubled: the wheel returns half the harmonic mean (fixed upstream in 37dd379).
+    """
+    kw = {"aspect": aspect, "remove_stopwords": remove_stopwords}
+    if aspect in ("consistency", "relevance"):
+        d = SUMMARIZATION
+        rows = zip(d["predictions"], d["sources"], d["references"])
+        return [scorer.score(doc=x, refs=r, hypo=y, **kw) for y, x, r in rows]
+    if aspect == "preservation":
+        d = STYLE_TRANSFER
+        return [2 * scorer.score(input_sent=x, hypo=y, **kw) for y, x in zip(d["predictions"], d["sources"])]
+    d = DIALOG
+    rows = zip(d["predictions"], d["sources"], d["contexts"])
+    return [scorer.score(fact=c, dialog_history=x, hypo=y, **kw) for y, x, c in rows]

@@ -14,55 +14,26 @@ from __future__ import annotations
 import functools
 
 import pytest
-from ctc_score import DialogScorer, StyleTransferScorer, SummarizationScorer
 
 import nlgmetrics
 from nlgmetrics.registry import CTC_VARIANTS
 from nlgmetrics.runtime import NLGMetricsWarning
-from tests.examples import DIALOG, STYLE_TRANSFER, SUMMARIZATION
+from tests.examples import BY_ASPECT
 from tests.helpers import assert_parity
-from tests.reference_ctc import CorrectedReferenceAligner
+from tests.reference_ctc import CorrectedReferenceAligner, task_scorer, task_scores
 
 
 @functools.cache
 def reference_scorer(aspect: str, path: str, layer: int):
     """A ctc_score task scorer whose aligners are the corrected reference E aligner on ``path``."""
-    if aspect in ("consistency", "relevance"):
-        scorer = SummarizationScorer(align="E-bert", device="cpu")
-        aligner = CorrectedReferenceAligner(path, layer, "mean")
-        scorer._aligners = {"doc_to_summ": aligner, "summ_to_ref": aligner}
-    elif aspect == "preservation":
-        scorer = StyleTransferScorer(align="E-bert", device="cpu")
-        scorer._aligners = {"sent_to_sent": CorrectedReferenceAligner(path, layer, "mean")}
-    else:
-        scorer = DialogScorer(align="E-bert", device="cpu")
-        aligner = CorrectedReferenceAligner(path, layer, "sum")
-        scorer._aligners = {"fact_to_response": aligner, "fact_history_to_response": aligner}
-    return scorer
+    return task_scorer(aspect, lambda aggregation: CorrectedReferenceAligner(path, layer, aggregation))
 
 
 def reference_scores(aspect: str, path: str, layer: int, remove_stopwords: bool) -> list[float]:
-    scorer = reference_scorer(aspect, path, layer)
-    kw = {"aspect": aspect, "remove_stopwords": remove_stopwords}
-    if aspect in ("consistency", "relevance"):
-        d = SUMMARIZATION
-        rows = zip(d["predictions"], d["sources"], d["references"])
-        return [scorer.score(doc=x, refs=r, hypo=y, **kw) for y, x, r in rows]
-    if aspect == "preservation":
-        d = STYLE_TRANSFER
-        return [2 * scorer.score(input_sent=x, hypo=y, **kw) for y, x in zip(d["predictions"], d["sources"])]
-    d = DIALOG
-    rows = zip(d["predictions"], d["sources"], d["contexts"])
-    return [scorer.score(fact=c, dialog_history=x, hypo=y, **kw) for y, x, c in rows]
+    return task_scores(reference_scorer(aspect, path, layer), aspect, remove_stopwords)
 
 
-INPUTS = {
-    "consistency": {k: SUMMARIZATION[k] for k in ("predictions", "sources")},
-    "relevance": SUMMARIZATION,
-    "preservation": STYLE_TRANSFER,
-    "engagingness": DIALOG,
-    "groundedness": {k: DIALOG[k] for k in ("predictions", "contexts")},
-}
+INPUTS = BY_ASPECT
 VARIANTS = ["E-bert", "E-roberta", "E-roberta-mnli", "E-minilm"]
 
 

@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 import torch
-from ctc_score import DialogScorer, StyleTransferScorer, SummarizationScorer
 from transformers import AutoModel
 
 from hub_models import convert_ctc
@@ -31,9 +30,15 @@ from nlgmetrics.ctc import CTCScorer
 from nlgmetrics.registry import WeightSpec
 from nlgmetrics.runtime import NLGMetricsWarning
 from nlgmetrics.testing import save_tiny_model
-from tests.examples import DIALOG, STYLE_TRANSFER, SUMMARIZATION
+from tests.examples import BY_ASPECT, SUMMARIZATION
 from tests.helpers import assert_parity
-from tests.reference_ctc import CorrectedReferenceD, LocalReferenceR, original_checkpoint
+from tests.reference_ctc import (
+    CorrectedReferenceD,
+    LocalReferenceR,
+    original_checkpoint,
+    task_scorer,
+    task_scores,
+)
 
 KINDS = {  # name → (base architecture, variant used for the conversion, direction)
     "D-roberta": ("RobertaModel", "D-cnndm", "doc_to_summ"),
@@ -61,51 +66,13 @@ def checkpoints(tmp_path_factory) -> dict[str, tuple[Path, Path, Path]]:
 
 @functools.cache
 def reference_scorer(kind: str, aspect: str, base_dir: Path, ckpt: Path):
-    def aligner(aggregation: str):
-        return (
-            LocalReferenceR(base_dir, ckpt)
-            if kind == "R-bert"
-            else CorrectedReferenceD(aggregation, base_dir, ckpt)
-        )
-
-    if aspect in ("consistency", "relevance"):
-        scorer, one = SummarizationScorer(align="D-cnndm", device="cpu"), aligner("mean")
-        scorer._aligners = {"doc_to_summ": one, "summ_to_ref": one}
-    elif aspect == "preservation":
-        scorer = StyleTransferScorer(align="D-yelp", device="cpu")
-        scorer._aligners = {"sent_to_sent": aligner("mean")}
-    else:
-        scorer, one = DialogScorer(align="D-topical_chat", device="cpu"), aligner("sum")
-        scorer._aligners = {"fact_to_response": one, "fact_history_to_response": one}
-    return scorer
+    """A ctc_score task scorer whose aligners are the reference D or R on the original checkpoint."""
+    if kind == "R-bert":
+        return task_scorer(aspect, lambda _: LocalReferenceR(base_dir, ckpt))
+    return task_scorer(aspect, lambda aggregation: CorrectedReferenceD(aggregation, base_dir, ckpt))
 
 
-@torch.no_grad()
-def reference_scores(scorer, aspect: str, remove_stopwords: bool) -> list[float]:
-    kw = {"aspect": aspect, "remove_stopwords": remove_stopwords}
-    if aspect in ("consistency", "relevance"):
-        d = SUMMARIZATION
-        return [
-            scorer.score(doc=x, refs=r, hypo=y, **kw)
-            for y, x, r in zip(d["predictions"], d["sources"], d["references"])
-        ]
-    if aspect == "preservation":
-        d = STYLE_TRANSFER
-        return [2 * scorer.score(input_sent=x, hypo=y, **kw) for y, x in zip(d["predictions"], d["sources"])]
-    d = DIALOG
-    return [
-        scorer.score(fact=c, dialog_history=x, hypo=y, **kw)
-        for y, x, c in zip(d["predictions"], d["sources"], d["contexts"])
-    ]
-
-
-INPUTS = {
-    "consistency": {k: SUMMARIZATION[k] for k in ("predictions", "sources")},
-    "relevance": SUMMARIZATION,
-    "preservation": STYLE_TRANSFER,
-    "engagingness": DIALOG,
-    "groundedness": {k: DIALOG[k] for k in ("predictions", "contexts")},
-}
+INPUTS = BY_ASPECT
 
 
 @pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.runtime.NLGMetricsWarning")
@@ -115,7 +82,7 @@ def test_trained_aligner_matches_ctc_score(kind, aspect, checkpoints):
     base_dir, ckpt, converted = checkpoints[kind]
     remove_stopwords = aspect in ("engagingness", "groundedness") and kind != "R-bert"
     ours = CTCScorer(aspect, f"{kind[0]}:{converted}", device="cpu").score(**INPUTS[aspect])["scores"]
-    reference = reference_scores(reference_scorer(kind, aspect, base_dir, ckpt), aspect, remove_stopwords)
+    reference = task_scores(reference_scorer(kind, aspect, base_dir, ckpt), aspect, remove_stopwords)
     assert_parity(f"ctc_{aspect} {kind} (tiny, converted)", ours, reference)
     assert len(set(ours)) > 1  # the weights discriminate, so equal scores mean equal computations
 
