@@ -35,18 +35,11 @@ from pathlib import Path
 
 from benchmarks import meta_eval_data
 from nlgmetrics import runtime
-from nlgmetrics.ctc import ENGAGINGNESS_JOIN, CTCScorer
+from nlgmetrics.ctc import ASPECTS, ENGAGINGNESS_JOIN, CTCScorer
 from nlgmetrics.meta_eval import COEFFICIENTS, correlate
 
 RESULTS = Path(__file__).parent / "results"
 ALIGNER = "E-minilm"
-FIELDS = {
-    "consistency": ("predictions", "sources"),
-    "relevance": ("predictions", "sources", "references"),
-    "preservation": ("predictions", "sources"),
-    "engagingness": ("predictions", "sources", "contexts"),
-    "groundedness": ("predictions", "contexts"),
-}
 ROUGE_TARGETS = {
     "consistency": "source document",
     "relevance": "the 11 references (mean F-measure)",
@@ -136,7 +129,7 @@ def evaluate_run(run: Run, limit: int | None = None) -> dict:
     ids = {"doc_ids": inputs.get("doc_id"), "system_ids": inputs.get("system_id")}
     start = time.perf_counter()
     scorer = CTCScorer(run.aspect, ALIGNER, batch_size=32)
-    ctc = scorer.score(**{f: inputs[f] for f in FIELDS[run.aspect]})["scores"]
+    ctc = scorer.score(**{f: inputs[f] for f in ASPECTS[run.aspect].inputs})["scores"]
     ctc_seconds = time.perf_counter() - start
     start = time.perf_counter()
     rouge = rouge_l(run.aspect, inputs)
@@ -258,7 +251,7 @@ def plot(result: dict, folder: Path) -> list[Path]:
 
     released = result["released_ctc_d_cnndm"]
     paths = []
-    for aspect in FIELDS:
+    for aspect in ASPECTS:
         panels = []  # (title, {metric: {coefficient: value}})
         for run in (r for r in result["runs"] if r["aspect"] == aspect):
             for level in run["metrics"][ALIGNER]:

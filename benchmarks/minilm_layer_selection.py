@@ -14,16 +14,8 @@ from scipy.stats import pearsonr
 
 from benchmarks import meta_eval_data
 from nlgmetrics.alignment import source_of
-from nlgmetrics.ctc import CTCScorer
+from nlgmetrics.ctc import ASPECTS, CTCScorer
 from nlgmetrics.registry import WEIGHTS
-
-FIELDS = {
-    "consistency": ("predictions", "sources"),
-    "relevance": ("predictions", "sources", "references"),
-    "preservation": ("predictions", "sources"),
-    "engagingness": ("predictions", "sources", "contexts"),
-    "groundedness": ("predictions", "contexts"),
-}
 
 
 def correlations(aligner: str) -> dict[str, float]:
@@ -43,7 +35,7 @@ def correlations(aligner: str) -> dict[str, float]:
     out = {}
     for key, aspect, inputs, human in runs:
         scorer = CTCScorer(aspect, aligner, batch_size=32)
-        scores = scorer.score(**{f: inputs[f] for f in FIELDS[aspect]})["scores"]
+        scores = scorer.score(**{f: inputs[f] for f in ASPECTS[aspect].inputs})["scores"]
         out[key] = round(float(pearsonr(scores, human[aspect])[0]), 4)
     return out
 
