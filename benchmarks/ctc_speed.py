@@ -39,7 +39,7 @@ def peak_rss_mb() -> float:
 
 
 def summeval_pairs(n: int) -> tuple[list[str], list[str]]:
-    from benchmarks import meta_eval_data
+    from tests.references import meta_eval_data
 
     inputs, _ = meta_eval_data.summeval()
     return inputs["predictions"][:n], inputs["sources"][:n]
@@ -51,10 +51,10 @@ def prepare(workdir: Path) -> dict[str, dict[str, str]]:
     from transformers import AutoTokenizer, BertConfig, BertModel, RobertaConfig, RobertaModel
 
     from hub_models.convert_ctc import convert
-    from nlgmetrics.alignment import source_of
-    from nlgmetrics.registry import WEIGHTS
+    from nlgmetrics.core.registry import WEIGHTS
+    from nlgmetrics.ctc.aligners.base import source_of
     from nlgmetrics.testing import _wordpiece_vocab
-    from tests.reference_ctc import original_checkpoint
+    from tests.references.ctc import original_checkpoint
 
     torch.manual_seed(0)
     paths = {"E": {"model": source_of(WEIGHTS["all-MiniLM-L6-v2"], "E").source}}
@@ -97,7 +97,7 @@ def _bare_rows(aligner, kind: str, predictions: list[str], sources: list[str]) -
         texts = list(dict.fromkeys(t.strip() for pair in zip(predictions, sources) for t in pair))
         return [{"input_ids": ids} for ids in aligner._encode(texts)[0]]
     if kind == "D":
-        from nlgmetrics.discriminative import clean_text
+        from nlgmetrics.ctc.aligners.discriminative import clean_text
 
         texts, _ = aligner.prepare_input([clean_text(p) for p in predictions])
         encoded = aligner._encode_pairs(texts, [clean_text(s) for s in sources])
@@ -113,7 +113,7 @@ def worker(side: str, kind: str, n: int, paths: dict) -> dict:
     if side == "reference":
         from ctc_score import SummarizationScorer
 
-        from tests import reference_ctc
+        from tests.references import ctc as reference_ctc
 
         scorer = SummarizationScorer(align="E-bert", device="cpu")
         if kind == "E":
@@ -128,7 +128,7 @@ def worker(side: str, kind: str, n: int, paths: dict) -> dict:
             scorer.score(doc=x, refs=[], hypo=y, aspect="consistency") for y, x in zip(predictions, sources)
         ]
     else:
-        from nlgmetrics import runtime
+        from nlgmetrics.core import batching
         from nlgmetrics.ctc import CTCScorer
 
         scorer = CTCScorer(
@@ -144,7 +144,9 @@ def worker(side: str, kind: str, n: int, paths: dict) -> dict:
             pad = aligner.tokenizer.pad_token_id or 0
             start = time.perf_counter()
             with torch.inference_mode():
-                for _, inputs in runtime.padded_batches(rows, aligner.batch_size, pad, aligner.device):
+                for _, inputs in batching.padded_batches(
+                    rows, aligner.batch_size, {"input_ids": pad}, aligner.device
+                ):
                     model(**inputs)
             scores = []
     seconds = time.perf_counter() - start

@@ -33,10 +33,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks import meta_eval_data
-from nlgmetrics import runtime
+from nlgmetrics.core import runtime
 from nlgmetrics.ctc import ASPECTS, ENGAGINGNESS_JOIN, CTCScorer
 from nlgmetrics.meta_eval import COEFFICIENTS, correlate
+from tests.references import meta_eval_data
 
 RESULTS = Path(__file__).parent / "results"
 ALIGNER = "E-minilm"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from scipy.stats import pearsonr
 
-from benchmarks import meta_eval_data
-from nlgmetrics.alignment import source_of
+from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc import ASPECTS, CTCScorer
-from nlgmetrics.registry import WEIGHTS
+from nlgmetrics.ctc.aligners.base import source_of
+from tests.references import meta_eval_data
 
 
 def correlations(aligner: str) -> dict[str, float]:

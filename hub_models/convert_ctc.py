@@ -29,7 +29,7 @@ import transformers
 
 from hub_models.model_card import model_card
 from nlgmetrics import __version__
-from nlgmetrics.registry import CTC_CHECKPOINTS, WEIGHTS, ctc_weight_name
+from nlgmetrics.core.registry import CTC_CHECKPOINTS, WEIGHTS, ctc_weight_name
 
 LABELS = {"id2label": {0: "ALIGNED", 1: "HALLUCINATED"}, "label2id": {"ALIGNED": 0, "HALLUCINATED": 1}}
 _BUFFERS = ("embeddings.position_ids", "embeddings.token_type_ids")

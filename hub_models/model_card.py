@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nlgmetrics.registry import CTC_DRIVE_FOLDER, WeightSpec
+from nlgmetrics.core.registry import CTC_DRIVE_FOLDER, WeightSpec
 
 DIRECTIONS = {
     "doc_to_summ": (

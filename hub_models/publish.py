@@ -4,7 +4,7 @@
     python -m hub_models.publish out/               # needs HF_TOKEN with write access to the org
 
 ``out/`` holds folders written by ``convert_ctc`` (each with ``ctc_conversion.json``). The target
-repo and tag of each come from the registry (``nlgmetrics.registry.WEIGHTS``), so the ids the
+repo and tag of each come from the registry (``nlgmetrics.core.registry.WEIGHTS``), so the ids the
 metrics load are exactly the ones published: ``create_repo`` (idempotent), ``upload_folder``,
 then ``create_tag`` with the registry's pinned revision.
 """
@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from nlgmetrics.registry import WEIGHTS
+from nlgmetrics.core.registry import WEIGHTS
 
 
 def converted_folders(root: str | Path) -> list[Path]:

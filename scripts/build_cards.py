@@ -15,14 +15,23 @@ import sys
 from pathlib import Path
 
 from nlgmetrics.ctc import ASPECTS, variants_for
-from nlgmetrics.evaluate_modules import (
-    _CTC_DESCRIPTION,
-    _EXAMPLE_INPUTS,
-    _EXAMPLE_SCORES,
-    _FIELD_DOCS,
-    CTC_CITATION,
-)
-from nlgmetrics.registry import CTC_VARIANTS
+from nlgmetrics.ctc.variants import CTC_VARIANTS
+from nlgmetrics.modules.ctc import CITATION as CTC_CITATION
+from nlgmetrics.modules.ctc import DESCRIPTIONS as _CTC_DESCRIPTION
+from nlgmetrics.modules.ctc import DOCTEST_SCORES as _EXAMPLE_SCORES
+from nlgmetrics.modules.ctc import SPECS
+
+_FIELD_DOCS = {
+    "predictions": "predictions (`list[str]`): the generated texts being judged (y).",
+    "sources": "sources (`list[str]`): the inputs (x): article, source sentence or dialog history.",
+    "references": "references (`list[str]` or `list[list[str]]`): one or several human references (r) per "
+    "example; relevance multiplies by their mean alignment.",
+    "contexts": "contexts (`list[str]`): the knowledge (c): fact or persona for each dialog turn.",
+}
+_EXAMPLE_INPUTS = {
+    name: json.dumps(value)
+    for name, value in {**SPECS["ctc_relevance"].example, **SPECS["ctc_engagingness"].example}.items()
+}
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = json.loads((ROOT / "benchmarks" / "results" / "minilm_layer_selection.json").read_text())

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from nlgmetrics import runtime
-from nlgmetrics.alignment import source_of
-from nlgmetrics.registry import WEIGHTS
+from nlgmetrics.core import runtime
+from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.ctc.aligners.base import source_of
 from nlgmetrics.testing import build_tiny_hub_cache
 from tests.helpers import PARITY
 

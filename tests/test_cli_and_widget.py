@@ -12,7 +12,7 @@ import pytest
 from gradio_client import Client
 
 from nlgmetrics import cli
-from nlgmetrics.widget import build_widget
+from nlgmetrics.ui.widget import build_widget
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "metrics" / "nlgmetrics" / "examples" / "summaries.jsonl"
 

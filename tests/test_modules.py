@@ -11,9 +11,11 @@ import transformers
 from huggingface_hub import try_to_load_from_cache
 
 import nlgmetrics
-from nlgmetrics import runtime
+from nlgmetrics.core import runtime
+from nlgmetrics.core.hub import WeightsUnavailableError
+from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc import ASPECTS, variants_for
-from nlgmetrics.registry import CTC_VARIANTS, WEIGHTS
+from nlgmetrics.ctc.variants import CTC_VARIANTS
 from tests.examples import DIALOG, STYLE_TRANSFER, SUMMARIZATION
 
 REPO = Path(__file__).resolve().parent.parent
@@ -44,7 +46,7 @@ def test_every_config_through_evaluate_load(name):
         assert type(metric).__name__ == "CTC" + name.removeprefix("ctc_").capitalize()
         assert metric.name == name and metric.config_name == config
         result = metric.compute(**INPUTS[name])
-        assert set(result) == {"scores", "mean_score"}
+        assert set(result) == {"scores", "mean_score", "higher_is_better", "signature"}
         assert len(result["scores"]) == 2 and all(math.isfinite(s) for s in result["scores"])
         assert result["mean_score"] == pytest.approx(sum(result["scores"]) / 2)
 
@@ -117,13 +119,13 @@ def test_bad_configs_are_clear_errors(tiny_snapshots):
 def test_missing_weights_error_names_repo_revision_and_offline_variables(monkeypatch):
     import dataclasses
 
-    from nlgmetrics import registry
+    from nlgmetrics.core import registry
 
     spec = dataclasses.replace(
         WEIGHTS["bert-base-uncased"], revision="0123456789abcdef0123456789abcdef01234567"
     )
     monkeypatch.setitem(registry.WEIGHTS, "bert-base-uncased", spec)
-    with pytest.raises(runtime.WeightsUnavailableError) as err:
+    with pytest.raises(WeightsUnavailableError) as err:
         nlgmetrics.load("ctc_consistency", "E-bert", device="cpu")
     message = str(err.value)
     for expected in (spec.repo_id, spec.revision, "HF_HUB_OFFLINE=1", "HF_EVALUATE_OFFLINE=1", "hf download"):
@@ -172,7 +174,7 @@ def test_details_explain_each_alignment():
 
 
 def test_every_variant_is_registered_once():
-    from nlgmetrics.registry import CTC_CHECKPOINTS, CTC_RELEASE
+    from nlgmetrics.core.registry import CTC_CHECKPOINTS, CTC_RELEASE
 
     assert sorted(CTC_VARIANTS) == sorted(
         ["E-bert", "E-minilm", "E-roberta", "E-roberta-mnli", *CTC_CHECKPOINTS]

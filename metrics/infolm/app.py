@@ -1,5 +1,5 @@
 """The Space widget: score one example with infolm (Gradio 6)."""
 
-from nlgmetrics.widget import launch_widget
+from nlgmetrics.ui.widget import launch_widget
 
 launch_widget("infolm")

@@ -3,34 +3,42 @@
 >>> import nlgmetrics
 >>> nlgmetrics.list_modules()
 ['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm']
+
+Importing the package loads no model library (torch, transformers, evaluate load on first use).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from .modules.metric import NLGMetric
 
 
 def list_modules() -> list[str]:
     """Names accepted by :func:`load`."""
-    from .evaluate_modules import MODULES
+    from .modules import SPECS
 
-    return sorted(MODULES)
+    return sorted(SPECS)
 
 
-def load(name: str, config_name: str | None = None, **load_kwargs: Any):
+def load(name: str, config_name: str | None = None, **load_kwargs: Any) -> NLGMetric:
     """Load an evaluate module from the installed package (no script download, works offline).
 
     The same object ``evaluate.load("metrics/<name>", config_name, **load_kwargs)`` gives from a
     checkout: ``load_kwargs`` are the module's load-time options (``aligner`` or ``model``,
     ``device``, ``dtype``, ``batch_size``, ...) and evaluate's own (``keep_in_memory``, ``cache_dir``,
-    ``experiment_id``, ``num_process``, ``process_id``).
+    ``experiment_id``, ``num_process``, ``process_id``). An unknown option is a TypeError listing
+    the valid ones.
     """
-    from .evaluate_modules import MODULES
+    from .modules import SPECS
 
-    if name not in MODULES:
-        raise ValueError(f"unknown module {name!r}; choose one of {list_modules()}")
+    if name not in SPECS:
+        raise ValueError(f"unknown module {name!r}; choose one of {', '.join(list_modules())}")
+    from .modules.metric import MODULES
+
     module = MODULES[name](config_name=config_name, hash=f"nlgmetrics-{__version__}", **load_kwargs)
     module.download_and_prepare()
     return module

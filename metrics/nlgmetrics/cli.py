@@ -100,7 +100,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         load_kwargs["aligner"] = args.aligner
     module = nlgmetrics.load(args.metric, args.config, **load_kwargs)
     columns = dict(item.split("=", 1) for item in args.column)
-    inputs = gather_inputs(rows, list(module._feature_names()), columns)
+    inputs = gather_inputs(rows, list(module.spec.inputs), columns)
     result = module.compute(**inputs, show_progress=not args.no_progress)
     scores = score_columns(args.metric, result, len(rows))
     for i, row in enumerate(rows):
@@ -117,17 +117,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    import nlgmetrics
-    from nlgmetrics.ctc import ASPECTS, variants_for
+    from nlgmetrics.modules import SPECS
 
-    for name in nlgmetrics.list_modules():
-        aspect = name.removeprefix("ctc_")
-        if aspect in ASPECTS:
-            print(
-                f"{name:<18} configs: {', '.join(variants_for(aspect))} (default {ASPECTS[aspect].default_variant})"
-            )
-        else:
-            print(name)
+    for name, spec in sorted(SPECS.items()):
+        print(f"{name:<18} configs: {', '.join(spec.configs)} (default {spec.default_config})")
     return 0
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import torch
 
-from .registry import WEIGHTS, WeightSpec
+from .core.registry import WEIGHTS, WeightSpec
 
 HIDDEN_SIZE = 32
 

@@ -1,0 +1,13 @@
+"""The shared model layer below every metric family.
+
+- :mod:`.registry`: every weight, pinned, with its roles and families
+- :mod:`.runtime`: device, dtype, the process-wide weight cache, warnings, progress bars
+- :mod:`.hub`: loading from the Hub or a folder; encoding within a model's window
+- :mod:`.batching`: length-sorted and token-budget batches of any tensor fields
+- :mod:`.masked_lm`: the masked-LM engine (masked copies packed per forward, head only at the mask)
+- :mod:`.validation`: input checks naming the field and the example index
+- :mod:`.result`: summaries (means over defined scores) and the reproducibility signature
+- :mod:`.stopwords`: the English stopword list CTC uses, shipped with the package
+
+Nothing here imports a metric family, and importing this package loads no model library.
+"""

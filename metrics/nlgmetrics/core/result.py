@@ -1,0 +1,59 @@
+"""What every result carries: means over the defined scores and a reproducibility signature.
+
+>>> mean_of([1.0, float("nan"), 3.0])
+2.0
+>>> import math; math.isnan(mean_of([]))
+True
+>>> signature("ctc_consistency", "E-minilm", ["E:repo@0123abc@layer6"], "float32",
+...           versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
+'nlgmetrics:0.1.0|module:ctc_consistency|config:E-minilm|weights:E:repo@0123abc@layer6|dtype:float32|transformers:4.57.0|torch:2.13.0'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+
+def mean_of(values: Iterable[float]) -> float:
+    """Mean of the finite values (NaN when there are none): the ``mean_*`` of every result."""
+    finite = [v for v in values if math.isfinite(v)]
+    return sum(finite) / len(finite) if finite else math.nan
+
+
+def package_versions() -> dict[str, str]:
+    """The versions a score depends on: this package, transformers and torch."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from .. import __version__
+
+    out = {"nlgmetrics": __version__}
+    for name in ("transformers", "torch"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "unknown"
+    return out
+
+
+def signature(
+    module: str,
+    config: str,
+    weights: Sequence[str],
+    dtype: str,
+    *,
+    versions: Mapping[str, str] | None = None,
+) -> str:
+    """One line that pins how a score was made (like bert_score's hash): module, config, every weight
+    as ``repo@revision`` (with the layer where one is chosen), dtype and the package versions."""
+    versions = versions or package_versions()
+    parts = [
+        f"nlgmetrics:{versions['nlgmetrics']}",
+        f"module:{module}",
+        f"config:{config}",
+        f"weights:{'+'.join(weights)}",
+        f"dtype:{dtype}",
+        f"transformers:{versions['transformers']}",
+        f"torch:{versions['torch']}",
+    ]
+    return "|".join(parts)

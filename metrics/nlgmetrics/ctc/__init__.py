@@ -1,0 +1,40 @@
+"""CTC (Deng et al. 2021): five aspects over one information-alignment core with E, D and R aligners.
+
+>>> from nlgmetrics.ctc import ASPECTS, variants_for
+>>> ASPECTS["consistency"].default_variant, variants_for("groundedness")[:3]
+('D-cnndm', ['E-bert', 'E-roberta', 'E-roberta-mnli'])
+
+The table of aspects and variants imports no model library; :class:`CTCScorer` and
+:func:`ctc_score` load on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .aspects import ASPECTS, ENGAGINGNESS_JOIN, Aspect, harmonic_mean, variants_for
+from .variants import CTC_VARIANTS, AlignerVariant
+
+_LAZY = {"CTCScorer": "scorer", "ctc_score": "scorer", "resolve_aligner": "scorer"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "ASPECTS",
+    "CTC_VARIANTS",
+    "ENGAGINGNESS_JOIN",
+    "AlignerVariant",
+    "Aspect",
+    "CTCScorer",
+    "ctc_score",
+    "harmonic_mean",
+    "resolve_aligner",
+    "variants_for",
+]

@@ -1,0 +1,39 @@
+"""CTC's three aligner kinds and the table that names them (the base never imports its subclasses).
+
+- ``E``: embedding matching (:class:`.embedding.EmbeddingAligner`)
+- ``D``: a token classifier (:class:`.discriminative.DiscriminativeAligner`)
+- ``R``: a regressor (:class:`.regression.RegressionAligner`)
+"""
+
+from __future__ import annotations
+
+from .base import Aligner, AlignerSource, Alignment
+from .discriminative import DiscriminativeAligner
+from .embedding import EmbeddingAligner
+from .regression import RegressionAligner
+
+ALIGNERS: dict[str, type[Aligner]] = {
+    "E": EmbeddingAligner,
+    "D": DiscriminativeAligner,
+    "R": RegressionAligner,
+}
+"""Aligner kind → class, as COMET's ``str2model``."""
+
+
+def load_aligner(source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None) -> Aligner:
+    """Build the aligner for ``source`` (its weights come from the process-wide cache)."""
+    if source.kind not in ALIGNERS:
+        raise ValueError(f"unknown aligner kind {source.kind!r}; choose one of {', '.join(ALIGNERS)}")
+    return ALIGNERS[source.kind].load(source, device=device, dtype=dtype, batch_size=batch_size)
+
+
+__all__ = [
+    "ALIGNERS",
+    "Aligner",
+    "AlignerSource",
+    "Alignment",
+    "DiscriminativeAligner",
+    "EmbeddingAligner",
+    "RegressionAligner",
+    "load_aligner",
+]

@@ -1,0 +1,166 @@
+"""The information-alignment core shared by the CTC metrics.
+
+``align(a → b)`` gives every token of ``a`` a score for how well ``b`` supports it
+(Deng et al. 2021, §3.1); a metric aggregates those scores with ``mean`` or ``sum``.
+This module holds what every aligner kind shares: the :class:`Alignment` result, the
+aggregation rule, the :class:`Aligner` interface, and the parsing of aligner names
+such as ``"E-bert"`` or ``"E:./my-model@9"``.
+
+>>> aggregate(["the", "cat", "sat"], [0.5, 1.0, 0.75], "mean", remove_stopwords=False)
+0.75
+>>> parse_custom_aligner("E:sentence-transformers/all-mpnet-base-v2@9")
+AlignerSource(kind='E', source='sentence-transformers/all-mpnet-base-v2', revision=None, layer=9)
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ...core import runtime
+from ...core.hub import check_source
+from ...core.registry import ResolvedWeight, WeightSpec, resolve_weight
+from ...core.stopwords import is_stopword
+
+AGGREGATIONS = ("mean", "sum")
+ALIGNER_KINDS = ("E", "D", "R")
+LONG_INPUTS = ("truncate", "window")
+"""How a context longer than the model window is read: cut (the reference) or in overlapping windows."""
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """``align(a → b)`` for one pair: each token of ``a`` with its score, and their aggregate.
+
+    ``score`` is NaN when ``a`` or ``b`` has no tokens (an empty or whitespace-only text).
+    """
+
+    tokens: list[str]
+    token_scores: list[float]
+    score: float
+    truncated: bool = False
+
+    def as_dict(self) -> dict:
+        return {"tokens": self.tokens, "token_scores": self.token_scores, "score": self.score}
+
+
+def aggregate(tokens: Sequence[str], scores: Sequence[float], how: str, remove_stopwords: bool) -> float:
+    """Aggregate token scores as CTC does: ``mean`` (0.0 if nothing is left) or ``sum``.
+
+    With ``remove_stopwords`` the tokens in NLTK's English list are left out first
+    (matched after stripping spaces and lower-casing).
+    """
+    if how not in AGGREGATIONS:
+        raise ValueError(f"aggregation={how!r} is not one of {AGGREGATIONS}")
+    kept = [s for t, s in zip(tokens, scores) if not (remove_stopwords and is_stopword(t))]
+    if how == "sum":
+        return float(sum(kept))
+    return sum(kept) / len(kept) if kept else 0.0
+
+
+NAN_ALIGNMENT = Alignment(tokens=[], token_scores=[], score=math.nan)
+
+
+class Aligner(ABC):
+    """Scores ``align(a → b)`` for many ``(a, b)`` pairs at once, over a model and its tokenizer.
+
+    Subclasses say how to load their weights (``load_weights``, cached per process) and how to
+    align; ``load`` builds one from an :class:`AlignerSource`.
+    """
+
+    kind: str = ""
+
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self.name = name
+        self.device = next(model.parameters()).device
+
+    @staticmethod
+    @abstractmethod
+    def load_weights(source: AlignerSource, device, dtype) -> tuple:
+        """``(model, tokenizer, *extra constructor arguments)``, on ``device`` in ``dtype``."""
+
+    @classmethod
+    def load(
+        cls, source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None
+    ) -> Aligner:
+        """The aligner for ``source``; its weights load once per (weights, revision, device, dtype, layer)."""
+        device = runtime.select_device(device)
+        dtype = runtime.resolve_dtype(dtype, device)
+        key = (source.kind, source.source, source.revision, str(device), str(dtype), source.layer)
+        weights = runtime.cached(key, lambda: cls.load_weights(source, device, dtype))
+        batch_size = batch_size or runtime.default_batch_size(device)
+        return cls(*weights, batch_size=batch_size, name=source.label or source.source)
+
+    @abstractmethod
+    def align(
+        self,
+        pairs: Sequence[tuple[str, str]],
+        *,
+        aggregation: str,
+        remove_stopwords: bool,
+        show_progress: bool = False,
+        long_inputs: str = "truncate",
+    ) -> list[Alignment]:
+        """One :class:`Alignment` per pair, in input order.
+
+        With ``long_inputs="window"`` a context ``b`` longer than the model window is read as
+        overlapping windows and each token of ``a`` keeps its best score over the windows.
+        """
+
+
+def window_overlap(window: int) -> int:
+    """Tokens shared by consecutive windows: a quarter of the window, at most 128."""
+    return min(128, window // 4)
+
+
+ROLE_OF_KIND = {"E": "encoder", "D": "token_classifier", "R": "regressor"}
+"""The registry role of each aligner kind's weights."""
+
+
+@dataclass(frozen=True)
+class AlignerSource:
+    """Where an aligner's weights come from: a Hub repo (at a revision) or a local folder."""
+
+    kind: str
+    source: str
+    revision: str | None = None
+    layer: int | None = None
+    label: str = field(default="", compare=False, repr=False)
+    """A short name for progress bars and reports."""
+    weights: str = field(default="", compare=False, repr=False)
+    """``repo@revision`` (or the embedding package or folder) for result signatures."""
+
+    def describe(self) -> str:
+        layer = "" if self.layer is None else f"@layer{self.layer}"
+        return f"{self.kind}:{self.weights or ResolvedWeight(self.source, self.source, self.revision).describe()}{layer}"
+
+
+def source_of(spec: WeightSpec, kind: str) -> AlignerSource:
+    """The local files of an embedded package when installed, else the pinned Hub repo."""
+    weight = resolve_weight(spec.name, role=ROLE_OF_KIND[kind], option="aligner")
+    return AlignerSource(
+        kind, weight.path, weight.revision, spec.hidden_layer, label=spec.name, weights=weight.describe()
+    )
+
+
+def parse_custom_aligner(text: str, revision: str | None = None) -> AlignerSource:
+    """Parse ``"E:<repo-or-dir>[@layer]"`` (the other kinds take no layer)."""
+    if not isinstance(text, str):
+        raise ValueError(f"aligner={text!r} must be a string: a config name or '<kind>:<repo-or-dir>'")
+    kind, sep, rest = text.partition(":")
+    if not sep or kind not in ALIGNER_KINDS or not rest:
+        raise ValueError(
+            f"aligner={text!r} is not understood; use one of {', '.join(f'{k}:<repo-or-dir>' for k in ALIGNER_KINDS)}"
+            " (E also takes @<layer>), or a registered config name"
+        )
+    source, layer = rest, None
+    head, at, tail = rest.rpartition("@")
+    if at and tail.isdigit() and kind == "E":
+        source, layer = head, int(tail)
+    check_source(source, f"aligner={text!r}")
+    return AlignerSource(kind, source, revision, layer, label=text)

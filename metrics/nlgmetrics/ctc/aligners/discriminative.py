@@ -1,0 +1,216 @@
+"""The discriminative (D) aligner of CTC (Deng et al. 2021, §3.5 and Appendix A).
+
+A token classifier (RoBERTa-large, or ALBERT-xlarge for ``D-mix-albert``) reads the pair
+``<s> a </s></s> b </s>`` and labels each word of ``a`` *aligned* with ``b`` (label 0) or
+*hallucinated* (label 1); a word's score is P(aligned). Step by step as ctc_score's
+``DiscriminativeAligner``, but batched across pairs:
+
+1. both texts are cleaned like CTC's ``text_clean`` with cleantext 1.1.3 (curly quotes
+   straightened, whitespace runs collapsed, lower-cased, newlines kept);
+2. ``a`` is cut to its first 256 token ids (``<s>`` included) and decoded back with the
+   tokenization-space clean-up of the transformers 4.x the checkpoints were made with, and the
+   special-token strings are removed;
+3. the pair is encoded with only ``b`` truncated, to 512 tokens;
+4. the sub-word pieces of each whitespace word are merged by the space-marker rule (``Ġ`` for
+   RoBERTa, ``▁`` for ALBERT): their hidden states are summed, then the classifier is applied once
+   per word.
+
+>>> clean_text("He said “Hi”\\n\\tThere   you are")
+'he said "hi"\\n there you are'
+>>> space_marker_groups(["he", "llo", "Ġwor", "ld", "Ġ!"], "Ġ")
+[[1, 2], [3, 4], [5]]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import torch
+from transformers import AutoModelForTokenClassification
+
+from ...core import runtime
+from ...core.batching import padded_batches
+from ...core.hub import load_model_and_tokenizer
+from .base import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, aggregate, window_overlap
+
+MAX_LENGTH = 512
+INPUT_CUT = MAX_LENGTH // 2
+_QUOTES = (("“", '"'), ("”", '"'), ("’", "'"), ("‘", "'"))
+_TOKENIZATION_SPACES = (
+    (" .", "."),
+    (" ?", "?"),
+    (" !", "!"),
+    (" ,", ","),
+    (" ' ", "'"),
+    (" n't", "n't"),
+    (" 'm", "'m"),
+    (" 's", "'s"),
+    (" 've", "'ve"),
+    (" 're", "'re"),
+)
+"""transformers 4.x ``clean_up_tokenization``, on by default when the D checkpoints were trained."""
+
+
+def clean_text(text: str) -> str:
+    """CTC's ``text_clean`` as run with cleantext 1.1.3 (whitespace runs → one space, lower-case)."""
+    for curly, straight in _QUOTES:
+        text = text.replace(curly, straight)
+    text = text.replace("\n", "<newline>")
+    text = re.sub(r"\s+", " ", text).strip().lower()
+    return text.replace("<newline>", "\n").strip()
+
+
+def clean_up_tokenization_spaces(text: str) -> str:
+    """Remove the spaces a decode leaves before punctuation and contractions (``"it 's ."`` → ``"it's."``)."""
+    for spaced, joined in _TOKENIZATION_SPACES:
+        text = text.replace(spaced, joined)
+    return text
+
+
+def space_marker_groups(pieces: Sequence[str], marker: str) -> list[list[int]]:
+    """Group sub-word pieces into words: a piece starting with ``marker`` opens a new word.
+
+    Indices count from 1, the position after ``<s>``; the first piece always opens a word.
+    """
+    groups: list[list[int]] = []
+    for i, piece in enumerate(pieces, start=1):
+        if not groups or piece.startswith(marker):
+            groups.append([i])
+        else:
+            groups[-1].append(i)
+    return groups
+
+
+def offset_groups(offsets: Sequence[tuple[int, int]], text: str) -> list[list[int]] | None:
+    """Group pieces by the whitespace word their characters fall in; a whitespace-only piece (a
+    newline inside ``a``) joins the word before. For text the marker rule cannot split."""
+    spans = [m.span() for m in re.finditer(r"\S+", text)]
+    groups: list[list[int]] = [[] for _ in spans]
+    word = 0
+    for i, (start, end) in enumerate(offsets, start=1):
+        if end == start or text[start:end].strip():
+            while word + 1 < len(spans) and start >= spans[word + 1][0]:
+                word += 1
+        groups[word].append(i)
+    return groups if all(groups) else None
+
+
+def load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+    """A converted ``*ForTokenClassification`` checkpoint and its tokenizer."""
+    return load_model_and_tokenizer(
+        AutoModelForTokenClassification,
+        source.source,
+        source.revision,
+        device,
+        dtype,
+        head="trained token-classification head (a D aligner converted by hub_models/convert_ctc.py)",
+    )
+
+
+class DiscriminativeAligner(Aligner):
+    """D aligner over a converted ``*ForTokenClassification`` checkpoint (see ``hub_models/``)."""
+
+    kind = "D"
+
+    load_weights = staticmethod(load_classifier)
+
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+        super().__init__(model, tokenizer, batch_size=batch_size, name=name)
+        self.max_length = MAX_LENGTH
+        self.aligned_label = (model.config.label2id or {}).get("ALIGNED", 0)
+        pieces = tokenizer.convert_ids_to_tokens(tokenizer("a b", add_special_tokens=False)["input_ids"])
+        self.marker = pieces[-1][0]
+        self.special_strings = [
+            t for t in (tokenizer.bos_token, tokenizer.eos_token, tokenizer.unk_token) if t
+        ]
+
+    def prepare_input(self, texts: Sequence[str]) -> tuple[list[str], list[bool]]:
+        """Cleaned ``a`` texts cut to 256 token ids and decoded back (steps 1-2), and which were cut."""
+        encoded = self.tokenizer(list(texts), verbose=False)["input_ids"]
+        prepared = []
+        for ids in encoded:
+            text = self.tokenizer.decode(ids[:INPUT_CUT], clean_up_tokenization_spaces=False)
+            text = clean_up_tokenization_spaces(text)
+            for special in self.special_strings:
+                text = text.replace(special, "")
+            prepared.append(text.replace("  ", " ").strip(" "))
+        return prepared, [len(ids) > INPUT_CUT for ids in encoded]
+
+    def word_groups(self, text: str) -> list[list[int]] | None:
+        """Positions (after ``<s>``) of each word's pieces; None when ``text`` has no words."""
+        words = text.split()
+        encoded = self.tokenizer(text, return_offsets_mapping=True)
+        if not words or len(encoded["input_ids"]) > MAX_LENGTH:
+            return None
+        pieces = self.tokenizer.convert_ids_to_tokens(encoded["input_ids"])[1:-1]
+        groups = space_marker_groups(pieces, self.marker)
+        if len(groups) != len(words):
+            groups = offset_groups(encoded["offset_mapping"][1:-1], text)
+        return groups
+
+    @torch.inference_mode()
+    def _word_probabilities(self, rows: list[dict], groups: list[list[list[int]]]) -> list[torch.Tensor]:
+        """P(aligned) for each word of each encoded pair."""
+        out: list[torch.Tensor | None] = [None] * len(rows)
+        pad = {"input_ids": self.tokenizer.pad_token_id or 0}
+        encoder, classifier = self.model.base_model, self.model.classifier
+        for batch, inputs in padded_batches(rows, self.batch_size, pad, self.device):
+            hidden = encoder(**inputs).last_hidden_state
+            for r, i in enumerate(batch):
+                word_features = torch.stack([hidden[r, g].sum(dim=0) for g in groups[i]])
+                out[i] = torch.softmax(classifier(word_features).float(), dim=-1)[:, self.aligned_label]
+        return out  # type: ignore[return-value]
+
+    def _encode_pairs(self, texts: list[str], contexts: list[str]):
+        """Pair encodings with only the context truncated; every overflow window is returned."""
+        if not texts:
+            return {"input_ids": [], "overflow_to_sample_mapping": []}
+        return self.tokenizer(
+            texts,
+            contexts,
+            truncation="only_second",
+            max_length=MAX_LENGTH,
+            stride=window_overlap(MAX_LENGTH // 2),
+            return_overflowing_tokens=True,
+        )
+
+    def align(
+        self,
+        pairs: Sequence[tuple[str, str]],
+        *,
+        aggregation: str,
+        remove_stopwords: bool,
+        show_progress: bool = False,
+        long_inputs: str = "truncate",
+    ) -> list[Alignment]:
+        results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
+        cleaned = [(clean_text(a), clean_text(b)) for a, b in pairs]
+        candidates = [i for i, (a, b) in enumerate(cleaned) if a and b]
+        texts, cut = self.prepare_input([cleaned[i][0] for i in candidates]) if candidates else ([], [])
+        examples = []  # (pair index, prepared a, was a cut, word groups); no words → NaN
+        for i, text, was_cut in zip(candidates, texts, cut):
+            groups = self.word_groups(text)
+            if groups is not None:
+                examples.append((i, text, was_cut, groups))
+        encoded = self._encode_pairs([e[1] for e in examples], [cleaned[e[0]][1] for e in examples])
+        windows = encoded["overflow_to_sample_mapping"]
+        rows, owners = [], []  # truncate: the first window of each pair; window: all of them
+        for r, k in enumerate(windows):
+            if long_inputs == "window" or not owners or owners[-1] != k:
+                rows.append(
+                    {key: encoded[key][r] for key in ("input_ids", "token_type_ids") if key in encoded}
+                )
+                owners.append(k)
+        with runtime.progress_bar(total=len(pairs), enabled=show_progress, desc=f"D {self.name}") as bar:
+            probabilities = self._word_probabilities(rows, [examples[k][3] for k in owners])
+            best: dict[int, torch.Tensor] = {}
+            for k, p in zip(owners, probabilities):  # best window wins, word by word
+                best[k] = p if k not in best else torch.maximum(best[k], p)
+            for k, (i, text, was_cut, _) in enumerate(examples):
+                words, scores = text.split(), best[k].tolist()
+                context_cut = long_inputs != "window" and windows.count(k) > 1
+                score = aggregate(words, scores, aggregation, remove_stopwords)
+                results[i] = Alignment(words, scores, score, was_cut or context_cut)
+            bar.update(len(pairs))
+        return results

@@ -1,0 +1,126 @@
+"""The regression (R) aligner of CTC (Deng et al. 2021, §3.5): a BLEURT-style BERT regressor.
+
+The model reads ``[CLS] b [SEP] a [SEP]`` (the context first, as ctc_score feeds it, both
+truncated longest-first to 512 tokens) and predicts the aggregated alignment of ``a`` directly:
+``score = classifier(pooler_output)``, a raw, unbounded number. It has no per-token scores, so
+``aggregation`` and ``remove_stopwords`` do not apply and details list no tokens. Texts are not
+cleaned (the reference does not clean them either).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from transformers import AutoModelForSequenceClassification
+
+from ...core import runtime
+from ...core.batching import padded_batches
+from ...core.hub import load_model_and_tokenizer
+from .base import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, window_overlap
+
+MAX_LENGTH = 512
+
+
+def load_regressor(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+    """A converted one-output ``BertForSequenceClassification`` and its tokenizer."""
+    model, tokenizer = load_model_and_tokenizer(
+        AutoModelForSequenceClassification,
+        source.source,
+        source.revision,
+        device,
+        dtype,
+        head="trained regression head (an R aligner converted by hub_models/convert_ctc.py)",
+    )
+    if model.config.num_labels != 1:
+        raise ValueError(
+            f"{source.source!r} is not a regressor: it has {model.config.num_labels} labels, not 1"
+        )
+    return model, tokenizer
+
+
+class RegressionAligner(Aligner):
+    """R aligner over a converted ``BertForSequenceClassification`` with one output (see ``hub_models/``)."""
+
+    kind = "R"
+
+    load_weights = staticmethod(load_regressor)
+
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+        super().__init__(model, tokenizer, batch_size=batch_size, name=name)
+        self.max_length = MAX_LENGTH
+
+    def _rows(
+        self, pairs: list[tuple[str, str]], long_inputs: str
+    ) -> tuple[list[dict], list[int], list[bool]]:
+        """Encoded ``(b, a)`` rows, the pair each row belongs to, and which pairs were truncated."""
+        a_lengths = [
+            len(ids) for ids in self.tokenizer([a for a, _ in pairs], add_special_tokens=False)["input_ids"]
+        ]
+        b_lengths = [
+            len(ids) for ids in self.tokenizer([b for _, b in pairs], add_special_tokens=False)["input_ids"]
+        ]
+        too_long = [la + lb + 3 > MAX_LENGTH for la, lb in zip(a_lengths, b_lengths)]
+        # window mode slides over b when a leaves room for at least half a window of it
+        sliding = [
+            long_inputs == "window" and t and la + 3 < MAX_LENGTH // 2 for t, la in zip(too_long, a_lengths)
+        ]
+        keys = ("input_ids", "token_type_ids")
+        rows, owners = [], []
+        plain = [k for k, s in enumerate(sliding) if not s]
+        if plain:
+            encoded = self.tokenizer(
+                [pairs[k][1] for k in plain],
+                [pairs[k][0] for k in plain],
+                truncation="longest_first",
+                max_length=MAX_LENGTH,
+            )
+            rows += [{key: encoded[key][r] for key in keys if key in encoded} for r in range(len(plain))]
+            owners += plain
+        windowed = [k for k, s in enumerate(sliding) if s]
+        if windowed:
+            encoded = self.tokenizer(
+                [pairs[k][1] for k in windowed],
+                [pairs[k][0] for k in windowed],
+                truncation="only_first",
+                max_length=MAX_LENGTH,
+                stride=window_overlap(MAX_LENGTH // 2),
+                return_overflowing_tokens=True,
+            )
+            for r, k in enumerate(encoded["overflow_to_sample_mapping"]):
+                rows.append({key: encoded[key][r] for key in keys if key in encoded})
+                owners.append(windowed[k])
+        return rows, owners, [t and not s for t, s in zip(too_long, sliding)]
+
+    @torch.inference_mode()
+    def _predict(self, rows: list[dict]) -> list[float]:
+        out = [0.0] * len(rows)
+        pad = {"input_ids": self.tokenizer.pad_token_id or 0}
+        for batch, inputs in padded_batches(rows, self.batch_size, pad, self.device):
+            logits = self.model(**inputs).logits[:, 0].float().tolist()
+            for i, value in zip(batch, logits):
+                out[i] = value
+        return out
+
+    def align(
+        self,
+        pairs: Sequence[tuple[str, str]],
+        *,
+        aggregation: str,
+        remove_stopwords: bool,
+        show_progress: bool = False,
+        long_inputs: str = "truncate",
+    ) -> list[Alignment]:
+        results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
+        kept = [i for i, (a, b) in enumerate(pairs) if a.strip() and b.strip()]
+        if not kept:
+            return results
+        rows, owners, truncated = self._rows([pairs[i] for i in kept], long_inputs)
+        with runtime.progress_bar(total=len(pairs), enabled=show_progress, desc=f"R {self.name}") as bar:
+            best: dict[int, float] = {}
+            for k, value in zip(owners, self._predict(rows)):  # best window wins
+                best[k] = max(best.get(k, value), value)
+            for k, i in enumerate(kept):
+                results[i] = Alignment([], [], best[k], truncated[k])
+            bar.update(len(pairs))
+        return results

@@ -1,0 +1,39 @@
+"""InfoLM (Colombo, Clavel & Piantanida, AAAI 2022): compare two texts through a masked language model.
+
+The defaults below import no model library; :class:`InfoLMScorer`, :func:`infolm` and the
+measures load on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DEFAULT_MODEL = "bert-base-uncased"
+"""Key of :data:`nlgmetrics.core.registry.WEIGHTS`: the paper's and torchmetrics' masked LM."""
+DEFAULT_MEASURE = "kl_divergence"
+DEFAULT_TEMPERATURE = 0.25
+"""torchmetrics' default (sharpening); the paper's experiments use 1.0 (its Appendix B.5)."""
+
+_LAZY = {
+    "InfoLMScorer": "scorer",
+    "InfoLMModel": "scorer",
+    "IdfWeights": "scorer",
+    "UNIFORM": "scorer",
+    "infolm": "scorer",
+    "MEASURES": "measures",
+    "MeasureInfo": "measures",
+    "InformationMeasure": "measures",
+    "information_measure": "measures",
+    "check_options": "measures",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["DEFAULT_MEASURE", "DEFAULT_MODEL", "DEFAULT_TEMPERATURE", *_LAZY]

@@ -1,0 +1,151 @@
+"""InfoLM's information measures (Colombo et al. 2022, Table 1) with torchmetrics' names and signs.
+
+>>> measure = information_measure("fisher_rao_distance")
+>>> p = torch.tensor([[0.5, 0.5, 0.0]], dtype=torch.float64)
+>>> r = torch.tensor([[0.5, 0.0, 0.5]], dtype=torch.float64)
+>>> round(measure(p, r).item(), 4), measure.higher_is_better
+(2.0944, False)
+>>> information_measure("alpha_divergence")
+Traceback (most recent call last):
+...
+ValueError: measure='alpha_divergence' needs alpha: a real number other than 0 and 1 (the paper uses 0.75)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import torch
+
+from . import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
+
+
+@dataclass(frozen=True)
+class MeasureInfo:
+    """What the card and the output say about one measure."""
+
+    higher_is_better: bool
+    parameters: tuple[str, ...]
+    formula: str
+
+
+MEASURES: dict[str, MeasureInfo] = {
+    "kl_divergence": MeasureInfo(True, (), "Σ r·log(p/r) = −KL(r‖p) ≤ 0"),
+    "alpha_divergence": MeasureInfo(True, ("alpha",), "(1 − Σ r^α p^(1−α)) / (α(α−1)) ≤ 0"),
+    "beta_divergence": MeasureInfo(False, ("beta",), "ab_divergence with α = 1 (the paper's γ-divergence)"),
+    "ab_divergence": MeasureInfo(
+        False,
+        ("alpha", "beta"),
+        "log Σ r^(α+β) / (β(α+β)) + log Σ p^(α+β) / (α(α+β)) − log Σ r^α p^β / (αβ)",
+    ),
+    "renyi_divergence": MeasureInfo(False, ("alpha",), "log Σ r^α p^(1−α) / (α−1)"),
+    "l1_distance": MeasureInfo(False, (), "Σ |r − p|"),
+    "l2_distance": MeasureInfo(False, (), "√Σ (r − p)²"),
+    "l_infinity_distance": MeasureInfo(False, (), "max |r − p|"),
+    "fisher_rao_distance": MeasureInfo(False, (), "2·arccos Σ √(r·p) ∈ [0, π]"),
+}
+"""torchmetrics' measures with its sign conventions (p: prediction bag, r: reference bag)."""
+
+_DOMAIN = {
+    "alpha_divergence": ("alpha", "a real number other than 0 and 1 (the paper uses 0.75)"),
+    "beta_divergence": ("beta", "a real number other than 0 and -1 (the paper uses 0.5 or 3)"),
+    "ab_divergence": (
+        "alpha and beta",
+        "real numbers with alpha, beta and alpha + beta not 0 (the paper uses 3 and 0.25)",
+    ),
+    "renyi_divergence": ("alpha", "a real number other than 1"),
+}
+
+
+def _sum_of_powers(r: torch.Tensor, a: float, p: torch.Tensor, b: float) -> torch.Tensor:
+    """Σ r^a·p^b over the vocabulary entries where either bag is positive (the union of supports)."""
+    terms = r.pow(a) * p.pow(b)
+    return torch.where((r > 0) | (p > 0), terms, torch.zeros_like(terms)).sum(-1)
+
+
+@dataclass(frozen=True)
+class InformationMeasure:
+    """One measure with its parameters; call it on prediction and reference bags ``[..., vocab]``.
+
+    Values are exact, never patched: a bag that gives zero probability to a token the other
+    needs makes KL ``-inf`` (torchmetrics' ``nan_to_num`` would turn it into ``-3.4e38``), and
+    an undefined value stays NaN.
+    """
+
+    name: str
+    alpha: float | None = None
+    beta: float | None = None
+
+    @property
+    def higher_is_better(self) -> bool:
+        return MEASURES[self.name].higher_is_better
+
+    def __call__(self, p: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        name, alpha, beta = self.name, self.alpha, self.beta
+        if name == "kl_divergence":
+            return (torch.xlogy(r, p) - torch.xlogy(r, r)).sum(-1)
+        if name == "alpha_divergence":
+            return (1 - _sum_of_powers(r, alpha, p, 1 - alpha)) / (alpha * (alpha - 1))
+        if name in ("ab_divergence", "beta_divergence"):
+            alpha = 1.0 if name == "beta_divergence" else alpha
+            s = alpha + beta
+            return (
+                _sum_of_powers(r, s, p, 0).log() / (beta * s)
+                + _sum_of_powers(p, s, r, 0).log() / (alpha * s)
+                - _sum_of_powers(r, alpha, p, beta).log() / (alpha * beta)
+            )
+        if name == "renyi_divergence":
+            return _sum_of_powers(r, alpha, p, 1 - alpha).log() / (alpha - 1)
+        if name == "fisher_rao_distance":
+            return 2 * torch.acos(torch.clamp(torch.sqrt(p * r).sum(-1), 0, 1))
+        order = {"l1_distance": 1, "l2_distance": 2, "l_infinity_distance": math.inf}[name]
+        return torch.linalg.vector_norm(r - p, ord=order, dim=-1)
+
+
+def _real(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"{name}={value!r} must be a finite real number")
+    return float(value)
+
+
+def information_measure(
+    name: str = DEFAULT_MEASURE, alpha: float | None = None, beta: float | None = None
+) -> InformationMeasure:
+    """The measure ``name`` with its parameters checked (parameters it does not use are ignored).
+
+    Unlike torchmetrics, integers are accepted for ``alpha`` and ``beta`` (``alpha=2`` means 2.0).
+    """
+    if name not in MEASURES:
+        raise ValueError(f"measure={name!r} is not one of {', '.join(MEASURES)}")
+    used = MEASURES[name].parameters
+    given = {"alpha": alpha, "beta": beta}
+    if any(given[p] is None for p in used):
+        what, domain = _DOMAIN[name]
+        raise ValueError(f"measure={name!r} needs {what}: {domain}")
+    a = _real("alpha", alpha) if "alpha" in used else None
+    b = _real("beta", beta) if "beta" in used else None
+    invalid = {
+        "alpha_divergence": a in (0.0, 1.0),
+        "beta_divergence": b in (0.0, -1.0),
+        "ab_divergence": 0.0 in (a, b) or (a is not None and b is not None and a + b == 0.0),
+        "renyi_divergence": a == 1.0,
+    }.get(name, False)
+    if invalid:
+        what, domain = _DOMAIN[name]
+        raise ValueError(f"measure={name!r} got alpha={alpha!r}, beta={beta!r}; {what} must be {domain}")
+    return InformationMeasure(name, a, b)
+
+
+def check_options(
+    measure: str = DEFAULT_MEASURE,
+    alpha: float | None = None,
+    beta: float | None = None,
+    temperature: float = DEFAULT_TEMPERATURE,
+) -> tuple[InformationMeasure, float]:
+    """The measure and the temperature, checked (a ValueError names the bad option)."""
+    temperature = _real("temperature", temperature)
+    if temperature <= 0:
+        raise ValueError(f"temperature={temperature!r} must be positive")
+    return information_measure(measure, alpha, beta), temperature

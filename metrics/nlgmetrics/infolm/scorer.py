@@ -1,0 +1,441 @@
+"""InfoLM (Colombo, Clavel & Piantanida, AAAI 2022): compare two texts through a masked language model.
+
+Every word position of a text is masked in turn; the masked LM's predicted vocabulary
+distributions, sharpened or softened by a temperature, are averaged with idf weights into
+one "bag of distributions" per text, and the prediction's bag ``p`` is compared with the
+reference's bag ``r`` by an information measure (:data:`MEASURES`, torchmetrics' names and
+sign conventions).
+
+Speed by construction: the masked copies of many texts are packed into each forward pass,
+special positions are never run, the vocabulary head is applied only at the masked
+position of each copy, and the weighted distributions are summed into one bag per text as
+they come, a chunk of examples at a time, so memory does not grow with the number of
+examples. The core has no dependency on ``evaluate``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import torch
+
+from ..core import runtime
+from ..core.masked_lm import MaskedLanguageModel
+from ..core.registry import resolve_weight
+from ..core.validation import check_inputs
+from . import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
+from .measures import MEASURES, _real, check_options
+
+TOP_TOKENS = 10
+"""How many tokens ``return_details`` lists per example."""
+TEXTS_PER_CHUNK = 64
+"""Distinct texts whose bags are held in memory at once (a bag is one float64 row per vocabulary entry)."""
+
+
+# --------------------------------------------------------------------------------------------------------
+# idf weights
+
+
+@dataclass(frozen=True)
+class IdfWeights:
+    """Token weights ``idf(t) = ln((N + 1) / (df(t) + 1))`` over a corpus of N texts (torchmetrics' formula).
+
+    ``df(t)`` counts the texts containing token ``t`` (after tokenization and truncation); a token
+    never seen gets ``ln(N + 1)``.
+
+    >>> idf = IdfWeights.from_texts([[7, 8], [7, 9]])
+    >>> [round(w, 4) for w in idf([7, 8, 5])]
+    [0.0, 0.4055, 1.0986]
+    """
+
+    weights: Mapping[int, float]
+    default: float
+
+    @classmethod
+    def from_texts(cls, token_ids: Sequence[Sequence[int]]) -> IdfWeights:
+        n = len(token_ids)
+        df = Counter(token for ids in token_ids for token in set(ids))
+        return cls({t: math.log((n + 1) / (count + 1)) for t, count in df.items()}, math.log(n + 1))
+
+    def __call__(self, ids: Sequence[int]) -> list[float]:
+        return [self.weights.get(t, self.default) for t in ids]
+
+
+UNIFORM = IdfWeights({}, 1.0)
+"""Every token weighs 1 (``idf=False``)."""
+
+IdfOption = bool | Sequence[str] | Mapping[str, float]
+
+
+# --------------------------------------------------------------------------------------------------------
+# The masked language model and the bags of distributions
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A tokenized text: its ids (with special tokens), the positions that get masked, their weights."""
+
+    ids: list[int]
+    positions: list[int]
+    weights: list[float]
+    truncated: bool = False
+    idf_fallback: bool = False
+    """All idf weights were 0 (every token occurs in every text of its corpus): weighted uniformly."""
+
+
+class InfoLMModel(MaskedLanguageModel):
+    """The masked-LM engine turning texts into idf-weighted bags of distributions."""
+
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+        super().__init__(model, tokenizer, batch_size=batch_size, name=name)
+        # float64 bags make the measures exact to the last digit; MPS has no float64.
+        self.bag_dtype = torch.float32 if self.device.type == "mps" else torch.float64
+
+    def text(self, ids: list[int], truncated: bool, idf: IdfWeights) -> _Text:
+        positions = self.maskable_positions(ids)
+        weights = idf([ids[j] for j in positions])
+        fallback = bool(positions) and sum(weights) == 0
+        if fallback:
+            weights = [1.0] * len(positions)
+        return _Text(ids, positions, weights, truncated, fallback)
+
+    @torch.inference_mode()
+    def bags(self, texts: Sequence[_Text], temperature: float) -> torch.Tensor:
+        """One weighted bag of distributions per text, ``[len(texts), vocab]`` (NaN rows for texts with no words)."""
+        bags = torch.zeros((len(texts), self.vocab_size), dtype=self.bag_dtype, device=self.device)
+        weights = [torch.tensor(t.weights, dtype=self.bag_dtype) for t in texts]
+        batches = self.masked_logits([t.ids for t in texts], [t.positions for t in texts])
+        for slots, copies, logits in batches:
+            # logits / T in the model's precision (one rounding more, of the same size as the logits' own),
+            # then softmax in float64: normalised over the whole vocabulary, zero only below e^-745
+            probabilities = torch.softmax(logits / temperature, dim=-1, dtype=self.bag_dtype)
+            # Σ weight · distribution per text of this batch, as one small matrix product
+            here, row_text = slots.unique(return_inverse=True)
+            rows = torch.arange(len(slots))
+            weight = torch.zeros((len(here), len(rows)), dtype=self.bag_dtype)
+            weight[row_text, rows] = torch.stack(
+                [weights[i][k] for i, k in zip(slots.tolist(), copies.tolist())]
+            )
+            bags[here.to(self.device)] += weight.to(self.device) @ probabilities
+        totals = torch.tensor([sum(t.weights) for t in texts], dtype=self.bag_dtype, device=self.device)
+        return bags / totals[:, None]  # 0/0 = NaN for a text with no words
+
+
+# --------------------------------------------------------------------------------------------------------
+# Scoring
+
+
+def _user_idf(idf: Mapping, tokenizer) -> IdfWeights:
+    """``{token (as the tokenizer spells it) or token id: weight}``; unlisted tokens get the largest weight."""
+    weights = {}
+    for token, weight in idf.items():
+        if isinstance(token, bool) or not isinstance(token, (int, str)):
+            raise ValueError(f"idf[{token!r}]: keys must be tokens (str) or token ids (int)")
+        if isinstance(token, int) and not 0 <= token < len(tokenizer):
+            raise ValueError(
+                f"idf[{token!r}]: not a token id of the model's vocabulary (0..{len(tokenizer) - 1})"
+            )
+        token_id = token if isinstance(token, int) else tokenizer.convert_tokens_to_ids(token)
+        if not isinstance(token_id, int) or (isinstance(token, str) and token_id == tokenizer.unk_token_id):
+            raise ValueError(f"idf[{token!r}]: not a token of the model's vocabulary")
+        weight = _real(f"idf[{token!r}]", weight)
+        if weight < 0:
+            raise ValueError(f"idf[{token!r}]={weight} must not be negative")
+        weights[token_id] = weight
+    if not weights:
+        raise ValueError("idf is an empty mapping; give weights, True, False or a corpus of texts")
+    return IdfWeights(weights, max(weights.values()))
+
+
+def _listed(labels: list[str], limit: int = 8) -> str:
+    return ", ".join(labels[:limit]) + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+def _best(values: list[float], higher_is_better: bool) -> int | None:
+    """Index of the best defined value (NaN never wins; None if all are NaN)."""
+    defined = [k for k, v in enumerate(values) if not math.isnan(v)]
+    if not defined:
+        return None
+    pick = max if higher_is_better else min
+    return pick(defined, key=lambda k: values[k])
+
+
+class InfoLMScorer:
+    """Scores (prediction, references) pairs with InfoLM; the masked LM loads once per process.
+
+    Args:
+        model: a key of the registry (default ``bert-base-uncased``, pinned), a Hub repo id or a local
+            folder of any masked LM saved with its vocabulary head.
+        model_revision: Hub revision for a repo id that is not registered.
+        device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
+        dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
+        batch_size: masked copies per forward pass (default 64 on cpu, 256 on accelerators).
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        model_revision: str | None = None,
+        device=None,
+        dtype=None,
+        batch_size: int | None = None,
+    ):
+        source = resolve_weight(model or DEFAULT_MODEL, model_revision, role="masked_lm", option="model")
+        self.source = source
+        self.lm = InfoLMModel.load(
+            source.path,
+            source.revision,
+            device=device,
+            dtype=dtype,
+            batch_size=batch_size,
+            name=model or DEFAULT_MODEL,
+        )
+
+    def __repr__(self) -> str:
+        return f"InfoLMScorer(model={self.lm.name!r})"
+
+    @property
+    def dtype_name(self) -> str:
+        return str(next(self.lm.model.parameters()).dtype).removeprefix("torch.")
+
+    def weights(self) -> list[str]:
+        """The masked LM as ``repo@revision``, for result signatures."""
+        return [self.source.describe()]
+
+    def check_options(
+        self,
+        measure: str | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+        temperature: float | None = None,
+        idf: IdfOption | None = None,
+        show_progress: bool | None = None,
+        return_details: bool | None = None,
+    ) -> dict:
+        """Every option checked (a ValueError names the bad one), defaults filled in."""
+        measure = DEFAULT_MEASURE if measure is None else measure
+        temperature = DEFAULT_TEMPERATURE if temperature is None else temperature
+        check_options(measure, alpha, beta, temperature)
+        idf = True if idf is None else idf
+        self._check_idf(idf)
+        for name, value in {"show_progress": show_progress, "return_details": return_details}.items():
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"{name}={value!r} must be True or False")
+        return {
+            "measure": measure,
+            "alpha": alpha,
+            "beta": beta,
+            "temperature": temperature,
+            "idf": idf,
+            "show_progress": bool(show_progress),
+            "return_details": bool(return_details),
+        }
+
+    def _check_idf(self, idf) -> None:
+        if isinstance(idf, bool):
+            return
+        if isinstance(idf, Mapping):
+            _user_idf(idf, self.lm.tokenizer)
+            return
+        if isinstance(idf, (str, bytes)) or not isinstance(idf, Sequence) or not idf:
+            raise ValueError(
+                "idf must be True (per side, as torchmetrics), False, a non-empty list of texts (the corpus "
+                f"to count document frequencies in) or a mapping token → weight; got {idf!r}"
+            )
+        check_inputs({"idf": list(idf)})
+
+    def empty_result(self, measure: str = DEFAULT_MEASURE, return_details: bool = False, **_) -> dict:
+        """The result for zero examples: empty lists and a NaN mean."""
+        result: dict = {
+            "scores": [],
+            "mean_score": math.nan,
+            "measure": measure,
+            "higher_is_better": MEASURES[measure].higher_is_better,
+        }
+        if return_details:
+            result["details"] = []
+        return result
+
+    def _idf(self, idf: IdfOption, predictions: list, references: list) -> tuple[IdfWeights, IdfWeights]:
+        if idf is True:
+            return IdfWeights.from_texts(predictions), IdfWeights.from_texts(references)
+        if idf is False or idf is None:
+            return UNIFORM, UNIFORM
+        self._check_idf(idf)
+        if isinstance(idf, Mapping):
+            weights = _user_idf(idf, self.lm.tokenizer)
+            return weights, weights
+        weights = IdfWeights.from_texts([ids for ids, _ in self.lm.encode(list(idf))])
+        return weights, weights
+
+    def score(
+        self,
+        predictions: Sequence[str],
+        references: Sequence[str | Sequence[str]],
+        *,
+        measure: str = DEFAULT_MEASURE,
+        alpha: float | None = None,
+        beta: float | None = None,
+        temperature: float = DEFAULT_TEMPERATURE,
+        idf: IdfOption = True,
+        show_progress: bool = False,
+        return_details: bool = False,
+    ) -> dict:
+        """Score every example; returns ``{"scores", "mean_score", "measure", "higher_is_better"}`` (+ ``"details"``).
+
+        With several references an example gets its best score over them (the highest when
+        ``higher_is_better``, else the lowest). ``details`` lists per example every reference's
+        score, the best one, and the tokens whose probability differs most between the two bags.
+        """
+        data = check_inputs({"predictions": predictions, "references": references})
+        chosen, temperature = check_options(measure, alpha, beta, temperature)
+        pred_encoded = self.lm.encode(data["predictions"])
+        ref_encoded = self.lm.encode([ref for refs in data["references"] for ref in refs])
+        pred_idf, ref_idf = self._idf(idf, [ids for ids, _ in pred_encoded], [ids for ids, _ in ref_encoded])
+
+        preds = [self.lm.text(ids, cut, pred_idf) for ids, cut in pred_encoded]
+        flat = iter(self.lm.text(ids, cut, ref_idf) for ids, cut in ref_encoded)
+        refs = [[next(flat) for _ in example] for example in data["references"]]
+
+        n = len(preds)
+        scores = [math.nan] * n
+        details: list[dict] = [{}] * n
+        with runtime.progress_bar(total=n, enabled=show_progress, desc=f"InfoLM {self.lm.name}") as bar:
+            for chunk in self._chunks(preds, refs):
+                self._score_chunk(chunk, preds, refs, chosen, temperature, scores, details, return_details)
+                bar.update(len(chunk))
+
+        self._warn_about(preds, refs, scores, chosen)
+        finite = [s for s in scores if math.isfinite(s)]
+        result: dict = {
+            "scores": scores,
+            "mean_score": sum(finite) / len(finite) if finite else math.nan,
+            "measure": chosen.name,
+            "higher_is_better": chosen.higher_is_better,
+        }
+        if return_details:
+            result["details"] = details
+        return result
+
+    @staticmethod
+    def _chunks(preds: list[_Text], refs: list[list[_Text]]) -> Iterator[list[int]]:
+        """Example indices in chunks of about TEXTS_PER_CHUNK texts, similar lengths together."""
+        order = sorted(range(len(preds)), key=lambda i: (-len(preds[i].ids), i))
+        chunk: list[int] = []
+        size = 0
+        for i in order:
+            chunk.append(i)
+            size += 1 + len(refs[i])
+            if size >= TEXTS_PER_CHUNK:
+                yield chunk
+                chunk, size = [], 0
+        if chunk:
+            yield chunk
+
+    def _score_chunk(self, chunk, preds, refs, measure, temperature, scores, details, return_details) -> None:
+        slots: dict[tuple, int] = {}
+        texts: list[_Text] = []
+
+        def slot(text: _Text) -> int:
+            key = (tuple(text.ids), tuple(text.weights))
+            if key not in slots:
+                slots[key] = len(texts)
+                texts.append(text)
+            return slots[key]
+
+        pairs = [(i, k, slot(preds[i]), slot(ref)) for i in chunk for k, ref in enumerate(refs[i])]
+        bags = self.lm.bags(texts, temperature)
+        pred_rows = torch.tensor([p for _, _, p, _ in pairs], device=bags.device)
+        ref_rows = torch.tensor([r for _, _, _, r in pairs], device=bags.device)
+        values = measure(bags[pred_rows], bags[ref_rows]).tolist()
+        per_example: dict[int, list[float]] = {i: [] for i in chunk}
+        for (i, _, _, _), value in zip(pairs, values):
+            per_example[i].append(value)
+        for i, reference_scores in per_example.items():
+            best = _best(reference_scores, measure.higher_is_better)
+            scores[i] = math.nan if best is None else reference_scores[best]
+            if return_details:
+                details[i] = {
+                    "reference_scores": reference_scores,
+                    "best_reference": best,
+                    "top_tokens": []
+                    if best is None
+                    else self._top_tokens(bags, slot(preds[i]), slot(refs[i][best])),
+                }
+
+    def _top_tokens(self, bags: torch.Tensor, pred_row: int, ref_row: int, k: int = TOP_TOKENS) -> list[dict]:
+        """The tokens whose probability differs most between the prediction's and the reference's bag."""
+        p, r = bags[pred_row], bags[ref_row]
+        top = (p - r).abs().topk(min(k, len(p))).indices.tolist()
+        names = self.lm.token_names(top)
+        return [
+            {
+                "token": name,
+                "prediction": p[t].item(),
+                "reference": r[t].item(),
+                "difference": (p[t] - r[t]).item(),
+            }
+            for name, t in zip(names, top)
+        ]
+
+    def _warn_about(self, preds, refs, scores, measure) -> None:
+        n = len(scores)
+        labelled = [(f"predictions[{i}]", t) for i, t in enumerate(preds)] + [
+            (f"references[{i}][{k}]", t) for i, example in enumerate(refs) for k, t in enumerate(example)
+        ]
+        blank = [label for label, t in labelled if not t.positions]
+        has_bags = [
+            bool(p.positions) and any(r.positions for r in example) for p, example in zip(preds, refs)
+        ]
+        if blank:
+            undefined = sum(not ok for ok in has_bags)
+            runtime.warn(
+                f"infolm: {_listed(blank)} have no words (empty or whitespace-only), so no bag of "
+                f"distributions; {undefined} of {n} examples score NaN and are left out of mean_score (an empty "
+                "reference among others is skipped)."
+            )
+        degenerate = [str(i) for i, s in enumerate(scores) if not math.isfinite(s) and has_bags[i]]
+        if degenerate:
+            runtime.warn(
+                f"infolm: {measure.name} is not finite for examples {_listed(degenerate)}: one bag gives "
+                "zero probability to tokens the other needs (e.g. a very low temperature). The exact value "
+                "(±inf or NaN) is reported, not replaced as torchmetrics' nan_to_num does, and left out of mean_score."
+            )
+        truncated = [label for label, t in labelled if t.truncated]
+        if truncated:
+            runtime.warn(
+                f"infolm: {_listed(truncated)} are longer than the model window ({self.lm.window} tokens) "
+                "and were truncated, as the reference implementation does: their end is not scored."
+            )
+        fallback = [label for label, t in labelled if t.idf_fallback]
+        if fallback:
+            runtime.warn(
+                f"infolm: every token of {_listed(fallback)} occurs in every text of its idf corpus, so "
+                "all its idf weights are 0 (e.g. one example with idf=True); it was weighted uniformly (as "
+                "idf=False) instead of scoring a constant 0 as torchmetrics does."
+            )
+
+
+def infolm(
+    predictions: Sequence[str],
+    references: Sequence[str | Sequence[str]],
+    *,
+    model: str | None = None,
+    model_revision: str | None = None,
+    device=None,
+    dtype=None,
+    batch_size: int | None = None,
+    **options,
+) -> dict:
+    """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``.
+
+    ``options`` are :meth:`InfoLMScorer.score`'s; the model comes from the process-wide cache.
+    """
+    scorer = InfoLMScorer(
+        model, model_revision=model_revision, device=device, dtype=dtype, batch_size=batch_size
+    )
+    return scorer.score(predictions, references, **options)

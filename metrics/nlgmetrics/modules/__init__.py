@@ -1,0 +1,41 @@
+"""The evaluate modules: one declaration (:class:`~.spec.ModuleSpec`) per module, one shared base.
+
+``SPECS`` is plain data (importing it loads no model library); ``MODULES`` and the module
+classes (``CTCConsistency``, ``Infolm``, ...) import evaluate on first use.
+
+>>> sorted(SPECS)
+['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .ctc import SPECS as _CTC_SPECS
+from .infolm import SPEC as _INFOLM_SPEC
+from .spec import ModuleSpec, Option
+
+SPECS: dict[str, ModuleSpec] = {**_CTC_SPECS, _INFOLM_SPEC.name: _INFOLM_SPEC}
+"""Module name → its declaration."""
+
+_LAZY = (
+    "MODULES",
+    "NLGMetric",
+    "CTCConsistency",
+    "CTCRelevance",
+    "CTCPreservation",
+    "CTCEngagingness",
+    "CTCGroundedness",
+    "Infolm",
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from . import metric
+
+        return getattr(metric, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["SPECS", "ModuleSpec", "Option", *_LAZY]

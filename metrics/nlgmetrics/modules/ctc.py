@@ -1,0 +1,141 @@
+"""The five CTC modules, declared: inputs, configs (aligner variants), options, direction.
+
+>>> SPECS["ctc_groundedness"].inputs, SPECS["ctc_groundedness"].default_config
+(('predictions', 'contexts'), 'R-topical_chat')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ctc.aspects import ASPECTS, variants_for
+from .spec import ModuleSpec, Option, check_bool, check_choice, check_optional_str
+
+CITATION = """\
+@inproceedings{deng-etal-2021-compression,
+    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural Language Generation",
+    author = "Deng, Mingkai and Tan, Bowen and Liu, Zhengzhong and Xing, Eric and Hu, Zhiting",
+    booktitle = "Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing",
+    year = "2021",
+    pages = "7580--7605",
+    url = "https://aclanthology.org/2021.emnlp-main.599",
+}
+"""
+
+DESCRIPTIONS = {
+    "consistency": "CTC consistency (Deng et al. 2021): how much of the summary is supported by the source, "
+    "mean(align(predictions → sources)). Higher is better.",
+    "relevance": "CTC relevance (Deng et al. 2021): mean(align(predictions → sources)) × "
+    "mean over references of mean(align(reference → predictions)). Higher is better.",
+    "preservation": "CTC preservation (Deng et al. 2021): the harmonic mean 2ab/(a+b) of "
+    "a = mean(align(sources → predictions)) and b = mean(align(predictions → sources)). Higher is better.",
+    "engagingness": "CTC engagingness (Deng et al. 2021): sum(align(predictions → contexts + sources)), the "
+    "volume of the response's information that engages the fact and the dialog history. Higher is better.",
+    "groundedness": "CTC groundedness (Deng et al. 2021): sum(align(predictions → contexts)), how much of the "
+    "response uses the knowledge context. Higher is better.",
+}
+
+RANGES = {
+    "mean": "[-1, 1] for E aligners (cosine similarities, mostly 0.3-1); [0, 1] for D (probabilities); "
+    "unbounded for R (a regressor's output)",
+    "sum": "unbounded: a sum over the response's non-stopword tokens, growing with its length (by design: "
+    "volume of information); 0 or more for D, mostly positive for E, any real number for R",
+}
+
+_EXAMPLE = {
+    "predictions": ["The cat sat on the mat."],
+    "sources": ["A cat was sitting on the mat."],
+    "references": [["A cat sat on a mat."]],
+    "contexts": ["Cats like to sit on mats."],
+}
+DOCTEST_SCORES = {
+    "consistency": "[0.92]",
+    "relevance": "[0.88]",
+    "preservation": "[0.91]",
+    "engagingness": "[3.3]",
+    "groundedness": "[2.9]",
+}
+"""What the docstring examples print with the embedded E-minilm (run as doctests)."""
+
+LOAD_OPTIONS = (
+    Option(
+        "aligner",
+        'a config name, or a custom aligner "E:<repo-or-dir>[@layer]", "D:<repo-or-dir>" or "R:<repo-or-dir>"',
+        check=check_optional_str,
+        cli_type=str,
+    ),
+    Option(
+        "aligner_revision", "Hub revision of a custom aligner repo", check=check_optional_str, cli_type=str
+    ),
+)
+
+
+def _compute_options(aspect: str) -> tuple[Option, ...]:
+    spec = ASPECTS[aspect]
+    return (
+        Option(
+            "aggregation",
+            f'"mean" or "sum" of the token alignment scores (default "{spec.aggregation}")',
+            check=check_choice(("mean", "sum")),
+            cli_type=str,
+        ),
+        Option(
+            "remove_stopwords",
+            f"drop English stopwords before aggregating (default {spec.remove_stopwords})",
+            check=check_bool,
+            cli_type=bool,
+        ),
+        Option(
+            "long_inputs",
+            '"truncate" (default, as the reference) or "window": read a context longer than the model window '
+            "in overlapping windows, each token keeping its best window",
+            "truncate",
+            check_choice(("truncate", "window")),
+            cli_type=str,
+        ),
+    )
+
+
+def _spec(aspect: str) -> ModuleSpec:
+    return ModuleSpec(
+        name=f"ctc_{aspect}",
+        family="ctc",
+        title=f"CTC {aspect}",
+        description=DESCRIPTIONS[aspect],
+        citation=CITATION,
+        inputs=ASPECTS[aspect].inputs,
+        configs=tuple(variants_for(aspect)),
+        default_config=ASPECTS[aspect].default_variant,
+        config_option="aligner",
+        scorer="nlgmetrics.modules.ctc:make_scorer",
+        load_options=LOAD_OPTIONS,
+        compute_options=_compute_options(aspect),
+        higher_is_better=True,
+        score_range=RANGES[ASPECTS[aspect].aggregation],
+        codebase_urls=("https://github.com/tanyuqian/ctc-gen-eval",),
+        reference_urls=("https://aclanthology.org/2021.emnlp-main.599",),
+        example={name: _EXAMPLE[name] for name in ASPECTS[aspect].inputs},
+        doctest_config="E-minilm",
+        doctest_scores=DOCTEST_SCORES[aspect],
+        details="nlgmetrics.modules.ctc:prediction_tokens",
+    )
+
+
+SPECS: dict[str, ModuleSpec] = {f"ctc_{aspect}": _spec(aspect) for aspect in ASPECTS}
+
+
+def make_scorer(spec: ModuleSpec, config: str | None, aligner: str | None = None, **load_options: Any):
+    """The CTCScorer of a module: its config name or ``aligner=`` (not both, unless they agree)."""
+    from ..ctc.scorer import CTCScorer
+
+    if config and aligner and config != aligner:
+        raise ValueError(f"config name {config!r} and aligner={aligner!r} disagree; give only one")
+    return CTCScorer(spec.name.removeprefix("ctc_"), aligner or config, **load_options)
+
+
+def prediction_tokens(details: dict) -> list[tuple[str, float | None]]:
+    """(token, score) pairs of the first alignment that scores the prediction's tokens."""
+    for label, alignment in details.items():
+        if label.startswith("predictions→"):
+            return [(t, round(s, 3)) for t, s in zip(alignment["tokens"], alignment["token_scores"])]
+    return []

@@ -1,0 +1,117 @@
+"""The infolm module, declared: inputs, configs (registered masked LMs), options, direction.
+
+>>> SPEC.configs, SPEC.default_config
+(('bert-base-uncased',), 'bert-base-uncased')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.registry import weights_for
+from ..infolm import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
+from .spec import ModuleSpec, Option, check_optional_str
+
+CITATION = """\
+@inproceedings{colombo2022infolm,
+    title = "InfoLM: A New Metric to Evaluate Summarization \\& Data2Text Generation",
+    author = "Colombo, Pierre and Clavel, Chlo{\\'e} and Piantanida, Pablo",
+    booktitle = "Proceedings of the AAAI Conference on Artificial Intelligence",
+    year = "2022",
+    url = "https://arxiv.org/abs/2112.01589",
+}
+"""
+
+DESCRIPTION = (
+    "InfoLM (Colombo et al. 2022): every word position of the prediction and of the reference is masked in "
+    "turn, a masked language model's predicted vocabulary distributions (with a temperature) are averaged "
+    "with idf weights into one bag of distributions per text, and the two bags are compared with an "
+    "information measure (KL, alpha, beta, AB, Rényi, L1, L2, L∞ or Fisher-Rao). The direction depends on "
+    "the measure: see `higher_is_better` in the output."
+)
+
+MEASURE_NAMES = (
+    "kl_divergence",
+    "alpha_divergence",
+    "beta_divergence",
+    "ab_divergence",
+    "renyi_divergence",
+    "l1_distance",
+    "l2_distance",
+    "l_infinity_distance",
+    "fisher_rao_distance",
+)
+
+SPEC = ModuleSpec(
+    name="infolm",
+    family="infolm",
+    title="InfoLM",
+    description=DESCRIPTION,
+    citation=CITATION,
+    inputs=("predictions", "references"),
+    configs=tuple(weights_for("masked_lm", "infolm")),
+    default_config=DEFAULT_MODEL,
+    config_option="model",
+    scorer="nlgmetrics.modules.infolm:make_scorer",
+    load_options=(
+        Option(
+            "model",
+            "a registered masked LM (a config name), a Hub repo id or a folder of another masked LM",
+            check=check_optional_str,
+            cli_type=str,
+        ),
+        Option(
+            "model_revision",
+            "Hub revision of a model repo that is not registered",
+            check=check_optional_str,
+            cli_type=str,
+        ),
+    ),
+    compute_options=(
+        Option("measure", f"one of {', '.join(MEASURE_NAMES)} (default {DEFAULT_MEASURE!r})", cli_type=str),
+        Option("alpha", "for alpha_divergence, ab_divergence and renyi_divergence", cli_type=float),
+        Option("beta", "for beta_divergence and ab_divergence", cli_type=float),
+        Option(
+            "temperature",
+            f"softmax temperature of the masked LM (default {DEFAULT_TEMPERATURE})",
+            cli_type=float,
+        ),
+        Option(
+            "idf",
+            "True (default: idf over the predictions for prediction tokens, over the references for reference "
+            "tokens, as torchmetrics), False (uniform), a list of texts (one corpus for both) or a dict "
+            "token → weight",
+            cli_type=bool,
+        ),
+    ),
+    higher_is_better=None,
+    score_range="depends on the measure: KL and alpha divergences ≤ 0 (higher is better); the other "
+    "divergences and distances ≥ 0 (lower is better); Fisher-Rao in [0, π]",
+    codebase_urls=(
+        "https://github.com/PierreColombo/nlg_eval_via_simi_measures",
+        "https://github.com/Lightning-AI/torchmetrics",
+    ),
+    reference_urls=("https://arxiv.org/abs/2112.01589",),
+    example={
+        "predictions": ["he read the book because he was interested in world history"],
+        "references": [["he was interested in world history because he read the book"]],
+    },
+    details="nlgmetrics.modules.infolm:top_tokens",
+)
+
+
+def make_scorer(spec: ModuleSpec, config: str | None, model: str | None = None, **load_options: Any):
+    """The InfoLMScorer of the module: its config name or ``model=`` (not both, unless they agree)."""
+    from ..infolm.scorer import InfoLMScorer
+
+    if config and model and config != model:
+        raise ValueError(f"config name {config!r} and model={model!r} disagree; give only one")
+    return InfoLMScorer(model or config, **load_options)
+
+
+def top_tokens(details: dict) -> list[tuple[str, float | None]]:
+    """The tokens whose probability differs most between the two bags, the difference scaled to [-1, 1]
+    (positive: more likely given the prediction than the reference)."""
+    tokens = details.get("top_tokens", [])
+    scale = max((abs(t["difference"]) for t in tokens), default=0.0) or 1.0
+    return [(t["token"], round(t["difference"] / scale, 3)) for t in tokens]

@@ -1,0 +1,224 @@
+"""One ``evaluate.Metric`` base for every module; each module is its :class:`ModuleSpec` and nothing else.
+
+The base checks everything before evaluate stores data or a model runs (config, load options,
+compute options, every input naming the field and the example index), builds the scorer at
+load time (weights come from the process-wide cache), and adds to every result its direction
+(``higher_is_better``) and a reproducibility ``signature``.
+
+``compute(**inputs)`` with no data added before goes straight to the scorer: no Arrow cache,
+so one loaded module can serve several threads at once. ``add``/``add_batch`` followed by
+``compute()`` (and ``num_process > 1``) go through evaluate's cache, serialised per module.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, ClassVar
+
+import datasets
+import evaluate
+
+from ..core.result import signature
+from ..core.validation import check_inputs
+from . import SPECS
+from .spec import FIELDS, ModuleSpec
+
+_STRING = datasets.Value("string", id="sequence")
+EVALUATE_OPTIONS = (
+    "keep_in_memory",
+    "cache_dir",
+    "num_process",
+    "process_id",
+    "seed",
+    "experiment_id",
+    "hash",
+    "max_concurrent_cache_files",
+    "timeout",
+)
+"""Keyword arguments that evaluate.Metric itself takes (they pass through untouched)."""
+
+
+def _features(spec: ModuleSpec) -> list[datasets.Features]:
+    """Each list field as a sequence of strings, and (second) as one string per example."""
+    many = {name: datasets.Sequence(_STRING, id=name) for name in spec.inputs if name in spec.list_inputs}
+    if not many:
+        return [datasets.Features({name: _STRING for name in spec.inputs})]
+    return [
+        datasets.Features({name: many.get(name, _STRING) for name in spec.inputs}),
+        datasets.Features({name: _STRING for name in spec.inputs}),
+    ]
+
+
+def inputs_description(spec: ModuleSpec) -> str:
+    """The compute() docstring: inputs, options, load options, configs, outputs and a runnable example."""
+    inputs = "\n".join(f"    {name} (`list[str]`): {FIELDS[name]}." for name in spec.inputs)
+    options = "\n".join(f"    {o.name} (optional): {o.help}." for o in spec.all_compute_options)
+    load = ", ".join(f"`{o.name}`" for o in spec.all_load_options)
+    direction = (
+        "True: higher is better" if spec.higher_is_better else "depends on the options; the result says"
+    )
+    call = ",\n".join(f"    ...     {name}={spec.example[name]!r}" for name in spec.inputs)
+    skip = "" if spec.doctest_config else "  # doctest: +SKIP"
+    config = f", {spec.doctest_config!r}" if spec.doctest_config else ""
+    shown = spec.doctest_scores or "[...]"
+    return f"""
+Scores every example with {spec.title}.
+Args:
+{inputs}
+{options}
+Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): {load}.
+Configs: {", ".join(spec.configs)}; default {spec.default_config}.
+Returns:
+    scores (`list[float]`): one score per example (NaN for an example with an empty text).
+    mean_score (`float`): the mean over the examples with a finite score (NaN when there are none).
+    higher_is_better (`bool`): {direction}.
+    signature (`str`): module, config, weights at their revision, dtype and package versions.
+    details (`list[dict]`, with return_details=True): per-example explanations.
+Range: {spec.score_range}.
+Examples:
+    >>> import nlgmetrics
+    >>> metric = nlgmetrics.load({spec.name!r}{config}){skip}
+    >>> results = metric.compute(
+{call},
+    ... ){skip}
+    >>> [round(score, 2) for score in results["scores"]]{skip}
+    {shown}
+"""
+
+
+class NLGMetric(evaluate.Metric):
+    """The evaluate adapter every module shares; a subclass only sets ``spec``."""
+
+    spec: ClassVar[ModuleSpec]
+
+    def __init__(self, config_name: str | None = None, **kwargs: Any):
+        evaluate_kwargs = {k: kwargs.pop(k) for k in EVALUATE_OPTIONS if k in kwargs}
+        self.load_options = self.spec.check_load_options(kwargs)
+        self.config = self.spec.check_config(config_name)
+        self.scorer = None
+        self._lock = threading.RLock()
+        super().__init__(config_name=config_name, **evaluate_kwargs)
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=self.spec.description,
+            citation=self.spec.citation,
+            inputs_description=inputs_description(self.spec),
+            features=_features(self.spec),
+            codebase_urls=list(self.spec.codebase_urls),
+            reference_urls=list(self.spec.reference_urls),
+        )
+
+    def _download_and_prepare(self, dl_manager) -> None:
+        if self.scorer is None:
+            self.scorer = self.spec.build_scorer(self.config, **self.load_options)
+
+    def _ready_scorer(self):
+        with self._lock:
+            self._download_and_prepare(None)
+        return self.scorer
+
+    # ---- checks before evaluate stores anything ------------------------------------------------------
+
+    def _fields(self, given: dict[str, Any]) -> dict[str, Any]:
+        extra = sorted(k for k, v in given.items() if v is not None and k not in self.spec.inputs)
+        if extra:
+            raise ValueError(
+                f"{self.spec.name} does not take {', '.join(extra)}; its inputs are {', '.join(self.spec.inputs)}"
+            )
+        return check_inputs(
+            {name: given.get(name) for name in self.spec.inputs}, reference_fields=self.spec.list_inputs
+        )
+
+    def _options(self, options: dict[str, Any]) -> dict[str, Any]:
+        options = self.spec.check_compute_options(options)
+        return self._ready_scorer().check_options(**options)
+
+    # ---- evaluate's API ------------------------------------------------------------------------------
+
+    def compute(self, *, predictions=None, references=None, **kwargs: Any) -> dict | None:
+        """Score the given examples (or those added with add/add_batch); options are checked first."""
+        given = {"predictions": predictions, "references": references}
+        given.update({k: kwargs.pop(k) for k in list(kwargs) if k in FIELDS})
+        options = self._options(kwargs)
+        has_inputs = any(v is not None for v in given.values())
+        with self._lock:
+            pending = self.writer is not None
+        if has_inputs and not pending and self.num_process == 1:
+            return self._score(self._fields(given), options)
+        if has_inputs:
+            self.add_batch(**given)
+        with self._lock:
+            if self.writer is None and self.num_process == 1:
+                raise ValueError(
+                    f"{self.spec.name}: no examples to score; pass the inputs to compute() or add them with "
+                    "add() / add_batch() first"
+                )
+            try:
+                return super().compute(**options)
+            except BaseException:
+                self._discard_cache()
+                raise
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs: Any) -> None:
+        """Validate (naming the field and example index) before evaluate stores the batch."""
+        checked = self._fields({"predictions": predictions, "references": references, **kwargs})
+        with self._lock:
+            super().add_batch(**checked)
+
+    def add(self, *, prediction=None, reference=None, **kwargs: Any) -> None:
+        """Validate one example before evaluate stores it."""
+        one = {"predictions": prediction, "references": reference}
+        one.update({f"{k}": v for k, v in kwargs.items()})
+        checked = self._fields({k: None if v is None else [v] for k, v in one.items()})
+        example = {
+            k.removesuffix("s") if k in ("predictions", "references") else k: v[0] for k, v in checked.items()
+        }
+        with self._lock:
+            super().add(**example)
+
+    def _compute(self, **inputs_and_options: Any) -> dict:
+        fields = {k: inputs_and_options.pop(k) for k in self.spec.inputs}
+        return self._score(fields, inputs_and_options)
+
+    # ---- scoring -------------------------------------------------------------------------------------
+
+    def _score(self, fields: dict[str, list], options: dict[str, Any]) -> dict:
+        scorer = self._ready_scorer()
+        if len(fields["predictions"]) == 0:
+            result = scorer.empty_result(**options)
+        else:
+            result = scorer.score(**fields, **options)
+        result.setdefault("higher_is_better", self.spec.higher_is_better)
+        result["signature"] = signature(
+            self.spec.name, self.config or self.spec.default_config, scorer.weights(), scorer.dtype_name
+        )
+        return result
+
+    def _discard_cache(self) -> None:
+        """After a failed compute: release evaluate's locks and delete its cache files (no orphans)."""
+        for lock in getattr(self, "filelocks", None) or []:
+            lock.release()
+        for path in getattr(self, "file_paths", None) or []:
+            if os.path.exists(path):
+                os.remove(path)
+        self.filelocks, self.file_paths, self.data = [], [], None
+        self.writer = self.buf_writer = None
+
+
+def metric_class(spec: ModuleSpec) -> type[NLGMetric]:
+    """The evaluate.Metric class of one module (evaluate names the module after the class)."""
+    name = "".join(part.capitalize() if part != "ctc" else "CTC" for part in spec.name.split("_"))
+    doc = f"{spec.description}\n{inputs_description(spec)}"
+    return type(name, (NLGMetric,), {"spec": spec, "__doc__": doc, "__module__": __name__})
+
+
+MODULES: dict[str, type[NLGMetric]] = {name: metric_class(spec) for name, spec in SPECS.items()}
+"""Module name → evaluate.Metric class, for ``nlgmetrics.load`` and the module scripts."""
+CTCConsistency = MODULES["ctc_consistency"]
+CTCRelevance = MODULES["ctc_relevance"]
+CTCPreservation = MODULES["ctc_preservation"]
+CTCEngagingness = MODULES["ctc_engagingness"]
+CTCGroundedness = MODULES["ctc_groundedness"]
+Infolm = MODULES["infolm"]

@@ -1,0 +1,190 @@
+"""What a module declares about itself: inputs, configs, options, direction, how to build its scorer.
+
+Everything here is plain data (no model library is imported), so the command line, the
+widgets, the card builder and the Space read it without loading torch or evaluate.
+
+>>> check_positive_int("batch_size", 8)
+8
+>>> check_positive_int("batch_size", "16")
+Traceback (most recent call last):
+...
+ValueError: batch_size='16' must be a positive int
+>>> check_bool("remove_stopwords", "no")
+Traceback (most recent call last):
+...
+ValueError: remove_stopwords='no' must be True or False
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+FIELDS = {
+    "predictions": "the generated texts being judged (y)",
+    "sources": "the inputs (x): article, source sentence or dialog history",
+    "references": "one or several human references (r) per example: a string or a list of strings",
+    "contexts": "the knowledge (c): fact or persona for each dialog turn",
+}
+"""The compute() input fields shared by every module (the CTC paper's notation)."""
+
+
+def check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name}={value!r} must be True or False")
+    return value
+
+
+def check_positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{name}={value!r} must be a positive int")
+    return value
+
+
+def check_choice(choices: Sequence[str]) -> Callable[[str, Any], Any]:
+    def check(name: str, value: Any) -> Any:
+        if value not in choices:
+            raise ValueError(f"{name}={value!r} is not one of {', '.join(map(repr, choices))}")
+        return value
+
+    return check
+
+
+def check_optional_str(name: str, value: Any) -> Any:
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{name}={value!r} must be a string")
+    return value
+
+
+@dataclass(frozen=True)
+class Option:
+    """One keyword option of ``load`` or ``compute``: its default, help text and check.
+
+    ``check(name, value)`` returns the value (normalised) or raises a ValueError naming the option;
+    ``None`` always means "the default" and is not checked.
+    """
+
+    name: str
+    help: str
+    default: Any = None
+    check: Callable[[str, Any], Any] | None = None
+    cli_type: type | None = None
+    """How the command line parses ``--option name=value`` (None: not offered on the command line)."""
+
+    def validate(self, value: Any) -> Any:
+        if value is None or self.check is None:
+            return value
+        return self.check(self.name, value)
+
+
+COMMON_LOAD_OPTIONS = (
+    Option("device", 'where to run: "cuda", "cuda:1", "mps" or "cpu" (default: cuda, then mps, then cpu)'),
+    Option("dtype", '"float32" (default; the reference numbers) or "float16"/"bfloat16" on accelerators'),
+    Option(
+        "batch_size",
+        "inputs per forward pass (default adapts to the device)",
+        check=check_positive_int,
+        cli_type=int,
+    ),
+)
+COMMON_COMPUTE_OPTIONS = (
+    Option("show_progress", "show a progress bar counting examples", False, check_bool, cli_type=bool),
+    Option("return_details", "also return per-example explanations", False, check_bool, cli_type=bool),
+)
+
+
+@dataclass(frozen=True)
+class ModuleSpec:
+    """The declaration of one ``evaluate`` module.
+
+    ``scorer`` is ``"package.module:factory"``: ``factory(spec, config, **load_options)`` returns an object
+    with ``score(**fields, **options) -> dict``, ``check_options(**options) -> dict`` and
+    ``weights() -> list[str]`` (``repo@revision`` of each weight, for the signature).
+    """
+
+    name: str
+    family: str
+    title: str
+    description: str
+    citation: str
+    inputs: tuple[str, ...]
+    configs: tuple[str, ...]
+    default_config: str
+    config_option: str
+    """The load option that can replace the config name with any repo or folder (``aligner``, ``model``)."""
+    scorer: str
+    load_options: tuple[Option, ...] = ()
+    compute_options: tuple[Option, ...] = ()
+    higher_is_better: bool | None = True
+    """None when it depends on an option (InfoLM's measure); the result then says."""
+    score_range: str = ""
+    list_inputs: tuple[str, ...] = ("references",)
+    """Fields that take several texts per example."""
+    codebase_urls: tuple[str, ...] = ()
+    reference_urls: tuple[str, ...] = ()
+    example: dict[str, list] = field(default_factory=dict)
+    """One example of each input, for docstrings, the widget and the Space."""
+    doctest_config: str | None = None
+    """A config the docstring example runs with offline (None: the example is shown, not run)."""
+    doctest_scores: str = ""
+    details: str = ""
+    """``"package.module:function"`` turning one example's details into (token, score) pairs for a heat map."""
+
+    @property
+    def all_load_options(self) -> tuple[Option, ...]:
+        return (*self.load_options, *COMMON_LOAD_OPTIONS)
+
+    @property
+    def all_compute_options(self) -> tuple[Option, ...]:
+        return (*self.compute_options, *COMMON_COMPUTE_OPTIONS)
+
+    def check_config(self, config: str | None) -> str | None:
+        """The registered config (None for the default); anything else is a ValueError listing them."""
+        if config in (None, "default"):
+            return None
+        if config not in self.configs:
+            raise ValueError(
+                f"{self.name} has no config {config!r}; valid configs are: {', '.join(self.configs)} (default "
+                f"{self.default_config}); give any other repo or folder with {self.config_option}='...'"
+            )
+        return config
+
+    def check_load_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Known load options, each checked; an unknown one is a TypeError listing the valid ones."""
+        known = {o.name: o for o in self.all_load_options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise TypeError(
+                f"{self.name} got unknown load option(s) {', '.join(unknown)}; valid: {', '.join(known)} "
+                "(and evaluate's own: cache_dir, experiment_id, keep_in_memory, num_process, process_id, seed)"
+            )
+        return {name: known[name].validate(value) for name, value in options.items()}
+
+    def check_compute_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Known compute options, each checked; an unknown one is a ValueError listing the valid ones."""
+        known = {o.name: o for o in self.all_compute_options}
+        unknown = sorted(set(options) - set(known) - set(FIELDS))
+        if unknown:
+            raise ValueError(
+                f"{self.name}.compute() does not take {', '.join(unknown)}; its inputs are "
+                f"{', '.join(self.inputs)} and its options {', '.join(known)}"
+            )
+        extra = sorted(set(options) & (set(FIELDS) - set(self.inputs)))
+        if extra:
+            raise ValueError(
+                f"{self.name} does not take {', '.join(extra)}; its inputs are {', '.join(self.inputs)}"
+            )
+        return {name: known[name].validate(value) for name, value in options.items()}
+
+    def build_scorer(self, config: str | None, **load_options: Any):
+        module, _, factory = self.scorer.partition(":")
+        return getattr(importlib.import_module(module), factory)(self, config, **load_options)
+
+    def render_details(self, details: dict) -> list[tuple[str, float | None]]:
+        """(token, score) pairs of one example's details, for a heat map (empty if the module has none)."""
+        if not self.details:
+            return []
+        module, _, function = self.details.partition(":")
+        return getattr(importlib.import_module(module), function)(details)

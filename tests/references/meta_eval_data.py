@@ -1,0 +1,98 @@
+"""Loaders for the human-judgment sets in ../shared/data/meta_eval, as CTC inputs plus human scores.
+
+Each loader returns ``(inputs, human)``: ``inputs`` are the CTC module's compute() fields (plus
+``doc_id`` / ``system_id`` where the set has them) and ``human`` maps a judged quality to one score
+per example. :func:`ctc_predictions` reads CTC's own released SummEval scores instead.
+
+The folder is ``../shared/data/meta_eval`` beside the checkout, or ``$NLGMETRICS_META_EVAL``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+DATA = Path(
+    os.environ.get("NLGMETRICS_META_EVAL", Path(__file__).resolve().parents[3] / "shared/data/meta_eval")
+)
+
+
+def summeval() -> tuple[dict[str, list], dict[str, list]]:
+    """SummEval (CNN/DM): 100 documents × 16 systems, 11 references, expert scores (1-5)."""
+    inputs: dict[str, list] = {
+        "predictions": [],
+        "sources": [],
+        "references": [],
+        "doc_id": [],
+        "system_id": [],
+    }
+    human: dict[str, list] = {"consistency": [], "relevance": [], "coherence": [], "fluency": []}
+    with (DATA / "summeval" / "summeval.jsonl").open() as f:
+        for doc_id, line in enumerate(f):
+            row = json.loads(line)
+            for system, summary in row["sys_summs"].items():
+                inputs["predictions"].append(summary["sys_summ"])
+                inputs["sources"].append(row["src"])
+                inputs["references"].append(row["ref_summs"])
+                inputs["doc_id"].append(doc_id)
+                inputs["system_id"].append(system)
+                for key in human:
+                    human[key].append(summary["scores"][key])
+    return inputs, human
+
+
+def yelp() -> tuple[dict[str, list], dict[str, list]]:
+    """Yelp sentiment transfer (Mir et al. 2019): 2,928 outputs of 12 systems, preservation (1-5)."""
+    rows = json.loads((DATA / "yelp" / "ctc_yelp.json").read_text())
+    inputs = {
+        "predictions": [r["output_sent"] for r in rows],
+        "sources": [r["input_sent"] for r in rows],
+        "system_id": [r["model"] for r in rows],
+    }
+    return inputs, {"preservation": [r["preservation"] for r in rows]}
+
+
+def dialog(name: str) -> tuple[dict[str, list], dict[str, list]]:
+    """USR Topical-Chat (360) or PersonaChat (300) turns; Topical-Chat facts get CTC's "fact: " prefix."""
+    folder, file, prefix = {
+        "topical_chat": ("usr_topicalchat", "ctc_topical_chat.json", "fact: "),
+        "persona_chat": ("usr_personachat", "ctc_persona_chat.json", ""),
+    }[name]
+    rows = json.loads((DATA / folder / file).read_text())
+    inputs = {
+        "predictions": [r["response"] for r in rows],
+        "sources": [r["dialog_history"] for r in rows],
+        "contexts": [prefix + r["fact"] for r in rows],
+        "system_id": [r["model"] for r in rows],
+    }
+    return inputs, {
+        "engagingness": [r["engaging"] for r in rows],
+        "groundedness": [r["uses_knowledge"] for r in rows],
+    }
+
+
+CTC_PREDICTION_KEY = "CTC(D)(CNN/DM)"
+"""The score key of CTC's released D-cnndm predictions on SummEval."""
+
+
+def ctc_predictions(aspect: str) -> dict[str, list]:
+    """CTC's released D-cnndm SummEval scores for ``consistency`` or ``relevance``, per summary.
+
+    Returns ``{"ctc": [...], "human": [...], "doc_id": [...], "system_id": [...]}``: 1,600 items,
+    the human score of the same aspect read from the same file.
+    """
+    if aspect not in ("consistency", "relevance"):
+        raise ValueError(
+            f"CTC released SummEval predictions for consistency and relevance only, not {aspect!r}"
+        )
+    out: dict[str, list] = {"ctc": [], "human": [], "doc_id": [], "system_id": []}
+    path = DATA / "summeval" / f"ctc_pred_summeval_{aspect}_D-cnndm.jsonl"
+    with path.open() as f:
+        for doc_id, line in enumerate(f):
+            for system, summary in json.loads(line)["sys_summs"].items():
+                out["ctc"].append(summary["scores"][CTC_PREDICTION_KEY])
+                out["human"].append(summary["scores"][aspect])
+                out["doc_id"].append(doc_id)
+                out["system_id"].append(system)
+    return out
