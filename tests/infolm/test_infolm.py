@@ -157,7 +157,8 @@ def test_packed_masking_with_head_only_at_the_mask_equals_full_forward_passes(na
     for text, bag in zip(texts, bags):
         expected = stepwise_bag(model, tokenizer, text, 0.25)
         assert torch.allclose(bag, expected, rtol=1e-5, atol=1e-9)
-        assert bag.sum().item() == pytest.approx(1.0, abs=1e-12)
+        # a float64 sum of ~30k float64 probabilities: within n·eps ≈ 7e-12 at worst
+        assert bag.sum().item() == pytest.approx(1.0, abs=1e-10)
 
 
 def test_memory_is_bounded_by_chunks_of_texts(monkeypatch):
@@ -368,7 +369,7 @@ def test_add_and_add_batch_stream_examples(module):
     whole = module.compute(predictions=preds, references=refs, idf=False)["scores"]
     module.add(prediction=preds[0], reference=refs[0])
     module.add_batch(predictions=preds[1:], references=refs[1:])
-    assert module.compute(idf=False)["scores"] == pytest.approx(whole, abs=1e-9)
+    assert module.compute(idf=False)["scores"] == pytest.approx(whole, rel=FLOAT32_REL, abs=1e-9)
     with pytest.raises(ValueError, match=r"references\[0\] is None"):
         module.add_batch(predictions=["x"], references=[None])
 
@@ -381,7 +382,7 @@ def test_model_choice_at_load_time(tiny_snapshots, fresh_model_cache):
     inputs = {"predictions": ["the cat sat"], "references": ["a dog slept"], "idf": False}
     assert by_config.compute(**inputs) == registered.compute(**inputs)
     assert by_folder.compute(**inputs)["scores"] == pytest.approx(
-        registered.compute(**inputs)["scores"], abs=1e-12
+        registered.compute(**inputs)["scores"], rel=FLOAT32_REL, abs=1e-9
     )
     assert runtime.LOAD_COUNT["loads"] - before == 2  # the registered repo once, the folder once
     with pytest.raises(ValueError, match="infolm has no config './my-mlm'"):
