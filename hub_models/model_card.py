@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nlgmetrics.core.registry import CTC_DRIVE_FOLDER, WeightSpec
+from nlgmetrics.core.registry import CTC_DRIVE_FOLDER, CTC_RELEASE, WeightSpec
 
 DIRECTIONS = {
     "doc_to_summ": (
@@ -133,7 +133,9 @@ trained on {domain} only; scores are not calibrated across models.
   (sha256 `{metadata["checkpoint_sha256"]}`), as used by the `ctc_score` package.
 - Converted by `hub_models/convert_ctc.py` ({metadata["converted_with"]}): keys renamed to
   `{spec.architecture}`, unused pooler and stale buffers dropped, every other tensor loaded strictly.
-- Pinned revision used by nlgmetrics: `{spec.revision}`.
+- Revision: this upload is tagged `{CTC_RELEASE}`; nlgmetrics pins the commit id of the upload itself
+  (`hub_models/publish.py` records it in nlgmetrics' `core/data/published_revisions.json`), which,
+  unlike a tag, cannot move.
 
 ## Citation
 

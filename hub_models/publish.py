@@ -1,22 +1,38 @@
-"""Create or update the Hub repos of converted CTC checkpoints, and tag the pinned revision.
+"""Create the Hub repos of converted CTC checkpoints, record the commit each upload made, and tag it.
 
     python -m hub_models.publish out/ --dry-run     # list what would be uploaded where
     python -m hub_models.publish out/               # needs HF_TOKEN with write access to the org
 
 ``out/`` holds folders written by ``convert_ctc`` (each with ``ctc_conversion.json``). The target
-repo and tag of each come from the registry (``nlgmetrics.core.registry.WEIGHTS``), so the ids the
-metrics load are exactly the ones published: ``create_repo`` (idempotent), ``upload_folder``,
-then ``create_tag`` with the registry's pinned revision.
+repo of each comes from the registry (``nlgmetrics.core.registry.WEIGHTS``), so the ids the metrics
+load are exactly the ones published: ``create_repo`` (idempotent), ``upload_folder``, then
+``create_tag`` (the release tag ``CTC_RELEASE``) on the commit the upload made. That commit id is
+written into ``metrics/nlgmetrics/core/data/published_revisions.json`` (repo id → commit, sorted),
+which the registry reads: from then on the metrics load that repo at the commit, which cannot move,
+not at the tag, which can. Commit the JSON file. A repo already recorded there is skipped (its pin
+stays); remove its entry to upload it again.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
-from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.core.registry import CTC_RELEASE, WEIGHTS, read_published_revisions
+
+REVISIONS_FILE = (
+    Path(__file__).resolve().parent.parent
+    / "metrics"
+    / "nlgmetrics"
+    / "core"
+    / "data"
+    / "published_revisions.json"
+)
+"""The checkout's table of published commits (the registry reads the installed copy of this file)."""
 
 
 def converted_folders(root: str | Path) -> list[Path]:
@@ -28,24 +44,53 @@ def converted_folders(root: str | Path) -> list[Path]:
 
 
 def plan(folder: Path) -> tuple[str, str, list[tuple[str, int]]]:
-    """(repo id, tag, [(file, bytes)]) for one folder; the metadata must match the registry."""
+    """(repo id, tag, [(file, bytes)]) for one folder; the metadata must match the registry.
+
+    The folder must have been converted for the registry's repo, at the release tag or at the commit
+    the registry now pins (a conversion made after that repo was published)."""
     metadata = json.loads((folder / "ctc_conversion.json").read_text())
     spec = WEIGHTS[metadata["registry_name"]]
-    if (metadata["repo_id"], metadata["revision"]) != (spec.repo_id, spec.revision):
+    if metadata["repo_id"] != spec.repo_id or metadata["revision"] not in (spec.revision, CTC_RELEASE):
         raise ValueError(
             f"{folder}: converted for {metadata['repo_id']}@{metadata['revision']}, "
             f"but the registry now says {spec.repo_id}@{spec.revision}; convert again"
         )
     files = sorted((str(p.relative_to(folder)), p.stat().st_size) for p in folder.rglob("*") if p.is_file())
-    return spec.repo_id, spec.revision, files
+    return spec.repo_id, CTC_RELEASE, files
 
 
-def publish(root: str | Path, dry_run: bool = False, token: str | None = None) -> list[str]:
-    """Upload every converted folder under ``root``; returns the lines it printed."""
+def write_revisions(path: Path, table: dict[str, str]) -> None:
+    """The table as stable JSON: keys sorted, two-space indent, one trailing newline."""
+    path.write_text(json.dumps(dict(sorted(table.items())), indent=2) + "\n", encoding="utf-8")
+
+
+def publish(
+    root: str | Path,
+    dry_run: bool = False,
+    token: str | None = None,
+    *,
+    api: Any = None,
+    revisions_file: str | Path = REVISIONS_FILE,
+) -> list[str]:
+    """Upload every converted folder under ``root`` and record each new commit; returns the lines printed.
+
+    ``api`` is a ``huggingface_hub.HfApi`` (default: one made with ``token``), or any object with its
+    ``create_repo``, ``upload_folder`` (returning an object with the commit id as ``.oid``) and
+    ``create_tag``. ``revisions_file`` is rewritten after each upload, so a failure midway keeps the
+    commits already made.
+    """
+    revisions_file = Path(revisions_file)
+    recorded = read_published_revisions(revisions_file) if revisions_file.is_file() else {}
     lines = []
-    api = None
     for folder in converted_folders(root):
         repo_id, tag, files = plan(folder)
+        if repo_id in recorded:
+            lines.append(
+                f"skipping {folder}: {repo_id} is already published at {recorded[repo_id]} "
+                f"(recorded in {revisions_file}; remove the entry to upload again)"
+            )
+            print(lines[-1])
+            continue
         lines.append(
             f"{'would upload' if dry_run else 'uploading'} {folder} -> https://huggingface.co/{repo_id} (tag {tag})"
         )
@@ -59,12 +104,21 @@ def publish(root: str | Path, dry_run: bool = False, token: str | None = None) -
             api = HfApi(token=token)
         api.create_repo(repo_id, repo_type="model", exist_ok=True)
         metadata = json.loads((folder / "ctc_conversion.json").read_text())
-        api.upload_folder(
+        commit = api.upload_folder(
             folder_path=str(folder),
             repo_id=repo_id,
             commit_message=f"CTC {metadata['variant']} {metadata['direction']} aligner, converted by nlgmetrics",
         )
-        api.create_tag(repo_id, tag=tag, tag_message="nlgmetrics pinned revision", exist_ok=True)
+        oid = getattr(commit, "oid", None)
+        if not isinstance(oid, str) or re.fullmatch(r"[0-9a-f]{40}", oid) is None:
+            raise RuntimeError(f"upload_folder to {repo_id} returned no commit id (got {commit!r})")
+        api.create_tag(
+            repo_id, tag=tag, revision=oid, tag_message="nlgmetrics pinned revision", exist_ok=True
+        )
+        recorded[repo_id] = oid
+        write_revisions(revisions_file, recorded)
+        lines.append(f"    pinned {repo_id}@{oid} in {revisions_file}")
+        print(lines[-1])
     if not lines:
         raise SystemExit(f"no converted folders (with ctc_conversion.json) under {root}")
     return lines

@@ -209,6 +209,44 @@ def test_publish_refuses_a_folder_converted_for_another_repo(checkpoints, tmp_pa
         publish.publish(folder, dry_run=True)
 
 
+def test_a_published_checkpoint_loads_at_the_commit_publish_recorded(checkpoints, tmp_path):
+    """publish → the commit id its upload made is recorded → the registry pins it → the aligner loads that
+    commit from the (offline) Hub cache and scores as the converted folder does. The stand-in for
+    ``HfApi`` "uploads" by writing the folder as that commit's snapshot in the test cache."""
+    import hashlib
+    import os
+    import shutil
+    from types import SimpleNamespace
+
+    from hub_models import publish
+    from nlgmetrics.core.registry import ctc_checkpoint_weights, read_published_revisions
+
+    _, _, converted = checkpoints["R-bert"]  # R-cnndm doc_to_summ
+    cache = Path(os.environ["HF_HUB_CACHE"])
+
+    class HubInTheCache:
+        def create_repo(self, repo_id, repo_type=None, exist_ok=False):
+            pass
+
+        def upload_folder(self, *, folder_path, repo_id, commit_message):
+            oid = hashlib.sha1(f"{repo_id}:{commit_message}:{tmp_path}".encode()).hexdigest()
+            shutil.copytree(folder_path, cache / f"models--{repo_id.replace('/', '--')}" / "snapshots" / oid)
+            return SimpleNamespace(oid=oid)
+
+        def create_tag(self, repo_id, *, tag, revision=None, tag_message=None, exist_ok=False):
+            assert tag == "v1.0" and revision is not None
+
+    table = tmp_path / "published_revisions.json"
+    publish.publish(converted, api=HubInTheCache(), revisions_file=table)
+    spec = ctc_checkpoint_weights(read_published_revisions(table))["ctc-R-cnndm-doc_to_summ"]
+    assert spec.pinned and spec.revision != "v1.0"
+    published = CTCScorer("consistency", f"R:{spec.repo_id}", aligner_revision=spec.revision, device="cpu")
+    local = CTCScorer("consistency", f"R:{converted}", device="cpu")
+    inputs = {k: v[:3] for k, v in INPUTS["consistency"].items()}
+    assert published.score(**inputs)["scores"] == pytest.approx(local.score(**inputs)["scores"], rel=1e-5)
+    assert published.weights() == [f"R:{spec.repo_id}@{spec.revision}"]
+
+
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_window_equals_truncation_when_the_context_fits(kind, checkpoints):
     _, _, converted = checkpoints[kind]

@@ -125,12 +125,39 @@ WEIGHTS: dict[str, WeightSpec] = {
 
 HUB_ORG = "nlgmetrics"
 CTC_RELEASE = "v1.0"
-"""The tag hub_models/publish.py puts on every converted CTC checkpoint repo."""
-PUBLISHED_REVISIONS: dict[str, str] = json.loads(
-    (files("nlgmetrics.core") / "data" / "published_revisions.json").read_text(encoding="utf-8")
-)
-"""repo id → the commit hub_models/publish.py created; a converted checkpoint not yet published is
-pinned to the tag :data:`CTC_RELEASE` until publish.py records its commit here."""
+"""The tag hub_models/publish.py puts on every converted CTC checkpoint repo; a checkpoint not yet
+published is pinned to this tag (``WeightSpec.pinned`` is False) until its commit is recorded."""
+PUBLISHED_REVISIONS_FILE = files("nlgmetrics.core") / "data" / "published_revisions.json"
+"""repo id → the commit id hub_models/publish.py created there (written by publish.py only)."""
+
+
+def read_published_revisions(path=None) -> dict[str, str]:
+    """The recorded ``repo id → commit id`` table (``path``: default :data:`PUBLISHED_REVISIONS_FILE`).
+
+    Every value must be a 40-hex commit id: a tag or branch recorded by hand would silently unpin.
+
+    >>> import json, pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "published.json"
+    >>> _ = path.write_text(json.dumps({"nlgmetrics/ctc-D-xsum-doc_to_summ": "main"}))
+    >>> read_published_revisions(path)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...: nlgmetrics/ctc-D-xsum-doc_to_summ is recorded at 'main', not a 40-hex commit id
+    """
+    text = (PUBLISHED_REVISIONS_FILE if path is None else path).read_text(encoding="utf-8")
+    table = json.loads(text)
+    for repo_id, commit in table.items():
+        if not isinstance(commit, str) or re.fullmatch(r"[0-9a-f]{40}", commit) is None:
+            raise ValueError(
+                f"{path or PUBLISHED_REVISIONS_FILE}: {repo_id} is recorded at {commit!r}, "
+                "not a 40-hex commit id"
+            )
+    return table
+
+
+PUBLISHED_REVISIONS: dict[str, str] = read_published_revisions()
+"""The table as this process read it at import; a converted checkpoint missing from it is pinned to
+the tag :data:`CTC_RELEASE` until publish.py records its commit."""
 CTC_DRIVE_FOLDER = "https://drive.google.com/drive/folders/1qs1sZCDVrWka86sVj6gO-8nz1UYZeLtL"
 
 CTC_CHECKPOINTS: dict[str, tuple[str, ...]] = {
@@ -153,7 +180,7 @@ def ctc_weight_name(variant: str, direction: str) -> str:
     return f"ctc-{variant}-{direction}"
 
 
-def _ctc_checkpoint(variant: str, direction: str) -> WeightSpec:
+def _ctc_checkpoint(variant: str, direction: str, published: dict[str, str]) -> WeightSpec:
     if variant == "D-mix-albert":
         architecture, base, layers = "AlbertForTokenClassification", "tals/albert-xlarge-vitaminc-mnli", 24
     elif variant.startswith("D"):
@@ -164,7 +191,7 @@ def _ctc_checkpoint(variant: str, direction: str) -> WeightSpec:
     return WeightSpec(
         name=name,
         repo_id=f"{HUB_ORG}/{name}",
-        revision=PUBLISHED_REVISIONS.get(f"{HUB_ORG}/{name}", CTC_RELEASE),
+        revision=published.get(f"{HUB_ORG}/{name}", CTC_RELEASE),
         architecture=architecture,
         num_layers=layers,
         base=base,
@@ -178,13 +205,25 @@ def _ctc_checkpoint(variant: str, direction: str) -> WeightSpec:
     )
 
 
-WEIGHTS.update(
-    {
+def ctc_checkpoint_weights(published: dict[str, str] | None = None) -> dict[str, WeightSpec]:
+    """The converted CTC checkpoints, each pinned to its ``published`` commit (default: the recorded
+    table) or else to the tag :data:`CTC_RELEASE`.
+
+    >>> specs = ctc_checkpoint_weights({"nlgmetrics/ctc-D-xsum-doc_to_summ": "ab" * 20})
+    >>> specs["ctc-D-xsum-doc_to_summ"].revision[:6], specs["ctc-D-xsum-doc_to_summ"].pinned
+    ('ababab', True)
+    >>> specs["ctc-R-xsum-doc_to_summ"].revision, specs["ctc-R-xsum-doc_to_summ"].pinned
+    ('v1.0', False)
+    """
+    published = PUBLISHED_REVISIONS if published is None else published
+    return {
         spec.name: spec
         for variant, dirs in CTC_CHECKPOINTS.items()
-        for spec in (_ctc_checkpoint(variant, d) for d in dirs)
+        for spec in (_ctc_checkpoint(variant, d, published) for d in dirs)
     }
-)
+
+
+WEIGHTS.update(ctc_checkpoint_weights())
 
 
 def weights_for(role: str | None = None, family: str | None = None) -> list[str]:
