@@ -1,5 +1,11 @@
-"""The Space widget: score one example with ctc_consistency (Gradio 6)."""
+"""The Space widget: score one example with ctc_consistency (Gradio 6).
 
-from nlgmetrics.ui.widget import launch_widget
+    python metrics/ctc_consistency/app.py [--config NAME] [--device cpu] [--host 0.0.0.0] [--port 7860]
 
-launch_widget("ctc_consistency")
+Host and port default to Gradio's GRADIO_SERVER_NAME and GRADIO_SERVER_PORT; needs
+`pip install "nlgmetrics[space]"`.
+"""
+
+from nlgmetrics.ui.widget import main
+
+main("ctc_consistency")

@@ -1,51 +1,129 @@
 """Command line: score a JSONL or CSV file with any module and write the scores back.
 
     nlgmetrics score examples.jsonl --metric ctc_consistency --config E-minilm --table
-    python -m nlgmetrics list
+    nlgmetrics score data.csv --metric infolm --option measure=l2_distance --column predictions=summary
+    nlgmetrics list
+    python -m nlgmetrics --version
 
 Each row needs the module's input fields (``predictions``, ``sources``, ``references``,
 ``contexts``), or ``--column field=your_column`` to map them. In CSV files several
 references in one cell are separated by ``|||``. The output file gets one column per
-score (``ctc_consistency`` for single-score modules) and the per-example table and the
-mean are printed.
+score (``ctc_consistency`` for single-score modules) and the result's signature
+(``ctc_consistency_signature``); the mean, the direction, the range and the signature are printed.
+
+Everything that can be checked from the modules' declarations (metric, config, options,
+columns, the input file) is checked before torch or a model is loaded, and every error is
+one line on stderr starting with ``nlgmetrics: error:`` and exit code 2:
+
+>>> main(["score", "data.jsonl", "--metric", "ctc_consitency"])
+2
+>>> short_range("[-1, 1] for E aligners (cosine similarities); [0, 1] for D")
+'[-1, 1] for E aligners; [0, 1] for D'
+>>> parse_bool("yes"), parse_bool("0")
+(True, False)
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import math
+import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .modules.spec import ModuleSpec, Option
 
 REFERENCE_SEPARATOR = "|||"
+CLI_CONTROLLED = ("show_progress", "return_details")
+"""Compute options the command line sets itself (``--no-progress``; it writes scores, not details)."""
+_TRUE, _FALSE = ("true", "1", "yes", "y", "on"), ("false", "0", "no", "n", "off")
+
+
+class CLIError(Exception):
+    """An error the command line reports as one line (``nlgmetrics: error: ...``, exit code 2)."""
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """argparse, with its usage errors as one line like every other error of the command line."""
+
+    def error(self, message: str):
+        self.exit(2, f"nlgmetrics: error: {message} (see '{self.prog} --help')\n")
+
+
+# ---- reading and writing rows --------------------------------------------------------------------
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of a ``.jsonl`` (one JSON object per line) or ``.csv`` file."""
-    if path.suffix == ".csv":
-        with path.open(newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
-    with path.open(encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    """Rows of a ``.csv`` file, or of a JSONL file (one JSON object per line; any other suffix)."""
+    if not path.exists():
+        raise CLIError(f"input file {str(path)!r} does not exist")
+    if path.is_dir():
+        raise CLIError(f"{str(path)!r} is a folder; give a .jsonl or .csv file")
+    try:
+        if path.suffix.lower() == ".csv":
+            with path.open(newline="", encoding="utf-8") as f:
+                return list(csv.DictReader(f))
+        rows = []
+        with path.open(encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as err:
+                    raise CLIError(
+                        f"{path}:{number}: not valid JSON ({err.msg}); use one object per line"
+                    ) from err
+                if not isinstance(row, dict):
+                    raise CLIError(
+                        f"{path}:{number}: each line must be a JSON object, got {type(row).__name__}"
+                    )
+                rows.append(row)
+        return rows
+    except UnicodeDecodeError as err:
+        raise CLIError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start})") from err
+    except (OSError, csv.Error) as err:
+        raise CLIError(f"cannot read {path}: {err}") from err
 
 
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
-    if path.suffix == ".csv":
+    """JSONL (NaN written as null), or CSV when ``path`` ends in ``.csv`` (reference lists joined by ``|||``)."""
+    if path.suffix.lower() == ".csv":
+        fieldnames = list(dict.fromkeys(key for row in rows for key in row))
         with path.open("w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer = csv.DictWriter(f, fieldnames=fieldnames)
             writer.writeheader()
             for row in rows:
                 writer.writerow(
-                    {k: REFERENCE_SEPARATOR.join(v) if isinstance(v, list) else v for k, v in row.items()}
+                    {
+                        k: REFERENCE_SEPARATOR.join(map(str, v)) if isinstance(v, list) else v
+                        for k, v in row.items()
+                    }
                 )
         return
     with path.open("w", encoding="utf-8") as f:
         for row in rows:
             clean = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()}
             f.write(json.dumps(clean, ensure_ascii=False) + "\n")
+
+
+def parse_columns(spec: ModuleSpec, items: list[str]) -> dict[str, str]:
+    """``--column FIELD=COLUMN`` items as ``{field: column}``; the field must be one of the module's inputs."""
+    columns = {}
+    for item in items:
+        field, sep, column = item.partition("=")
+        if not sep or not field or not column:
+            raise CLIError(f"--column {item!r} must be FIELD=COLUMN, e.g. predictions=summary")
+        if field not in spec.inputs:
+            raise CLIError(f"{spec.name} has no input {field!r}; its inputs are {', '.join(spec.inputs)}")
+        columns[field] = column
+    return columns
 
 
 def gather_inputs(rows: list[dict[str, Any]], fields: list[str], columns: dict[str, str]) -> dict[str, list]:
@@ -56,8 +134,9 @@ def gather_inputs(rows: list[dict[str, Any]], fields: list[str], columns: dict[s
         values = []
         for i, row in enumerate(rows):
             if column not in row:
-                raise SystemExit(
-                    f"error: row {i} has no column {column!r} for {field} (use --column {field}=NAME)"
+                raise CLIError(
+                    f"row {i} has no column {column!r} for {field} (its columns: {', '.join(map(str, row))}; "
+                    f"use --column {field}=NAME)"
                 )
             value = row[column]
             if field == "references" and isinstance(value, str) and REFERENCE_SEPARATOR in value:
@@ -65,6 +144,89 @@ def gather_inputs(rows: list[dict[str, Any]], fields: list[str], columns: dict[s
             values.append(value)
         inputs[field] = values
     return inputs
+
+
+# ---- options from the modules' declarations ------------------------------------------------------
+
+
+def parse_bool(text: str) -> bool:
+    """true/false, 1/0, yes/no, on/off (any case)."""
+    lowered = text.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ValueError(f"{text!r} is not a boolean (use true/false, 1/0 or yes/no)")
+
+
+def cli_compute_options(spec: ModuleSpec) -> dict[str, Option]:
+    """The compute options ``--option NAME=VALUE`` accepts for one module."""
+    return {
+        o.name: o for o in spec.all_compute_options if o.cli_type is not None and o.name not in CLI_CONTROLLED
+    }
+
+
+def _type_name(option: Option) -> str:
+    return {bool: "BOOL", int: "INT", float: "FLOAT"}.get(option.cli_type, "TEXT")
+
+
+def parse_options(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
+    """``--option NAME=VALUE`` items, converted with each option's ``cli_type`` and checked."""
+    known = cli_compute_options(spec)
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise CLIError(f"--option {item!r} must be NAME=VALUE, e.g. {next(iter(known), 'name')}=...")
+        if name not in known:
+            raise CLIError(f"{spec.name} has no option {name!r}; valid: {', '.join(known) or 'none'}")
+        cli_type = known[name].cli_type
+        try:
+            options[name] = parse_bool(raw) if cli_type is bool else cli_type(raw)
+        except ValueError as err:
+            raise CLIError(f"--option {name}={raw!r}: expected {_type_name(known[name])} ({err})") from err
+    try:
+        return spec.check_compute_options(options)
+    except ValueError as err:
+        raise CLIError(str(err)) from err
+
+
+def _load_option_flags() -> dict[str, tuple[Option, list[str]]]:
+    """Every module-specific load option offered on the command line, with the families that take it."""
+    from .modules import SPECS
+
+    flags: dict[str, tuple[Option, list[str]]] = {}
+    for spec in SPECS.values():
+        for option in spec.load_options:
+            if option.cli_type is None:
+                continue
+            _, families = flags.setdefault(option.name, (option, []))
+            if spec.family not in families:
+                families.append(spec.family)
+    return flags
+
+
+def load_options(spec: ModuleSpec, args: argparse.Namespace) -> dict[str, Any]:
+    """The load options given as flags; one the module does not take is an error listing those it does."""
+    from .modules.spec import COMMON_LOAD_OPTIONS
+
+    given = {
+        name: getattr(args, f"load_{name}")
+        for name in [*_load_option_flags(), *(o.name for o in COMMON_LOAD_OPTIONS)]
+        if getattr(args, f"load_{name}", None) is not None
+    }
+    valid = [o.name for o in spec.all_load_options]
+    wrong = [name for name in given if name not in valid]
+    if wrong:
+        flags = ", ".join(f"--{name.replace('_', '-')}" for name in valid)
+        raise CLIError(f"{spec.name} does not take --{wrong[0].replace('_', '-')}; its load options: {flags}")
+    try:
+        return spec.check_load_options(given)
+    except (TypeError, ValueError) as err:
+        raise CLIError(str(err)) from err
+
+
+# ---- the output ----------------------------------------------------------------------------------
 
 
 def score_columns(name: str, result: dict, n: int) -> dict[str, list]:
@@ -76,79 +238,284 @@ def score_columns(name: str, result: dict, n: int) -> dict[str, list]:
     }
 
 
-def format_table(rows: list[dict[str, Any]], columns: list[str], text_field: str, width: int = 60) -> str:
-    """A plain-text table: row number, the start of each text, then the score columns."""
-    header = f"{'#':>3}  {text_field:<{width}}  " + "  ".join(f"{c:>16}" for c in columns)
+def short_range(text: str) -> str:
+    """A module's ``score_range`` without its explanations: parentheses dropped, cut at the first colon."""
+    text = re.sub(r"\s*\([^()]*\)", "", text).split(":")[0]
+    return " ".join(text.split())
+
+
+def direction(higher_is_better: bool | None) -> str:
+    if higher_is_better is None:
+        return "depends on the options (the result's higher_is_better says)"
+    return "higher is better" if higher_is_better else "lower is better"
+
+
+def format_table(
+    rows: list[dict[str, Any]],
+    columns: list[str],
+    text_field: str,
+    *,
+    main_column: str | None = None,
+    higher_is_better: bool | None = None,
+    width: int = 50,
+) -> str:
+    """A plain-text table: each example's id (its ``id`` column, else the row number), the start of
+    its text, then the score columns (the main one marked ↑ or ↓ by its direction)."""
+    ids = [str(row.get("id", i)) for i, row in enumerate(rows)]
+    id_width = min(max([2, *map(len, ids)]), 24)
+    arrow = {True: " ↑", False: " ↓", None: ""}[higher_is_better]
+    titles = [c + arrow if c == main_column else c for c in columns]
+    cell_widths = [max(10, len(t)) for t in titles]
+    header = f"{'id':<{id_width}}  {text_field:<{width}}  " + "  ".join(
+        f"{t:>{w}}" for t, w in zip(titles, cell_widths)
+    )
     lines = [header, "-" * len(header)]
-    for i, row in enumerate(rows):
+    for id_, row in zip(ids, rows):
         text = str(row.get(text_field, "")).replace("\n", " ")
         text = text if len(text) <= width else text[: width - 1] + "…"
-        cells = "  ".join(f"{row[c]:>16.4f}" for c in columns)
-        lines.append(f"{i:>3}  {text:<{width}}  {cells}")
+        id_ = id_ if len(id_) <= id_width else id_[: id_width - 1] + "…"
+        cells = "  ".join(_cell(row[c], w) for c, w in zip(columns, cell_widths))
+        lines.append(f"{id_:<{id_width}}  {text:<{width}}  {cells}")
     return "\n".join(lines)
 
 
-def cmd_score(args: argparse.Namespace) -> int:
-    import nlgmetrics
+def _cell(value: Any, width: int) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:>{width}.4f}"
+    return f"{value!s:>{width}}"
 
+
+@contextlib.contextmanager
+def quiet_loading(show_progress: bool) -> Iterator[None]:
+    """While a module loads, silence transformers' per-load "Loading weights" bars and load reports
+    (the package checks the heads it needs itself) and, unless ``show_progress``, the Hub's download
+    bars; the scoring bar is the module's ``show_progress``."""
+    from huggingface_hub.utils import are_progress_bars_disabled, disable_progress_bars, enable_progress_bars
+    from transformers.utils import logging as transformers_logging
+
+    transformers_on = transformers_logging.is_progress_bar_enabled()
+    verbosity = transformers_logging.get_verbosity()
+    hub_on = not are_progress_bars_disabled()
+    transformers_logging.disable_progress_bar()
+    transformers_logging.set_verbosity_error()
+    if not show_progress:
+        disable_progress_bars()
+    try:
+        yield
+    finally:
+        transformers_logging.set_verbosity(verbosity)
+        if transformers_on:
+            transformers_logging.enable_progress_bar()
+        if hub_on and not show_progress:
+            enable_progress_bars()
+
+
+@contextlib.contextmanager
+def one_line_warnings() -> Iterator[None]:
+    """nlgmetrics' own warnings as ``nlgmetrics: warning: ...`` lines (others as Python prints them)."""
+    import warnings
+
+    from .core.runtime import NLGMetricsWarning
+
+    original = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, NLGMetricsWarning):
+            print(f"nlgmetrics: warning: {message}", file=sys.stderr)
+        else:
+            original(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
+# ---- commands ------------------------------------------------------------------------------------
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .core.validation import check_inputs
+    from .modules import SPECS
+
+    spec = SPECS.get(args.metric)
+    if spec is None:
+        raise CLIError(f"unknown metric {args.metric!r}; choose one of {', '.join(sorted(SPECS))}")
+    try:
+        config = spec.check_config(args.config)
+    except ValueError as err:
+        flag = f"--{spec.config_option.replace('_', '-')} NAME"
+        raise CLIError(str(err).replace(f"{spec.config_option}='...'", flag)) from err
+    load_kwargs = load_options(spec, args)
+    options = parse_options(spec, args.option)
+    columns = parse_columns(spec, args.column)
     path = Path(args.input)
     rows = read_rows(path)
     if not rows:
-        raise SystemExit(f"error: {path} has no rows")
-    load_kwargs = {k: v for k, v in {"device": args.device, "batch_size": args.batch_size}.items() if v}
-    if args.aligner:
-        load_kwargs["aligner"] = args.aligner
-    module = nlgmetrics.load(args.metric, args.config, **load_kwargs)
-    columns = dict(item.split("=", 1) for item in args.column)
-    inputs = gather_inputs(rows, list(module.spec.inputs), columns)
-    result = module.compute(**inputs, show_progress=not args.no_progress)
-    scores = score_columns(args.metric, result, len(rows))
+        raise CLIError(f"{path} has no rows")
+    inputs = gather_inputs(rows, list(spec.inputs), columns)
+    try:
+        check_inputs(inputs, reference_fields=spec.list_inputs)
+    except ValueError as err:
+        raise CLIError(f"{path}: {err} (the row number is the index)") from err
+    output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
+
+    import nlgmetrics
+
+    from .core.hub import WeightsUnavailableError
+
+    show_progress = not args.no_progress
+    with one_line_warnings():
+        try:
+            with quiet_loading(show_progress):
+                module = nlgmetrics.load(args.metric, config, **load_kwargs)
+            result = module.compute(**inputs, **options, show_progress=show_progress)
+        except WeightsUnavailableError as err:
+            raise CLIError(" ".join(str(err).split("\nCause:")[0].split())) from err
+        except (ValueError, TypeError, FileNotFoundError) as err:
+            raise CLIError(str(err)) from err
+
+    name = args.metric
+    scores = score_columns(name, result, len(rows))
+    signature = result.get("signature", "")
     for i, row in enumerate(rows):
         row.update({column: values[i] for column, values in scores.items()})
-    output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
-    write_rows(output, rows)
+        row[f"{name}_signature"] = signature
+    try:
+        write_rows(output, rows)
+    except OSError as err:
+        raise CLIError(f"cannot write {output}: {err}") from err
+
+    shown_config = config or load_kwargs.get(spec.config_option) or f"{spec.default_config} (default)"
+    higher = result.get("higher_is_better", spec.higher_is_better)
+    range_text = f"; range {short_range(spec.score_range)}" if spec.score_range else ""
+    print(f"{name} with {shown_config}: {direction(higher)}{range_text}")
     if args.table:
-        print(format_table(rows, list(scores), columns.get("predictions", "predictions")))
+        text_field = columns.get("predictions", "predictions")
+        print(format_table(rows, list(scores), text_field, main_column=name, higher_is_better=higher))
     for key, value in result.items():
         if isinstance(value, float):
-            print(f"{args.metric} {key}: {value:.4f}")
-    print(f"{len(rows)} examples scored with {args.metric} ({module.config_name}); wrote {output}")
+            print(f"{name} {key}: {value:.4f}")
+    print(f"signature: {signature}")
+    print(f"{len(rows)} examples scored with {name}; wrote {output}")
     return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from nlgmetrics.modules import SPECS
+    from .modules import SPECS
 
-    for name, spec in sorted(SPECS.items()):
-        print(f"{name:<18} configs: {', '.join(spec.configs)} (default {spec.default_config})")
+    names = args.names or sorted(SPECS)
+    unknown = [name for name in names if name not in SPECS]
+    if unknown:
+        raise CLIError(f"unknown metric {unknown[0]!r}; choose one of {', '.join(sorted(SPECS))}")
+    for n, name in enumerate(names):
+        spec = SPECS[name]
+        options = cli_compute_options(spec)
+        load = [o for o in spec.load_options if o.cli_type is not None]
+        print(("\n" if n else "") + f"{name}: {spec.title}")
+        print(f"  inputs     {', '.join(spec.inputs)}")
+        print(f"  configs    {', '.join(spec.configs)}")
+        print(f"  default    {spec.default_config}")
+        print(f"  direction  {direction(spec.higher_is_better)}")
+        print(f"  range      {spec.score_range if args.verbose else short_range(spec.score_range)}")
+        print(f"  --option   {', '.join(f'{o.name}={_type_name(o)}' for o in options.values())}")
+        print(f"  load       {', '.join('--' + o.name.replace('_', '-') for o in load)}")
+        if args.verbose:
+            for option in [*options.values(), *load]:
+                print(f"    {option.name}: {option.help}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="nlgmetrics", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    score = sub.add_parser("score", help="score a JSONL/CSV file and write the scores back")
-    score.add_argument("input", help="a .jsonl or .csv file")
-    score.add_argument("--metric", required=True, help="module name, e.g. ctc_consistency")
-    score.add_argument("--config", default=None, help="config name, e.g. E-minilm (default: the module's)")
-    score.add_argument("--aligner", default=None, help="custom aligner, e.g. E:./my-model@9")
+    from . import __version__
+    from .modules.spec import COMMON_LOAD_OPTIONS
+
+    parser = OneLineErrorParser(prog="nlgmetrics", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{score,list}")
+
+    score = sub.add_parser(
+        "score",
+        help="score a JSONL/CSV file and write the scores back",
+        description="Score every row of a JSONL or CSV file and write the scores (and the result's "
+        "signature) into a copy of it.",
+        epilog="Run 'nlgmetrics list' for each module's inputs, configs, options and range "
+        "('nlgmetrics list NAME -v' for the option help).",
+    )
+    score.add_argument("input", help="a .jsonl file (one JSON object per line) or a .csv file")
     score.add_argument(
-        "--column", action="append", default=[], metavar="FIELD=COLUMN", help="map an input field"
+        "--metric", required=True, help="module name, e.g. ctc_consistency (see 'nlgmetrics list')"
+    )
+    score.add_argument("--config", default=None, help="config name, e.g. E-minilm (default: the module's)")
+    score.add_argument(
+        "--column",
+        action="append",
+        default=[],
+        metavar="FIELD=COLUMN",
+        help="read input FIELD from COLUMN, e.g. predictions=summary (repeatable)",
+    )
+    score.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a compute option of the module, e.g. aggregation=sum, remove_stopwords=false, "
+        "measure=l2_distance (repeatable; booleans: true/false, 1/0, yes/no)",
     )
     score.add_argument("--output", default=None, help="output file (default: <input>.<metric>.<ext>)")
-    score.add_argument("--device", default=None)
-    score.add_argument("--batch-size", type=int, default=None)
-    score.add_argument("--table", action="store_true", help="print the per-example scores")
-    score.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    score.add_argument("--table", action="store_true", help="print each example's id, text start and scores")
+    score.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    score.add_argument("--traceback", action="store_true", help="on an error, show the full Python traceback")
+
+    running = score.add_argument_group("where and how the model runs")
+    for option in COMMON_LOAD_OPTIONS:
+        running.add_argument(
+            f"--{option.name.replace('_', '-')}",
+            dest=f"load_{option.name}",
+            type=option.cli_type or str,
+            default=None,
+            metavar="N" if option.cli_type is int else option.name.upper(),
+            help=option.help.replace("%", "%%"),
+        )
+    weights = score.add_argument_group("other weights than a config's (from each module's load options)")
+    for name, (option, families) in _load_option_flags().items():
+        weights.add_argument(
+            f"--{name.replace('_', '-')}",
+            dest=f"load_{name}",
+            type=option.cli_type,
+            default=None,
+            metavar="REVISION" if name.endswith("_revision") else name.upper(),
+            help=f"[{', '.join(families)}] {option.help}".replace("%", "%%"),
+        )
     score.set_defaults(func=cmd_score)
-    listing = sub.add_parser("list", help="list the modules and their configs")
+
+    listing = sub.add_parser(
+        "list",
+        help="list the modules: inputs, configs, default, direction, range and options",
+        description="The modules' declarations (no model is loaded).",
+    )
+    listing.add_argument("names", nargs="*", metavar="NAME", help="only these modules")
+    listing.add_argument("-v", "--verbose", action="store_true", help="the full range text and option help")
     listing.set_defaults(func=cmd_list)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.func(args)
+    """Run the command line; returns the exit code (0, or 2 after a one-line error)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, --version, usage errors
+        return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
+    try:
+        return args.func(args)
+    except CLIError as err:
+        if getattr(args, "traceback", False):
+            raise
+        print(f"nlgmetrics: error: {' '.join(str(err).split())}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("nlgmetrics: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from nlgmetrics.infolm import (
     InfoLMScorer,
     information_measure,
 )
-from nlgmetrics.ui.widget import prediction_tokens
+from nlgmetrics.modules.infolm import top_tokens
 from tests.examples import LONG_DOC
 from tests.references.infolm import PARAMETERS, stepwise_bag, table1
 
@@ -217,7 +217,7 @@ def test_details_list_the_tokens_whose_probability_differs_most(scorer):
     assert len(top) == 10 and all(isinstance(t["token"], str) for t in top)
     assert [abs(t["difference"]) for t in top] == sorted((abs(t["difference"]) for t in top), reverse=True)
     assert all(t["difference"] == pytest.approx(t["prediction"] - t["reference"]) for t in top)
-    tokens = prediction_tokens(result["details"][0])  # what the widget shows
+    tokens = top_tokens(result["details"][0])  # what the widget shows (infolm's details renderer)
     assert max(abs(v) for _, v in tokens) == 1.0
 
 

@@ -2,86 +2,204 @@
 
 Every ``metrics/<name>/app.py`` is two lines::
 
-    from nlgmetrics.ui.widget import launch_widget
-    launch_widget("ctc_consistency")
+    from nlgmetrics.ui.widget import main
+    main("ctc_consistency")
 
-The widget has one text box per input field (references: one per line), scores one
-example, and shows the score, the prediction's tokens coloured by their alignment score,
-and the raw output.
+and runs as ``python metrics/ctc_consistency/app.py [--config E-minilm] [--device cpu]``. The
+host and port are Gradio's own: ``GRADIO_SERVER_NAME`` (default 127.0.0.1) and
+``GRADIO_SERVER_PORT`` (default 7860, or the next free port), or ``--host``/``--port``.
+
+Everything on the page comes from the module's declaration (:class:`~nlgmetrics.modules.spec.ModuleSpec`):
+one text box per input field with the spec's example, the direction and range of the score,
+and the spec's details renderer as a token heat map. When the default config's weights are
+not on the machine and the Hub cannot be reached, the widget shows the module's offline
+config (``spec.doctest_config``: the embedded ``E-minilm`` for CTC) under a banner saying
+which config was wanted and how to get its weights.
+
+>>> example_texts(_spec("ctc_relevance"))["references"]
+'A cat sat on a mat.'
 """
 
 from __future__ import annotations
 
 import math
+import re
+import sys
 from typing import Any
 
-_FIELD_LABELS = {
-    "predictions": "Prediction (y): the generated text",
-    "sources": "Source (x): article, input sentence or dialog history",
-    "references": "References (r): one per line",
-    "contexts": "Context (c): fact or persona",
-}
-
-_EXAMPLE = {
-    "predictions": "The cat sat on the mat all afternoon.",
-    "sources": "A cat was sitting on the mat. It stayed there the whole afternoon, purring.",
-    "references": "A cat sat on a mat.\nThe cat spent the afternoon on the mat.",
-    "contexts": "Cats like to sit on mats.",
-}
+INSTALL_HINT = 'the widget needs gradio, which is not installed: pip install "nlgmetrics[space]"'
 
 
-def prediction_tokens(details: dict) -> list[tuple[str, float | None]]:
-    """(token, score) pairs for gr.HighlightedText: a CTC alignment's prediction tokens, or InfoLM's
-    most differing tokens (difference scaled to [-1, 1])."""
+def _spec(name: str):
     from ..modules import SPECS
 
-    spec = SPECS["infolm"] if "top_tokens" in details else SPECS["ctc_consistency"]
-    return spec.render_details(details)
+    if name not in SPECS:
+        raise ValueError(f"unknown module {name!r}; choose one of {', '.join(sorted(SPECS))}")
+    return SPECS[name]
+
+
+def field_label(spec, field: str) -> str:
+    """A text box's label: the field and what it holds (several: one per line)."""
+    from ..modules.spec import FIELDS
+
+    several = " (one per line)" if field in spec.list_inputs else ""
+    return f"{field}: {FIELDS.get(field, field)}{several}"
+
+
+def example_texts(spec) -> dict[str, str]:
+    """The spec's first example as one text per field (several references one per line)."""
+    texts = {}
+    for field in spec.inputs:
+        value = (spec.example.get(field) or [""])[0]
+        texts[field] = "\n".join(value) if isinstance(value, list) else str(value)
+    return texts
+
+
+def score_label(spec) -> str:
+    """The score box's label: the direction and the range from the declaration."""
+    from ..cli import direction, short_range
+
+    shown = short_range(spec.score_range)
+    return f"Score ({direction(spec.higher_is_better)}{f'; range {shown}' if shown else ''})"
 
 
 def score_one(module, texts: dict[str, str]) -> tuple[float | None, list, dict]:
     """Score one example given as ``{field: text}``; returns (score, highlighted tokens, raw output)."""
     inputs: dict[str, Any] = {}
     for field, text in texts.items():
-        if field == "references":
-            refs = [line for line in text.splitlines() if line.strip()]
-            inputs[field] = [refs or [text]]
+        if field in module.spec.list_inputs:
+            lines = [line for line in text.splitlines() if line.strip()]
+            inputs[field] = [lines or [text]]
         else:
             inputs[field] = [text]
     result = module.compute(**inputs, return_details=True)
     score = result["scores"][0]
     details = result.get("details", [{}])[0]
-    return (None if math.isnan(score) else score), prediction_tokens(details), result
+    return (None if math.isnan(score) else score), module.spec.render_details(details), result
+
+
+def _download_command(error: Exception) -> str:
+    found = re.search(r"`(hf download [^`]+)`", str(error))
+    return found.group(1) if found else ""
+
+
+def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: Any) -> tuple[Any, str]:
+    """The module to show, and a Markdown banner ("" when it is the one asked for).
+
+    With no config (and no custom weights) asked for, a default config whose weights are
+    unavailable (:class:`~nlgmetrics.core.hub.WeightsUnavailableError`) falls back to the module's
+    offline config (``spec.doctest_config``); a config asked for by name must load or fail.
+    """
+    import nlgmetrics
+
+    from ..cli import quiet_loading
+    from ..core.hub import WeightsUnavailableError
+
+    spec = _spec(name)
+    with quiet_loading(show_progress=True):
+        try:
+            return nlgmetrics.load(name, config_name, **load_kwargs), ""
+        except WeightsUnavailableError as err:
+            fallback = spec.doctest_config
+            custom = load_kwargs.get(spec.config_option) is not None
+            if config_name not in (None, "default") or custom or fallback in (None, spec.default_config):
+                raise
+            wanted_error = err
+        module = nlgmetrics.load(name, fallback, **load_kwargs)
+    command = _download_command(wanted_error)
+    how = f"`{command}`" if command else "download its weights with `hf download`"
+    banner = (
+        f"**Showing config `{fallback}` instead of the default `{spec.default_config}`**: the weights of "
+        f"`{spec.default_config}` are not on this machine and could not be downloaded. To score with "
+        f"`{spec.default_config}`, run {how} (with network access, into the same HF_HOME) and restart the app; "
+        f"`{fallback}` runs offline."
+    )
+    print(f"nlgmetrics: warning: {spec.default_config} unavailable; showing {fallback}", file=sys.stderr)
+    return module, banner
 
 
 def build_widget(name: str, config_name: str | None = None, **load_kwargs: Any):
-    """A ``gr.Blocks`` app scoring one example with module ``name``."""
+    """A ``gr.Blocks`` app scoring one example with module ``name`` (API name ``/score``)."""
     import gradio as gr
 
-    import nlgmetrics
-
-    module = nlgmetrics.load(name, config_name, **load_kwargs)
-    fields = list(module.spec.inputs)
+    module, banner = load_for_widget(name, config_name, **load_kwargs)
+    spec = module.spec
+    fields = list(spec.inputs)
+    shown = module.config or load_kwargs.get(spec.config_option) or spec.default_config
+    examples = example_texts(spec)
     with gr.Blocks(title=name) as demo:
-        gr.Markdown(f"# {name}\n{module.description}\n\nConfig: `{module.config_name}`")
+        gr.Markdown(f"# {spec.title} (`{name}`)\n{spec.description}\n\nConfig: `{shown}`")
+        if banner:
+            gr.Markdown(f"> ⚠️ {banner}", elem_id="nlgmetrics-fallback")
         boxes = [
-            gr.Textbox(
-                label=_FIELD_LABELS.get(f, f), value=_EXAMPLE.get(f, ""), lines=2 if f == "predictions" else 4
-            )
+            gr.Textbox(label=field_label(spec, f), value=examples[f], lines=2 if f == "predictions" else 4)
             for f in fields
         ]
         button = gr.Button("Score", variant="primary")
-        score = gr.Number(label="Score", precision=4)
-        tokens = gr.HighlightedText(label="Prediction tokens and their alignment score", show_legend=False)
-        raw = gr.JSON(label="Output")
+        score = gr.Number(label=score_label(spec), precision=4)
+        tokens = gr.HighlightedText(
+            label="Tokens coloured by the module's details", show_legend=False, visible=bool(spec.details)
+        )
+        raw = gr.JSON(label="Output (higher_is_better and signature included)")
 
         def run(*texts: str):
             return score_one(module, dict(zip(fields, texts)))
 
         button.click(run, inputs=boxes, outputs=[score, tokens, raw], api_name="score")
+    demo.nlgmetrics_config = shown
+    demo.nlgmetrics_banner = banner
     return demo
 
 
 def launch_widget(name: str, config_name: str | None = None, **load_kwargs: Any) -> None:
-    """Build and launch the widget (what a metric Space's ``app.py`` runs)."""
+    """Build and launch the widget; host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT."""
     build_widget(name, config_name, **load_kwargs).launch()
+
+
+def main(name: str, argv: list[str] | None = None) -> None:
+    """What ``metrics/<name>/app.py`` runs: options, then one-line errors (exit code 2) or the app."""
+    from ..cli import OneLineErrorParser
+    from ..modules.spec import COMMON_LOAD_OPTIONS
+
+    parser = OneLineErrorParser(
+        prog=f"python metrics/{name}/app.py", description=f"A Gradio widget scoring one example with {name}."
+    )
+    parser.add_argument(
+        "--config", default=None, help="config name (default: the module's; see 'nlgmetrics list')"
+    )
+    for option in COMMON_LOAD_OPTIONS:
+        parser.add_argument(
+            f"--{option.name.replace('_', '-')}",
+            dest=option.name,
+            type=option.cli_type or str,
+            default=None,
+            help=option.help.replace("%", "%%"),
+        )
+    parser.add_argument(
+        "--host", default=None, help="address to serve on (default: $GRADIO_SERVER_NAME or 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="port (default: $GRADIO_SERVER_PORT or 7860, else the next free one)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        import gradio  # noqa: F401
+    except ImportError:
+        print(f"nlgmetrics: error: {INSTALL_HINT}", file=sys.stderr)
+        sys.exit(2)
+
+    from ..core.hub import WeightsUnavailableError
+
+    load_kwargs = {
+        o.name: getattr(args, o.name) for o in COMMON_LOAD_OPTIONS if getattr(args, o.name) is not None
+    }
+    try:
+        demo = build_widget(name, args.config, **load_kwargs)
+    except (WeightsUnavailableError, ValueError, TypeError, FileNotFoundError) as err:
+        message = " ".join(str(err).split("\nCause:")[0].split())
+        print(f"nlgmetrics: error: {message}", file=sys.stderr)
+        sys.exit(2)
+    demo.launch(server_name=args.host, server_port=args.port)
