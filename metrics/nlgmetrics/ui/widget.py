@@ -56,11 +56,20 @@ def example_texts(spec) -> dict[str, str]:
 
 
 def score_label(spec) -> str:
-    """The score box's label: the direction and the range from the declaration."""
+    """The score box's label: the direction and the range from the declaration.
+
+    >>> score_label(_spec("ctc_groundedness")), score_label(_spec("infolm"))
+    ('Score (higher is better; range unbounded)', 'Score (direction: higher_is_better in the output; range depends on the measure)')
+    """
     from ..cli import direction, short_range
 
     shown = short_range(spec.score_range)
-    return f"Score ({direction(spec.higher_is_better)}{f'; range {shown}' if shown else ''})"
+    way = (
+        direction(spec.higher_is_better)
+        if spec.higher_is_better is not None
+        else "direction: higher_is_better in the output"
+    )
+    return f"Score ({way}{f'; range {shown}' if shown else ''})"
 
 
 def score_one(module, texts: dict[str, str]) -> tuple[float | None, list, dict]:
