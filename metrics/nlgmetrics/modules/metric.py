@@ -6,8 +6,14 @@ load time (weights come from the process-wide cache), and adds to every result i
 (``higher_is_better``) and a reproducibility ``signature``.
 
 ``compute(**inputs)`` with no data added before goes straight to the scorer: no Arrow cache,
-so one loaded module can serve several threads at once. ``add``/``add_batch`` followed by
-``compute()`` (and ``num_process > 1``) go through evaluate's cache, serialised per module.
+so one loaded module can serve several threads at once (the scorers keep no per-call state on
+the shared models). ``add``/``add_batch`` followed by ``compute()`` (and ``num_process > 1``) go
+through evaluate's per-instance cache, serialised by a per-instance lock: several threads that
+stream examples should each load their own instance (the weights are shared, loaded once).
+
+A ``compute()`` that fails loses nothing: options are checked before evaluate finalises its cache,
+and if scoring itself fails the examples are put back, so the next ``compute()`` scores them; no
+cache file is left behind.
 """
 
 from __future__ import annotations
@@ -22,21 +28,9 @@ import evaluate
 from ..core.result import signature
 from ..core.validation import check_inputs
 from . import SPECS
-from .spec import FIELDS, ModuleSpec
+from .spec import EVALUATE_OPTIONS, FIELDS, ModuleSpec
 
 _STRING = datasets.Value("string", id="sequence")
-EVALUATE_OPTIONS = (
-    "keep_in_memory",
-    "cache_dir",
-    "num_process",
-    "process_id",
-    "seed",
-    "experiment_id",
-    "hash",
-    "max_concurrent_cache_files",
-    "timeout",
-)
-"""Keyword arguments that evaluate.Metric itself takes (they pass through untouched)."""
 
 
 def _features(spec: ModuleSpec) -> list[datasets.Features]:
@@ -75,6 +69,7 @@ Returns:
     higher_is_better (`bool`): {direction}.
     signature (`str`): module, config, weights at their revision, dtype and package versions.
     details (`list[dict]`, with return_details=True): per-example explanations.
+    Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
 Range: {spec.score_range}.
 Examples:
     >>> import nlgmetrics
@@ -98,6 +93,10 @@ class NLGMetric(evaluate.Metric):
         self.config = self.spec.check_config(config_name)
         self.scorer = None
         self._lock = threading.RLock()
+        self._streamed = False
+        """add/add_batch was called since the last compute (possibly with zero examples)."""
+        self._in_flight: dict[str, list] | None = None
+        """The examples evaluate handed to _compute, to put back if scoring fails."""
         super().__init__(config_name=config_name, **evaluate_kwargs)
 
     def _info(self) -> evaluate.MetricInfo:
@@ -138,19 +137,30 @@ class NLGMetric(evaluate.Metric):
     # ---- evaluate's API ------------------------------------------------------------------------------
 
     def compute(self, *, predictions=None, references=None, **kwargs: Any) -> dict | None:
-        """Score the given examples (or those added with add/add_batch); options are checked first."""
+        """Score the given examples (or those added with add/add_batch); options are checked first.
+
+        Zero examples (empty input lists, or only empty ``add_batch`` calls) give an empty result:
+        ``scores == []`` and a NaN ``mean_score``. ``compute()`` with nothing added is a ValueError.
+        Bad inputs or options are a ValueError naming the field and example index (or the option)
+        before any model work; examples added before a failed ``compute()`` are kept for the next one.
+        """
         given = {"predictions": predictions, "references": references}
         given.update({k: kwargs.pop(k) for k in list(kwargs) if k in FIELDS})
         options = self._options(kwargs)
         has_inputs = any(v is not None for v in given.values())
         with self._lock:
-            pending = self.writer is not None
-        if has_inputs and not pending and self.num_process == 1:
+            direct = has_inputs and self.writer is None and self.num_process == 1
+            if direct:
+                self._streamed = False  # any zero-example batches added before are part of this call
+        if direct:
             return self._score(self._fields(given), options)
         if has_inputs:
             self.add_batch(**given)
         with self._lock:
+            streamed, self._streamed = self._streamed, False
             if self.writer is None and self.num_process == 1:
+                if streamed:  # only zero-example batches were added
+                    return self._score({name: [] for name in self.spec.inputs}, options)
                 raise ValueError(
                     f"{self.spec.name}: no examples to score; pass the inputs to compute() or add them with "
                     "add() / add_batch() first"
@@ -158,14 +168,18 @@ class NLGMetric(evaluate.Metric):
             try:
                 return super().compute(**options)
             except BaseException:
-                self._discard_cache()
+                self._recover_from_failed_compute()
                 raise
+            finally:
+                self._in_flight = None
 
     def add_batch(self, *, predictions=None, references=None, **kwargs: Any) -> None:
         """Validate (naming the field and example index) before evaluate stores the batch."""
         checked = self._fields({"predictions": predictions, "references": references, **kwargs})
         with self._lock:
-            super().add_batch(**checked)
+            self._streamed = True
+            if checked["predictions"]:  # evaluate cannot store an empty batch (IndexError)
+                super().add_batch(**checked)
 
     def add(self, *, prediction=None, reference=None, **kwargs: Any) -> None:
         """Validate one example before evaluate stores it."""
@@ -176,11 +190,15 @@ class NLGMetric(evaluate.Metric):
             k.removesuffix("s") if k in ("predictions", "references") else k: v[0] for k, v in checked.items()
         }
         with self._lock:
+            self._streamed = True
             super().add(**example)
 
     def _compute(self, **inputs_and_options: Any) -> dict:
         fields = {k: inputs_and_options.pop(k) for k in self.spec.inputs}
-        return self._score(fields, inputs_and_options)
+        self._in_flight = fields
+        result = self._score(fields, inputs_and_options)
+        self._in_flight = None  # scored: a later failure in evaluate's clean-up must not put them back
+        return result
 
     # ---- scoring -------------------------------------------------------------------------------------
 
@@ -196,15 +214,27 @@ class NLGMetric(evaluate.Metric):
         )
         return result
 
+    def _recover_from_failed_compute(self) -> None:
+        """After scoring failed inside evaluate's compute: delete evaluate's finalised cache files and
+        release their locks (no orphans), then put the examples back so the next compute() scores them."""
+        examples = self._in_flight
+        self._discard_cache()
+        if examples is not None and self.num_process == 1:
+            super().add_batch(**examples)
+            self._streamed = True
+
     def _discard_cache(self) -> None:
-        """After a failed compute: release evaluate's locks and delete its cache files (no orphans)."""
-        for lock in getattr(self, "filelocks", None) or []:
-            lock.release()
-        for path in getattr(self, "file_paths", None) or []:
+        """Release evaluate's locks and delete its cache files (the finalised ones and any being written)."""
+        paths = [*(getattr(self, "file_paths", None) or []), getattr(self, "cache_file_name", None)]
+        locks = [*(getattr(self, "filelocks", None) or []), getattr(self, "filelock", None)]
+        self.writer = self.buf_writer = self.data = None
+        for path in filter(None, paths):
             if os.path.exists(path):
                 os.remove(path)
-        self.filelocks, self.file_paths, self.data = [], [], None
-        self.writer = self.buf_writer = None
+        for lock in filter(None, locks):
+            lock.release()
+        self.filelocks, self.file_paths = [], []
+        self.cache_file_name = self.filelock = None
 
 
 def metric_class(spec: ModuleSpec) -> type[NLGMetric]:

@@ -13,6 +13,13 @@ ValueError: batch_size='16' must be a positive int
 Traceback (most recent call last):
 ...
 ValueError: remove_stopwords='no' must be True or False
+>>> from nlgmetrics.modules import SPECS
+>>> SPECS["infolm"].check_load_options({"device": "cpu", "batch_size": 16})
+{'device': 'cpu', 'batch_size': 16}
+>>> SPECS["infolm"].check_load_options({"devic": "cpu"})
+Traceback (most recent call last):
+...
+TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size (...)
 """
 
 from __future__ import annotations
@@ -29,6 +36,19 @@ FIELDS = {
     "contexts": "the knowledge (c): fact or persona for each dialog turn",
 }
 """The compute() input fields shared by every module (the CTC paper's notation)."""
+
+EVALUATE_OPTIONS = (
+    "cache_dir",
+    "experiment_id",
+    "keep_in_memory",
+    "num_process",
+    "process_id",
+    "seed",
+    "hash",
+    "max_concurrent_cache_files",
+    "timeout",
+)
+"""Keyword arguments of ``evaluate.Metric`` itself: every module accepts them and passes them on untouched."""
 
 
 def check_bool(name: str, value: Any) -> bool:
@@ -152,13 +172,17 @@ class ModuleSpec:
         return config
 
     def check_load_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Known load options, each checked; an unknown one is a TypeError listing the valid ones."""
+        """Known load options, each checked; an unknown one is a TypeError listing the valid ones.
+
+        ``options`` must not hold evaluate's own keyword arguments (:data:`EVALUATE_OPTIONS`): the caller
+        separates them first.
+        """
         known = {o.name: o for o in self.all_load_options}
         unknown = sorted(set(options) - set(known))
         if unknown:
             raise TypeError(
                 f"{self.name} got unknown load option(s) {', '.join(unknown)}; valid: {', '.join(known)} "
-                "(and evaluate's own: cache_dir, experiment_id, keep_in_memory, num_process, process_id, seed)"
+                f"(and evaluate's own: {', '.join(EVALUATE_OPTIONS)})"
             )
         return {name: known[name].validate(value) for name, value in options.items()}
 
