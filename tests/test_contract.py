@@ -465,3 +465,12 @@ def test_one_infolm_scorer_shared_by_threads():
 
     for k, scores in enumerate(run_threads(task)):
         assert scores == [sequential[k]] * REPEATS
+
+
+def test_signature_names_the_config_or_says_custom(minilm_dir):
+    """A registered config (by name or through the load option) is named; other weights say 'custom'."""
+    inputs = {"predictions": ["a cat"], "sources": ["a cat sat"]}
+    by_option = nlgmetrics.load("ctc_consistency", aligner="E-minilm").compute(**inputs)["signature"]
+    custom = nlgmetrics.load("ctc_consistency", aligner=f"E:{minilm_dir}@3").compute(**inputs)["signature"]
+    assert "|config:E-minilm|" in by_option
+    assert "|config:custom|" in custom and f"weights:E:{minilm_dir}@local-folder@layer3|" in custom

@@ -210,9 +210,15 @@ class NLGMetric(evaluate.Metric):
             result = scorer.score(**fields, **options)
         result.setdefault("higher_is_better", self.spec.higher_is_better)
         result["signature"] = signature(
-            self.spec.name, self.config or self.spec.default_config, scorer.weights(), scorer.dtype_name
+            self.spec.name, self._config_label(), scorer.weights(), scorer.dtype_name
         )
         return result
+
+    def _config_label(self) -> str:
+        """The config name, or ``custom`` when the weights were given by repo or folder (the signature's
+        weights part says which)."""
+        chosen = self.load_options.get(self.spec.config_option) or self.config or self.spec.default_config
+        return chosen if chosen in self.spec.configs else "custom"
 
     def _recover_from_failed_compute(self) -> None:
         """After scoring failed inside evaluate's compute: delete evaluate's finalised cache files and
