@@ -6,20 +6,38 @@ Errors name the field and the example index:
 Traceback (most recent call last):
 ...
 ValueError: predictions[1] is None; every example needs a string
+>>> check_texts("predictions", ["fine", "\\ud800"])
+Traceback (most recent call last):
+...
+ValueError: predictions[1] cannot be encoded as UTF-8: '\\ud800' at character 0 is a lone surrogate
 >>> check_references(["one reference", ["two", "references"]], n=2)
 [['one reference'], ['two', 'references']]
+>>> check_references([b"abc"])
+Traceback (most recent call last):
+...
+ValueError: references[0] must be a string or a list of strings, got bytes; decode it first (e.g. .decode("utf-8"))
+>>> is_blank("\\u200b\\ufeff\\x00 \\n"), is_blank(" a ")
+(True, False)
+>>> check_batch_size(-1)
+Traceback (most recent call last):
+...
+ValueError: batch_size=-1 must be a positive int
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
+
+_BYTES = (bytes, bytearray, memoryview)
+_DECODE_HINT = 'decode it first (e.g. .decode("utf-8"))'
 
 
 def _check_is_list(field: str, values: Any) -> list:
     if values is None:
         raise ValueError(f"{field} is missing (None); pass a list with one entry per example")
-    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+    if isinstance(values, (str, *_BYTES)) or not isinstance(values, Sequence):
         raise ValueError(f"{field} must be a list with one entry per example, got {type(values).__name__}")
     return list(values)
 
@@ -32,13 +50,23 @@ def _check_length(field: str, values: list, n: int | None, first: str) -> None:
 def _check_string(label: str, value: Any) -> str:
     if value is None:
         raise ValueError(f"{label} is None; every example needs a string")
+    if isinstance(value, _BYTES):
+        raise ValueError(f"{label} must be a string, got {type(value).__name__}; {_DECODE_HINT}")
     if not isinstance(value, str):
         raise ValueError(f"{label} must be a string, got {type(value).__name__}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(
+                f"{label} cannot be encoded as UTF-8: {value[err.start]!r} at character {err.start} is a "
+                "lone surrogate"
+            ) from None
     return value
 
 
 def check_texts(field: str, values: Any, n: int | None = None, first: str = "predictions") -> list[str]:
-    """A list of strings, one per example (``n`` of them when given)."""
+    """A list of strings, one per example (``n`` of them when given), each encodable as UTF-8."""
     values = _check_is_list(field, values)
     _check_length(field, values, n, first)
     return [_check_string(f"{field}[{i}]", value) for i, value in enumerate(values)]
@@ -53,10 +81,14 @@ def check_references(
     normalised = []
     for i, refs in enumerate(values):
         if isinstance(refs, str):
-            normalised.append([refs])
+            normalised.append([_check_string(f"{field}[{i}]", refs)])
             continue
         if refs is None:
             raise ValueError(f"{field}[{i}] is None; give a string or a list of strings")
+        if isinstance(refs, _BYTES):
+            raise ValueError(
+                f"{field}[{i}] must be a string or a list of strings, got {type(refs).__name__}; {_DECODE_HINT}"
+            )
         if not isinstance(refs, Sequence):
             raise ValueError(f"{field}[{i}] must be a string or a list of strings, got {type(refs).__name__}")
         if len(refs) == 0:
@@ -79,6 +111,19 @@ def check_inputs(
     }
 
 
+def check_batch_size(batch_size: Any, name: str = "batch_size") -> int | None:
+    """None (the device's default) or a positive int; anything else (``-1``, ``2.5``, ``"16"``) is a ValueError."""
+    if batch_size is None:
+        return None
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size <= 0:
+        raise ValueError(f"{name}={batch_size!r} must be a positive int")
+    return batch_size
+
+
+_BLANK_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+"""Control, format (zero-width space, BOM, ...) and separator characters: nothing a model can read."""
+
+
 def is_blank(text: str) -> bool:
-    """Empty or whitespace-only."""
-    return not text.strip()
+    """Empty, or made only of whitespace, control and format characters (``"\\u200b\\ufeff\\x00"``)."""
+    return all(c.isspace() or unicodedata.category(c) in _BLANK_CATEGORIES for c in text)
