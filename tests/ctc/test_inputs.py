@@ -101,11 +101,13 @@ def test_all_empty_gives_nan_mean_and_empty_details():
     assert result["details"][0]["predictions→contexts"]["tokens"] == []
 
 
-def test_engagingness_with_an_empty_fact_still_scores_against_the_history():
-    result = CTCScorer("engagingness", "E-minilm").score(
-        ["I love jazz too!"], sources=["Do you like jazz?"], contexts=[""]
-    )
-    assert math.isfinite(result["scores"][0])
+def test_engagingness_with_an_empty_fact_is_nan_as_the_card_says():
+    """Issue 8 §4.6: every input is required; a blank fact is not scored against the history alone."""
+    with pytest.warns(NLGMetricsWarning, match=r"contexts\[0\]"):
+        result = CTCScorer("engagingness", "E-minilm").score(
+            ["I love jazz too!"], sources=["Do you like jazz?"], contexts=[""]
+        )
+    assert math.isnan(result["scores"][0])
 
 
 def test_long_inputs_warn_once_per_compute_and_score(consistency):

@@ -168,7 +168,9 @@ def test_memory_is_bounded_by_chunks_of_texts(monkeypatch):
     scorer = InfoLMScorer(device="cpu")
     sizes = []
     original = scorer.lm.bags
-    monkeypatch.setattr(scorer.lm, "bags", lambda texts, t: sizes.append(len(texts)) or original(texts, t))
+    monkeypatch.setattr(
+        scorer.lm, "bags", lambda texts, *rest: sizes.append(len(texts)) or original(texts, *rest)
+    )
     monkeypatch.setattr(core, "TEXTS_PER_CHUNK", 6)
     predictions = [f"sentence number {i} about cats" for i in range(20)]
     chunked = scorer.score(predictions, [f"a text {i} about dogs" for i in range(20)])["scores"]

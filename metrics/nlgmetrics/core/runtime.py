@@ -120,6 +120,44 @@ def clear_cache() -> None:
         torch.cuda.empty_cache()
 
 
-def progress_bar(*, total: int, enabled: bool, desc: str, unit: str = "pair") -> tqdm:
+def progress_bar(*, total: int, enabled: bool, desc: str, unit: str = "example") -> tqdm:
     """A tqdm bar for the ``show_progress`` option; a silent no-op bar when disabled."""
     return tqdm(total=total, desc=desc, unit=unit, disable=not enabled)
+
+
+class Progress:
+    """A bar over ``total`` whole items (examples, pairs) fed fractions of work as each forward batch ends.
+
+    ``advance(amount)`` adds work (a share of an item is fine); the bar shows the whole items done,
+    and ends at ``total`` when the ``with`` block ends without an error. ``n`` counts even when disabled.
+
+    >>> with Progress(total=3, enabled=False, desc="demo") as progress:
+    ...     progress.advance(0.5)
+    ...     progress.advance(1.75)
+    ...     progress.n
+    2
+    >>> progress.n
+    3
+    """
+
+    def __init__(self, *, total: int, enabled: bool, desc: str, unit: str = "example"):
+        self.total = total
+        self.n = 0
+        self._done = 0.0
+        self.bar = progress_bar(total=total, enabled=enabled, desc=desc, unit=unit)
+
+    def advance(self, amount: float) -> None:
+        self._done = min(float(self.total), self._done + amount)
+        whole = int(self._done + 1e-9)  # 0.1 + 0.2 + ... must not stop one short
+        if whole > self.n:
+            self.bar.update(whole - self.n)
+            self.n = whole
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, error_type, *_) -> None:
+        if error_type is None and self.n < self.total:
+            self.bar.update(self.total - self.n)
+            self.n = self.total
+        self.bar.close()

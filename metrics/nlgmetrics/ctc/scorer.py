@@ -10,6 +10,12 @@
 core has no dependency on ``evaluate``; the evaluate modules in ``metrics/ctc_*`` are thin
 adapters over :class:`CTCScorer`.
 
+An example with a blank text in any of its inputs (empty, or only whitespace, zero-width, BOM or
+control characters) scores NaN without model work, with one warning naming the fields. Long texts
+are cut to what the aligner reads, as the reference does; ``long_inputs="window"`` reads only the
+context side ``b`` of each alignment ``align(a → b)`` in overlapping windows, so the aligned text
+``a`` is still cut (in preservation ``align(x → y)`` aligns the source: a long source is cut there).
+
 >>> scorer = CTCScorer("consistency", "E-minilm", device="cpu")
 >>> result = scorer.score(["The cat sat on the mat."], sources=["A cat was sitting on the mat."])
 >>> round(result["mean_score"], 2)
@@ -25,11 +31,12 @@ from dataclasses import dataclass, replace
 
 from ..core import runtime
 from ..core.result import mean_of
-from ..core.validation import check_inputs, is_blank
+from ..core.validation import check_batch_size, check_inputs, is_blank
 from .aligners import load_aligner
 from .aligners.base import (
     AGGREGATIONS,
     LONG_INPUTS,
+    NAN_ALIGNMENT,
     Aligner,
     AlignerSource,
     Alignment,
@@ -60,6 +67,8 @@ def resolve_aligner(aspect: str, aligner: str | None, revision: str | None = Non
     """A registered variant name, a custom ``"<kind>:<repo-or-dir>"``, or None for the aspect's default."""
     if aspect not in ASPECTS:
         raise ValueError(f"unknown CTC aspect {aspect!r}; choose one of {sorted(ASPECTS)}")
+    if aligner is not None and not isinstance(aligner, str):
+        raise ValueError(f"aligner={aligner!r} must be a string: a config name or '<kind>:<repo-or-dir>'")
     name = aligner or ASPECTS[aspect].default_variant
     if ":" in name:
         custom = parse_custom_aligner(name, revision)
@@ -130,7 +139,10 @@ class CTCScorer:
         aligner_revision: Hub revision for a custom aligner repo (registered ones are pinned).
         device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
         dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
-        batch_size: texts per forward pass (default adapts to the device).
+        batch_size: texts per forward pass, a positive int (default adapts to the device).
+
+    ``long_inputs="window"`` windows only the context side ``b`` of each alignment ``align(a → b)``;
+    a long aligned text ``a`` (e.g. the source in preservation's ``align(x → y)``) is still cut.
     """
 
     def __init__(
@@ -143,6 +155,7 @@ class CTCScorer:
         dtype=None,
         batch_size: int | None = None,
     ):
+        check_batch_size(batch_size)
         self.choice = resolve_aligner(aspect, aligner, aligner_revision)
         self.aspect = ASPECTS[aspect]
         self.sources: dict[str, AlignerSource] = {}
@@ -226,11 +239,13 @@ class CTCScorer:
     ) -> dict:
         """Score every example; returns ``{"scores": [...], "mean_score": float}`` (+ ``"details"``).
 
-        An example with an empty or whitespace-only text scores NaN (with a warning) and is left
+        An example with a blank text in any field (empty, or only whitespace, zero-width or control
+        characters) scores NaN without running the aligner (one warning names the fields) and is left
         out of ``mean_score``. ``details`` holds, per example, every alignment with its tokens.
-        ``long_inputs="window"`` reads a context longer than the model window in overlapping
+        ``long_inputs="window"`` reads a context ``b`` longer than the model window in overlapping
         windows (each token keeps its best window) instead of truncating it as the reference does;
-        it costs one extra forward pass per extra window.
+        it costs one extra forward pass per extra window. The aligned text ``a`` is still cut.
+        ``show_progress`` draws a bar over examples that advances after every forward batch.
         """
         given = {
             "predictions": predictions,
@@ -246,14 +261,35 @@ class CTCScorer:
         if not data["predictions"]:
             return self.empty_result(return_details=return_details)
 
+        n = len(data["predictions"])
+        blank = [_blank_fields(data, i) for i in range(n)]
         jobs = _jobs(self.aspect.name, data)
-        alignments = self._align(jobs, aggregation, bool(remove_stopwords), show_progress, long_inputs)
-        per_example: list[dict[str, Alignment]] = [{} for _ in data["predictions"]]
+        run = [k for k, job in enumerate(jobs) if not blank[job.index]]
+        alignments: list[Alignment] = [NAN_ALIGNMENT] * len(jobs)
+        desc = f"ctc_{self.aspect.name} " + ", ".join(f"{a.kind} {a.name}" for a in self.aligners.values())
+        with runtime.Progress(total=n, enabled=show_progress, desc=desc) as progress:
+            scored = n - sum(map(bool, blank))
+            progress.advance(n - scored)  # blank examples: nothing to run
+            # the aligners report pairs; an example counts when all its pairs are done
+            pair = scored / len(run) if run else 0.0
+            found = self._align(
+                [jobs[k] for k in run],
+                aggregation,
+                bool(remove_stopwords),
+                long_inputs,
+                lambda pairs: progress.advance(pairs * pair),
+            )
+        for k, alignment in zip(run, found):
+            alignments[k] = alignment
+        per_example: list[dict[str, Alignment]] = [{} for _ in range(n)]
         for job, alignment in zip(jobs, alignments):
             per_example[job.index][job.label] = alignment
-        scores = [self.aspect.combine({k: a.score for k, a in ex.items()}) for ex in per_example]
+        scores = [
+            math.nan if blank[i] else self.aspect.combine({k: a.score for k, a in ex.items()})
+            for i, ex in enumerate(per_example)
+        ]
 
-        self._warn_about(data, jobs, alignments, scores)
+        self._warn_about(blank, jobs, alignments, scores, long_inputs)
         result: dict = {"scores": scores, "mean_score": mean_of(scores)}
         if return_details:
             result["details"] = [{k: a.as_dict() for k, a in ex.items()} for ex in per_example]
@@ -264,10 +300,11 @@ class CTCScorer:
         jobs: list[_Job],
         aggregation: str,
         remove_stopwords: bool,
-        show_progress: bool,
         long_inputs: str,
-    ):
-        """Run each aligner once over all of its pairs (E aligners then embed each text once)."""
+        progress,
+    ) -> list[Alignment]:
+        """Run each aligner once over all of its pairs (E aligners then embed each text once);
+        ``progress`` is told the pairs done after every forward batch."""
         groups: dict[AlignerSource, list[int]] = defaultdict(list)
         for k, job in enumerate(jobs):
             groups[self.sources[job.direction]].append(k)
@@ -277,37 +314,60 @@ class CTCScorer:
                 [(jobs[k].a, jobs[k].b) for k in members],
                 aggregation=aggregation,
                 remove_stopwords=remove_stopwords,
-                show_progress=show_progress,
                 long_inputs=long_inputs,
+                progress=progress,
             )
             for k, alignment in zip(members, results):
                 out[k] = alignment
         return out
 
-    def _warn_about(self, data, jobs, alignments, scores) -> None:
+    def _warn_about(self, blank, jobs, alignments, scores, long_inputs: str) -> None:
         name = f"ctc_{self.aspect.name}"
         undefined = [i for i, s in enumerate(scores) if math.isnan(s)]
         if undefined:
-            blank = [label for i in undefined for label in _blank_fields(data, i)]
+            blank_fields = [label for i in undefined for label in blank[i]]
+            no_tokens = [str(i) for i in undefined if not blank[i]]
+            reasons = []
+            if blank_fields:
+                reasons.append(
+                    "an empty or blank text (only whitespace, zero-width or control characters): "
+                    + _summarise(blank_fields)
+                )
+            if no_tokens:
+                reasons.append(f"no token the aligner can score: examples {_summarise(no_tokens)}")
             runtime.warn(
-                f"{name}: {len(undefined)} of {len(scores)} examples have an empty or whitespace-only text "
-                f"({_summarise(blank or [str(i) for i in undefined])}); their score is NaN and mean_score "
-                f"averages the other {len(scores) - len(undefined)}."
+                f"{name}: {len(undefined)} of {len(scores)} examples have {'; '.join(reasons)}; their score "
+                f"is NaN and mean_score averages the other {len(scores) - len(undefined)}."
             )
-        truncated = sorted({job.index for job, a in zip(jobs, alignments) if a.truncated})
-        if truncated:
-            runtime.warn(
-                f"{name}: {len(truncated)} examples have a text longer than the aligner reads "
-                f"({self.choice.kind}: {_LIMITS[self.choice.kind]}); it was cut as the reference implementation "
-                f"does (examples {_summarise([str(i) for i in truncated])}). long_inputs='window' reads long "
-                "contexts in overlapping windows instead."
-            )
+        cut = [(job, a) for job, a in zip(jobs, alignments) if a.truncated]
+        if cut:
+            examples = _summarise([str(i) for i in sorted({job.index for job, _ in cut})])
+            count = len({job.index for job, _ in cut})
+            limit = f"{self.choice.kind}: {_LIMITS[self.choice.kind]}"
+            if long_inputs == "window":
+                where = ", ".join(dict.fromkeys(job.label for job, _ in cut))
+                runtime.warn(
+                    f"{name}: {count} examples have an aligned text longer than the aligner reads ({limit}); "
+                    f"it was cut as the reference implementation does (examples {examples}; in {where}). "
+                    "long_inputs='window' reads only the context side b of each alignment a→b in overlapping "
+                    f"windows; the aligned text a is always cut{_WINDOW_LIMITS.get(self.choice.kind, '')}."
+                )
+            else:
+                runtime.warn(
+                    f"{name}: {count} examples have a text longer than the aligner reads ({limit}); it was cut "
+                    f"as the reference implementation does (examples {examples}). long_inputs='window' reads "
+                    "the context side b of each alignment a→b in overlapping windows instead (the aligned "
+                    "text a is still cut)."
+                )
 
 
 _LIMITS = {
     "E": "512 tokens per text for BERT and RoBERTa",
     "D": "the first 256 tokens of the scored text, 512 for the pair",
     "R": "512 tokens for the pair",
+}
+_WINDOW_LIMITS = {
+    "R": " (R windows b only when a leaves half of the 512 tokens to it; otherwise the pair is cut longest-first)"
 }
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -25,7 +25,7 @@ import torch
 from ..core import runtime
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.registry import resolve_weight
-from ..core.validation import check_inputs
+from ..core.validation import check_batch_size, check_inputs, is_blank
 from . import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
 from .measures import MEASURES, _real, check_options
 
@@ -94,8 +94,9 @@ class InfoLMModel(MaskedLanguageModel):
         # float64 bags make the measures exact to the last digit; MPS has no float64.
         self.bag_dtype = torch.float32 if self.device.type == "mps" else torch.float64
 
-    def text(self, ids: list[int], truncated: bool, idf: IdfWeights) -> _Text:
-        positions = self.maskable_positions(ids)
+    def text(self, ids: list[int], truncated: bool, idf: IdfWeights, blank: bool = False) -> _Text:
+        """The positions to mask and their weights; none for a ``blank`` text (it scores NaN)."""
+        positions = [] if blank else self.maskable_positions(ids)
         weights = idf([ids[j] for j in positions])
         fallback = bool(positions) and sum(weights) == 0
         if fallback:
@@ -103,11 +104,15 @@ class InfoLMModel(MaskedLanguageModel):
         return _Text(ids, positions, weights, truncated, fallback)
 
     @torch.inference_mode()
-    def bags(self, texts: Sequence[_Text], temperature: float) -> torch.Tensor:
-        """One weighted bag of distributions per text, ``[len(texts), vocab]`` (NaN rows for texts with no words)."""
+    def bags(
+        self, texts: Sequence[_Text], temperature: float, done: Callable[[float], None] = lambda share: None
+    ) -> torch.Tensor:
+        """One weighted bag of distributions per text, ``[len(texts), vocab]`` (NaN rows for texts with no
+        words); ``done`` gets the share of the masked copies run after each forward batch."""
         bags = torch.zeros((len(texts), self.vocab_size), dtype=self.bag_dtype, device=self.device)
         weights = [torch.tensor(t.weights, dtype=self.bag_dtype) for t in texts]
         batches = self.masked_logits([t.ids for t in texts], [t.positions for t in texts])
+        n_copies = sum(len(t.positions) for t in texts)
         for slots, copies, logits in batches:
             # logits / T in the model's precision (one rounding more, of the same size as the logits' own),
             # then softmax in float64: normalised over the whole vocabulary, zero only below e^-745
@@ -120,6 +125,7 @@ class InfoLMModel(MaskedLanguageModel):
                 [weights[i][k] for i, k in zip(slots.tolist(), copies.tolist())]
             )
             bags[here.to(self.device)] += weight.to(self.device) @ probabilities
+            done(len(slots) / n_copies)
         totals = torch.tensor([sum(t.weights) for t in texts], dtype=self.bag_dtype, device=self.device)
         return bags / totals[:, None]  # 0/0 = NaN for a text with no words
 
@@ -172,7 +178,7 @@ class InfoLMScorer:
         model_revision: Hub revision for a repo id that is not registered.
         device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
         dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
-        batch_size: masked copies per forward pass (default 64 on cpu, 256 on accelerators).
+        batch_size: masked copies per forward pass, a positive int (default 64 on cpu, 256 on accelerators).
     """
 
     def __init__(
@@ -184,6 +190,7 @@ class InfoLMScorer:
         dtype=None,
         batch_size: int | None = None,
     ):
+        check_batch_size(batch_size)
         source = resolve_weight(model or DEFAULT_MODEL, model_revision, role="masked_lm", option="model")
         self.source = source
         self.lm = InfoLMModel.load(
@@ -290,6 +297,9 @@ class InfoLMScorer:
         With several references an example gets its best score over them (the highest when
         ``higher_is_better``, else the lowest). ``details`` lists per example every reference's
         score, the best one, and the tokens whose probability differs most between the two bags.
+        A blank text (empty, or only whitespace, zero-width or control characters) has no bag: its
+        example scores NaN (a blank reference among others is skipped), with a warning naming it.
+        ``show_progress`` draws a bar over examples that advances after every forward batch.
         """
         data = check_inputs({"predictions": predictions, "references": references})
         chosen, temperature = check_options(measure, alpha, beta, temperature)
@@ -297,17 +307,33 @@ class InfoLMScorer:
         ref_encoded = self.lm.encode([ref for refs in data["references"] for ref in refs])
         pred_idf, ref_idf = self._idf(idf, [ids for ids, _ in pred_encoded], [ids for ids, _ in ref_encoded])
 
-        preds = [self.lm.text(ids, cut, pred_idf) for ids, cut in pred_encoded]
-        flat = iter(self.lm.text(ids, cut, ref_idf) for ids, cut in ref_encoded)
+        preds = [
+            self.lm.text(ids, cut, pred_idf, is_blank(text))
+            for (ids, cut), text in zip(pred_encoded, data["predictions"])
+        ]
+        flat_texts = (ref for example in data["references"] for ref in example)
+        flat = iter(
+            self.lm.text(ids, cut, ref_idf, is_blank(text))
+            for (ids, cut), text in zip(ref_encoded, flat_texts)
+        )
         refs = [[next(flat) for _ in example] for example in data["references"]]
 
         n = len(preds)
         scores = [math.nan] * n
         details: list[dict] = [{}] * n
-        with runtime.progress_bar(total=n, enabled=show_progress, desc=f"InfoLM {self.lm.name}") as bar:
+        with runtime.Progress(total=n, enabled=show_progress, desc=f"InfoLM {self.lm.name}") as progress:
             for chunk in self._chunks(preds, refs):
-                self._score_chunk(chunk, preds, refs, chosen, temperature, scores, details, return_details)
-                bar.update(len(chunk))
+                self._score_chunk(
+                    chunk,
+                    preds,
+                    refs,
+                    chosen,
+                    temperature,
+                    scores,
+                    details,
+                    return_details,
+                    progress,
+                )
 
         self._warn_about(preds, refs, scores, chosen)
         finite = [s for s in scores if math.isfinite(s)]
@@ -336,7 +362,14 @@ class InfoLMScorer:
         if chunk:
             yield chunk
 
-    def _score_chunk(self, chunk, preds, refs, measure, temperature, scores, details, return_details) -> None:
+    def _score_chunk(
+        self, chunk, preds, refs, measure, temperature, scores, details, return_details, progress
+    ) -> None:
+        """Score the examples of ``chunk``, advancing ``progress`` by its examples as each forward batch ends."""
+
+        def done(share: float) -> None:
+            progress.advance(share * len(chunk))
+
         slots: dict[tuple, int] = {}
         texts: list[_Text] = []
 
@@ -348,7 +381,9 @@ class InfoLMScorer:
             return slots[key]
 
         pairs = [(i, k, slot(preds[i]), slot(ref)) for i in chunk for k, ref in enumerate(refs[i])]
-        bags = self.lm.bags(texts, temperature)
+        bags = self.lm.bags(texts, temperature, done)
+        if not any(t.positions for t in texts):
+            done(1.0)  # no forward pass: only blank texts
         pred_rows = torch.tensor([p for _, _, p, _ in pairs], device=bags.device)
         ref_rows = torch.tensor([r for _, _, _, r in pairs], device=bags.device)
         values = measure(bags[pred_rows], bags[ref_rows]).tolist()
@@ -394,7 +429,8 @@ class InfoLMScorer:
         if blank:
             undefined = sum(not ok for ok in has_bags)
             runtime.warn(
-                f"infolm: {_listed(blank)} have no words (empty or whitespace-only), so no bag of "
+                f"infolm: {_listed(blank)} have no words (empty, or only whitespace, zero-width or control "
+                "characters), so no bag of "
                 f"distributions; {undefined} of {n} examples score NaN and are left out of mean_score (an empty "
                 "reference among others is skipped)."
             )

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ...core import runtime
 from ...core.hub import check_source
 from ...core.registry import ResolvedWeight, WeightSpec, resolve_weight
 from ...core.stopwords import is_stopword
+from ...core.validation import check_batch_size
 
 AGGREGATIONS = ("mean", "sum")
 ALIGNER_KINDS = ("E", "D", "R")
@@ -34,7 +36,7 @@ LONG_INPUTS = ("truncate", "window")
 class Alignment:
     """``align(a → b)`` for one pair: each token of ``a`` with its score, and their aggregate.
 
-    ``score`` is NaN when ``a`` or ``b`` has no tokens (an empty or whitespace-only text).
+    ``score`` is NaN when ``a`` or ``b`` is blank or has no tokens.
     """
 
     tokens: list[str]
@@ -62,6 +64,23 @@ def aggregate(tokens: Sequence[str], scores: Sequence[float], how: str, remove_s
 
 NAN_ALIGNMENT = Alignment(tokens=[], token_scores=[], score=math.nan)
 
+ProgressCallback = Callable[[float], None]
+"""Called by ``align`` as each forward batch ends, with the work it finished, counted in pairs (a share of
+a pair is fine); the calls add up to the number of pairs."""
+
+
+@contextmanager
+def pair_progress(
+    n_pairs: int, *, progress: ProgressCallback | None, show_progress: bool, desc: str
+) -> Iterator[ProgressCallback]:
+    """Where ``align`` reports its work: the caller's ``progress`` callback (a metric converts pairs to
+    examples), else a bar of its own over ``n_pairs`` pairs when ``show_progress``."""
+    if progress is not None:
+        yield progress
+        return
+    with runtime.Progress(total=n_pairs, enabled=show_progress, desc=desc, unit="pair") as bar:
+        yield bar.advance
+
 
 class Aligner(ABC):
     """Scores ``align(a → b)`` for many ``(a, b)`` pairs at once, over a model and its tokenizer.
@@ -75,7 +94,7 @@ class Aligner(ABC):
     def __init__(self, model, tokenizer, *, batch_size: int, name: str):
         self.model = model
         self.tokenizer = tokenizer
-        self.batch_size = batch_size
+        self.batch_size = check_batch_size(batch_size)
         self.name = name
         self.device = next(model.parameters()).device
 
@@ -89,6 +108,7 @@ class Aligner(ABC):
         cls, source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None
     ) -> Aligner:
         """The aligner for ``source``; its weights load once per (weights, revision, device, dtype, layer)."""
+        check_batch_size(batch_size)
         device = runtime.select_device(device)
         dtype = runtime.resolve_dtype(dtype, device)
         key = (source.kind, source.source, source.revision, str(device), str(dtype), source.layer)
@@ -105,11 +125,16 @@ class Aligner(ABC):
         remove_stopwords: bool,
         show_progress: bool = False,
         long_inputs: str = "truncate",
+        progress: ProgressCallback | None = None,
     ) -> list[Alignment]:
         """One :class:`Alignment` per pair, in input order.
 
         With ``long_inputs="window"`` a context ``b`` longer than the model window is read as
-        overlapping windows and each token of ``a`` keeps its best score over the windows.
+        overlapping windows and each token of ``a`` keeps its best score over the windows; ``a``
+        itself is still cut to what the model reads. A pair with a blank text
+        (:func:`~nlgmetrics.core.validation.is_blank`) gets a NaN alignment without model work.
+        ``progress`` is told the pairs done after each forward batch (``show_progress`` draws a bar
+        over pairs instead).
         """
 
 

@@ -24,15 +24,24 @@ A token classifier (RoBERTa-large, or ALBERT-xlarge for ``D-mix-albert``) reads 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 from transformers import AutoModelForTokenClassification
 
-from ...core import runtime
 from ...core.batching import padded_batches
 from ...core.hub import load_model_and_tokenizer
-from .base import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, aggregate, window_overlap
+from ...core.validation import is_blank
+from .base import (
+    NAN_ALIGNMENT,
+    Aligner,
+    AlignerSource,
+    Alignment,
+    ProgressCallback,
+    aggregate,
+    pair_progress,
+    window_overlap,
+)
 
 MAX_LENGTH = 512
 INPUT_CUT = MAX_LENGTH // 2
@@ -150,8 +159,13 @@ class DiscriminativeAligner(Aligner):
         return groups
 
     @torch.inference_mode()
-    def _word_probabilities(self, rows: list[dict], groups: list[list[list[int]]]) -> list[torch.Tensor]:
-        """P(aligned) for each word of each encoded pair."""
+    def _word_probabilities(
+        self,
+        rows: list[dict],
+        groups: list[list[list[int]]],
+        done: Callable[[float], None] = lambda share: None,
+    ) -> list[torch.Tensor]:
+        """P(aligned) for each word of each encoded pair; ``done`` gets the share of rows run after each batch."""
         out: list[torch.Tensor | None] = [None] * len(rows)
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
         encoder, classifier = self.model.base_model, self.model.classifier
@@ -160,6 +174,7 @@ class DiscriminativeAligner(Aligner):
             for r, i in enumerate(batch):
                 word_features = torch.stack([hidden[r, g].sum(dim=0) for g in groups[i]])
                 out[i] = torch.softmax(classifier(word_features).float(), dim=-1)[:, self.aligned_label]
+            done(len(batch) / len(rows))
         return out  # type: ignore[return-value]
 
     def _encode_pairs(self, texts: list[str], contexts: list[str]):
@@ -183,10 +198,11 @@ class DiscriminativeAligner(Aligner):
         remove_stopwords: bool,
         show_progress: bool = False,
         long_inputs: str = "truncate",
+        progress: ProgressCallback | None = None,
     ) -> list[Alignment]:
         results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
         cleaned = [(clean_text(a), clean_text(b)) for a, b in pairs]
-        candidates = [i for i, (a, b) in enumerate(cleaned) if a and b]
+        candidates = [i for i, (a, b) in enumerate(cleaned) if not (is_blank(a) or is_blank(b))]
         texts, cut = self.prepare_input([cleaned[i][0] for i in candidates]) if candidates else ([], [])
         examples = []  # (pair index, prepared a, was a cut, word groups); no words → NaN
         for i, text, was_cut in zip(candidates, texts, cut):
@@ -202,8 +218,12 @@ class DiscriminativeAligner(Aligner):
                     {key: encoded[key][r] for key in ("input_ids", "token_type_ids") if key in encoded}
                 )
                 owners.append(k)
-        with runtime.progress_bar(total=len(pairs), enabled=show_progress, desc=f"D {self.name}") as bar:
-            probabilities = self._word_probabilities(rows, [examples[k][3] for k in owners])
+        desc = f"D {self.name}"
+        with pair_progress(len(pairs), progress=progress, show_progress=show_progress, desc=desc) as report:
+            report(len(pairs) - len(examples))  # nothing to run for these: NaN
+            probabilities = self._word_probabilities(
+                rows, [examples[k][3] for k in owners], lambda share: report(share * len(examples))
+            )
             best: dict[int, torch.Tensor] = {}
             for k, p in zip(owners, probabilities):  # best window wins, word by word
                 best[k] = p if k not in best else torch.maximum(best[k], p)
@@ -212,5 +232,4 @@ class DiscriminativeAligner(Aligner):
                 context_cut = long_inputs != "window" and windows.count(k) > 1
                 score = aggregate(words, scores, aggregation, remove_stopwords)
                 results[i] = Alignment(words, scores, score, was_cut or context_cut)
-            bar.update(len(pairs))
         return results

@@ -11,17 +11,31 @@ length-sorted padded batches.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 from transformers import AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
 
-from ...core import runtime
 from ...core.batching import padded_batches
 from ...core.hub import encode_within_window, from_pretrained, model_window, special_token_layout
-from .base import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, aggregate, window_overlap
+from ...core.validation import is_blank
+from .base import (
+    NAN_ALIGNMENT,
+    Aligner,
+    AlignerSource,
+    Alignment,
+    ProgressCallback,
+    aggregate,
+    pair_progress,
+    window_overlap,
+)
 
 _PAIRS_PER_CHUNK_PER_BATCH = 8
+
+
+def _scaled(report: ProgressCallback, pairs: int) -> Callable[[float], None]:
+    """Report a share of ``pairs`` pairs."""
+    return lambda share: report(share * pairs)
 
 
 def _wants_prefix_space(tokenizer) -> bool:
@@ -88,8 +102,11 @@ class EmbeddingAligner(Aligner):
         return windows
 
     @torch.inference_mode()
-    def _embed(self, ids: list[list[int]]) -> list[torch.Tensor]:
-        """Unit-normalised embeddings of each text's own tokens (special tokens dropped)."""
+    def _embed(
+        self, ids: list[list[int]], done: Callable[[float], None] = lambda share: None
+    ) -> list[torch.Tensor]:
+        """Unit-normalised embeddings of each text's own tokens (special tokens dropped); ``done`` gets
+        the share of the rows embedded after each forward batch."""
         out: list[torch.Tensor | None] = [None] * len(ids)
         rows = [{"input_ids": row} for row in ids]
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
@@ -100,6 +117,7 @@ class EmbeddingAligner(Aligner):
             hidden = hidden / hidden.norm(dim=-1, keepdim=True)
             for r, i in enumerate(batch):
                 out[i] = hidden[r, self.n_prefix : len(ids[i]) - self.n_suffix]
+            done(len(batch) / len(ids))
         return out  # type: ignore[return-value]
 
     def _token_texts(self, ids: Sequence[int]) -> list[str]:
@@ -109,9 +127,12 @@ class EmbeddingAligner(Aligner):
             self._token_text[i] = text
         return [self._token_text[i] for i in ids]
 
-    def _chunk_embeddings(self, texts: list[str], contexts: set[str], long_inputs: str):
+    def _chunk_embeddings(
+        self, texts: list[str], contexts: set[str], long_inputs: str, done: Callable[[float], None]
+    ):
         """Embed a chunk's texts once each: per text its ids, its own embeddings, whether it was cut,
-        and (``long_inputs="window"``) the embeddings of all its windows when it serves as a context."""
+        and (``long_inputs="window"``) the embeddings of all its windows when it serves as a context.
+        ``done`` gets the share of the chunk's forward work finished after each batch."""
         ids, truncated = self._encode(texts)
         windowed = [t for t in texts if t in contexts] if long_inputs == "window" else []
         rows: dict[tuple[int, ...], int] = {}  # identical rows (a text's first window) are embedded once
@@ -121,7 +142,7 @@ class EmbeddingAligner(Aligner):
             if windowed
             else []
         )
-        embedded = self._embed([list(row) for row in rows])
+        embedded = self._embed([list(row) for row in rows], done)
         window_embeddings = {
             text: torch.cat([embedded[j] for j in js]) for text, js in zip(windowed, windows)
         }
@@ -135,19 +156,26 @@ class EmbeddingAligner(Aligner):
         remove_stopwords: bool,
         show_progress: bool = False,
         long_inputs: str = "truncate",
+        progress: ProgressCallback | None = None,
     ) -> list[Alignment]:
         results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
         stripped = [(a.strip(), b.strip()) for a, b in pairs]
         # Pairs sharing a context sit in the same chunk, so each distinct text is embedded once.
-        order = sorted((i for i, (a, b) in enumerate(stripped) if a and b), key=lambda i: stripped[i][::-1])
+        order = sorted(
+            (i for i, (a, b) in enumerate(stripped) if not (is_blank(a) or is_blank(b))),
+            key=lambda i: stripped[i][::-1],
+        )
         chunk_size = self.batch_size * _PAIRS_PER_CHUNK_PER_BATCH
-        with runtime.progress_bar(total=len(pairs), enabled=show_progress, desc=f"E {self.name}") as bar:
-            bar.update(len(pairs) - len(order))
+        desc = f"E {self.name}"
+        with pair_progress(len(pairs), progress=progress, show_progress=show_progress, desc=desc) as report:
+            report(len(pairs) - len(order))
             for start in range(0, len(order), chunk_size):
                 chunk = order[start : start + chunk_size]
                 texts = list(dict.fromkeys(t for i in chunk for t in stripped[i]))
                 contexts = {stripped[i][1] for i in chunk}
-                ids, own, truncated, windowed = self._chunk_embeddings(texts, contexts, long_inputs)
+                ids, own, truncated, windowed = self._chunk_embeddings(
+                    texts, contexts, long_inputs, _scaled(report, len(chunk))
+                )
                 slot = {text: k for k, text in enumerate(texts)}
                 for i in chunk:
                     a, b = stripped[i]
@@ -164,5 +192,4 @@ class EmbeddingAligner(Aligner):
                     results[i] = Alignment(
                         tokens, scores, aggregate(tokens, scores, aggregation, remove_stopwords), cut
                     )
-                bar.update(len(chunk))
         return results

@@ -9,15 +9,23 @@ cleaned (the reference does not clean them either).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 from transformers import AutoModelForSequenceClassification
 
-from ...core import runtime
 from ...core.batching import padded_batches
 from ...core.hub import load_model_and_tokenizer
-from .base import NAN_ALIGNMENT, Aligner, AlignerSource, Alignment, window_overlap
+from ...core.validation import is_blank
+from .base import (
+    NAN_ALIGNMENT,
+    Aligner,
+    AlignerSource,
+    Alignment,
+    ProgressCallback,
+    pair_progress,
+    window_overlap,
+)
 
 MAX_LENGTH = 512
 
@@ -93,13 +101,15 @@ class RegressionAligner(Aligner):
         return rows, owners, [t and not s for t, s in zip(too_long, sliding)]
 
     @torch.inference_mode()
-    def _predict(self, rows: list[dict]) -> list[float]:
+    def _predict(self, rows: list[dict], done: Callable[[float], None] = lambda share: None) -> list[float]:
+        """The regressor's output per row; ``done`` gets the share of rows run after each batch."""
         out = [0.0] * len(rows)
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
         for batch, inputs in padded_batches(rows, self.batch_size, pad, self.device):
             logits = self.model(**inputs).logits[:, 0].float().tolist()
             for i, value in zip(batch, logits):
                 out[i] = value
+            done(len(batch) / len(rows))
         return out
 
     def align(
@@ -110,17 +120,20 @@ class RegressionAligner(Aligner):
         remove_stopwords: bool,
         show_progress: bool = False,
         long_inputs: str = "truncate",
+        progress: ProgressCallback | None = None,
     ) -> list[Alignment]:
         results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
-        kept = [i for i, (a, b) in enumerate(pairs) if a.strip() and b.strip()]
-        if not kept:
-            return results
-        rows, owners, truncated = self._rows([pairs[i] for i in kept], long_inputs)
-        with runtime.progress_bar(total=len(pairs), enabled=show_progress, desc=f"R {self.name}") as bar:
+        kept = [i for i, (a, b) in enumerate(pairs) if not (is_blank(a) or is_blank(b))]
+        desc = f"R {self.name}"
+        with pair_progress(len(pairs), progress=progress, show_progress=show_progress, desc=desc) as report:
+            report(len(pairs) - len(kept))  # nothing to run for these: NaN
+            if not kept:
+                return results
+            rows, owners, truncated = self._rows([pairs[i] for i in kept], long_inputs)
+            values = self._predict(rows, lambda share: report(share * len(kept)))
             best: dict[int, float] = {}
-            for k, value in zip(owners, self._predict(rows)):  # best window wins
+            for k, value in zip(owners, values):  # best window wins
                 best[k] = max(best.get(k, value), value)
             for k, i in enumerate(kept):
                 results[i] = Alignment([], [], best[k], truncated[k])
-            bar.update(len(pairs))
         return results
