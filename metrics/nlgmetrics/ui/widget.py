@@ -25,7 +25,10 @@ from __future__ import annotations
 import math
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import gradio
 
 INSTALL_HINT = 'the widget needs gradio, which is not installed: pip install "nlgmetrics[space]"'
 
@@ -127,7 +130,7 @@ def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: An
     return module, banner
 
 
-def build_widget(name: str, config_name: str | None = None, **load_kwargs: Any):
+def build_widget(name: str, config_name: str | None = None, **load_kwargs: Any) -> gradio.Blocks:
     """A ``gr.Blocks`` app scoring one example with module ``name`` (API name ``/score``)."""
     import gradio as gr
 
