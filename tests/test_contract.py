@@ -128,6 +128,8 @@ def held(lock_file: Path) -> bool:
 # ---- loading --------------------------------------------------------------------------------------------
 
 
+# InfoLM's idf over a one-example corpus is all zeros: it says so and weighs uniformly (tested elsewhere)
+@pytest.mark.filterwarnings("ignore:infolm. every token of:nlgmetrics.core.runtime.NLGMetricsWarning")
 @pytest.mark.parametrize("name", NAMES)
 def test_checkout_and_package_give_the_same_module_and_scores(name):
     from_checkout = evaluate.load(str(REPO / "metrics" / name), config_of(name), device="cpu")
