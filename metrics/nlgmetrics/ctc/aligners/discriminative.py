@@ -165,15 +165,31 @@ class DiscriminativeAligner(Aligner):
         groups: list[list[list[int]]],
         done: Callable[[float], None] = lambda share: None,
     ) -> list[torch.Tensor]:
-        """P(aligned) for each word of each encoded pair; ``done`` gets the share of rows run after each batch."""
+        """P(aligned) for each word of each encoded pair; ``done`` gets the share of rows run after each batch.
+
+        Per batch: the word index of every piece is built on the CPU, the pieces' hidden states are
+        summed into words with one ``index_add_``, and the classifier and softmax run once over all
+        the batch's words, with one copy back: no per-example work on the device.
+        """
         out: list[torch.Tensor | None] = [None] * len(rows)
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
         encoder, classifier = self.model.base_model, self.model.classifier
         for batch, inputs in padded_batches(rows, self.batch_size, pad, self.device):
-            hidden = encoder(**inputs).last_hidden_state
+            width = inputs["input_ids"].shape[1]
+            positions, words, counts = [], [], []
             for r, i in enumerate(batch):
-                word_features = torch.stack([hidden[r, g].sum(dim=0) for g in groups[i]])
-                out[i] = torch.softmax(classifier(word_features).float(), dim=-1)[:, self.aligned_label]
+                for group in groups[i]:
+                    positions += [r * width + p for p in group]
+                    words += [len(counts)] * len(group)
+                    counts.append(len(group))
+            hidden = encoder(**inputs).last_hidden_state
+            flat = hidden.reshape(-1, hidden.shape[-1])
+            index = torch.tensor(positions).to(self.device, non_blocking=True)
+            word_index = torch.tensor(words).to(self.device, non_blocking=True)
+            features = flat.new_zeros((len(counts), flat.shape[-1])).index_add_(0, word_index, flat[index])
+            probabilities = torch.softmax(classifier(features).float(), dim=-1)[:, self.aligned_label].cpu()
+            for i, p in zip(batch, probabilities.split([len(groups[i]) for i in batch])):
+                out[i] = p
             done(len(batch) / len(rows))
         return out  # type: ignore[return-value]
 
