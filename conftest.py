@@ -33,6 +33,9 @@ os.environ.update(
         "TOKENIZERS_PARALLELISM": "false",
     }
 )
+# Parity references run on the CPU: modules default to it here too, also on a GPU machine (the GPU
+# tests in tests/test_gpu.py ask for cuda explicitly). Set NLGMETRICS_DEVICE to run the suite elsewhere.
+os.environ.setdefault("NLGMETRICS_DEVICE", "cpu")
 
 
 def _private_copy(source: Path, target: Path) -> Path:

@@ -122,3 +122,15 @@ def test_registry_layers_fit_the_architectures():
         assert spec.num_layers and spec.license and spec.source and spec.architecture
         assert spec.hidden_layer is None or 0 < spec.hidden_layer <= spec.num_layers
         assert (spec.hidden_layer is None) == spec.architecture.endswith(("Classification",))
+
+
+def test_default_device_follows_nlgmetrics_device(monkeypatch):
+    monkeypatch.setenv("NLGMETRICS_DEVICE", "cpu")
+    assert runtime.select_device(None) == torch.device("cpu")
+    assert runtime.select_device("cpu") == torch.device("cpu")  # an explicit device wins
+    monkeypatch.setenv("NLGMETRICS_DEVICE", "no-such-device")
+    with pytest.raises(ValueError, match="'no-such-device' is not a valid torch device"):
+        runtime.select_device(None)
+    monkeypatch.delenv("NLGMETRICS_DEVICE")
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert runtime.select_device(None).type in (expected, "mps")

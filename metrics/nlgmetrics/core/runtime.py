@@ -58,7 +58,9 @@ def warn(message: str) -> None:
 
 
 def select_device(device: str | torch.device | None = None) -> torch.device:
-    """The device to run on: ``device`` if given, else cuda, then mps, then cpu."""
+    """The device to run on: ``device`` if given, else ``$NLGMETRICS_DEVICE``, else cuda, then mps, then cpu."""
+    if device is None:
+        device = os.environ.get("NLGMETRICS_DEVICE") or None
     if device is None:
         if torch.cuda.is_available():
             return torch.device("cuda")
