@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 
 import pytest
 from gradio_client import Client
@@ -10,7 +12,9 @@ from gradio_client.exceptions import AppError
 
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.space import _json_safe
-from tests.space.conftest import direct, example_records, tiny_config
+from tests.space.conftest import REPO, direct, example_records, tiny_config
+
+pytestmark = pytest.mark.filterwarnings("ignore:infolm. every token")
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +104,17 @@ def test_bad_requests_are_refused_with_a_clear_message(client, name, config, rec
 def test_records_that_are_not_json_are_refused(client):
     with pytest.raises(AppError, match="records is not valid JSON"):
         client.predict("infolm", "", "[{", "{}", api_name="/score")
+
+
+@pytest.mark.parametrize("readme", ["space/README.md", "README.md"])
+def test_the_readmes_gradio_client_example_runs_as_printed(space, readme):
+    text = (REPO / readme).read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if 'api_name="/score"' in b)
+    printed = []
+    exec(block.replace("http://127.0.0.1:7860", space[1]), {"print": lambda *args: printed.append(args)})
+    scores, *_ = printed[0]
+    records = ast.literal_eval(re.search(r"records = (\[.*?\])\n", block, re.S).group(1))
+    assert (
+        scores
+        == direct("ctc_consistency", "E-minilm").compute(**columns("ctc_consistency", records))["scores"]
+    )
