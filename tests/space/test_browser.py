@@ -9,12 +9,14 @@ family's modes go to docs/ (the README shows them).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import os
 from pathlib import Path
 
 import pytest
 
+from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.records import display
 from tests.space.conftest import REPO, direct, example_records
@@ -204,3 +206,31 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
     config = configs_to_try(spec)[-1]
     wait_for_text(page, f"{family}-ab-summary", config)
     check_summary(page, family, spec, config, records_a, records_b)
+
+
+def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_it(page, monkeypatch):
+    """Within a family the chosen module's fields appear; a config whose weights are missing is a message
+    naming the repo and the download command (never a traceback)."""
+    family = max(FAMILIES, key=lambda f: sum(s.family == f for s in SPECS.values()))
+    names = sorted(n for n, s in SPECS.items() if s.family == family)
+    open_mode(page, family, "single")
+    for name in names[:2] if len(names) > 1 else []:
+        choose(page, f"{family}-single-module", name)
+        for field in {f for n in names for f in SPECS[n].inputs}:
+            box = page.locator(f"#{family}-single-{field}")
+            shown = str(field in SPECS[name].inputs).lower()
+            page.wait_for_function(
+                f"(() => {{ const e = document.querySelector('#{family}-single-{field}'); "
+                f"return !!(e && e.offsetParent !== null); }})() === {shown}"
+            )
+            assert box.is_visible() == (field in SPECS[name].inputs)
+    spec = SPECS[names[0]]
+    choose(page, f"{family}-single-module", spec.name) if len(names) > 1 else None
+    weight = spec.weights_of(spec.default_config)[0]
+    monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision="f" * 40))
+    choose(page, f"{family}-single-config", spec.default_config)
+    page.click(f"#{family}-single-run")
+    toast = page.locator(".toast-body", has_text="hf download").first
+    toast.wait_for()
+    text = toast.inner_text()
+    assert f"hf download {weight.repo_id} --revision {'f' * 40}" in text and "Traceback" not in text
