@@ -123,6 +123,8 @@ def test_score_one_example(page, family):
     spec = first_module(family)
     open_mode(page, family, "single")
     records = example_records(spec.name)[:1]
+    records[0]["predictions"] += " It happened in Paris."  # words the inputs do not support: a contrast
+    page.fill(f"#{family}-single-predictions textarea", records[0]["predictions"])
     for config in configs_to_try(spec):
         choose(page, f"{family}-single-config", config)
         page.click(f"#{family}-single-run")
