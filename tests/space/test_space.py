@@ -186,3 +186,14 @@ def test_python_space_app_py_serves_on_gradios_host_and_port():
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def test_a_config_the_module_does_not_describe_is_checked_when_used():
+    spec = dataclasses.replace(SPECS["infolm"], configs=("some-task",), default_config="some-task")
+    assert spec.weights_of("some-task") is None
+    assert (
+        config_status(spec, "some-task").available is None
+        and config_status(spec, "some-task").message() == ""
+    )
+    assert space_module.config_choices(spec)[1] == ("some-task (checked when used)", "some-task")
+    assert default_choice(spec) == ("some-task", "")

@@ -229,7 +229,7 @@ def config_choices(spec: ModuleSpec) -> list[tuple[str, str]]:
     choices = [(f"default ({used}{', offline fallback' if note else ''})", "")]
     for config in spec.configs:
         status = config_status(spec, config)
-        suffix = {True: "", None: "", False: " (not on this machine)"}[status.available]
+        suffix = {True: "", None: " (checked when used)", False: " (not on this machine)"}[status.available]
         choices.append((f"{config}{suffix}", config))
     return choices
 
@@ -251,11 +251,15 @@ def banner(limits: Limits) -> str:
     """Which configs can run now (weights embedded or in the local cache), and the limits."""
     lines = ["**Configs available now** (weights embedded or in the local cache):"]
     for name, spec in sorted(SPECS.items()):
-        ready, missing = [], []
+        found: dict[bool | None, list[str]] = {True: [], False: [], None: []}
         for config in spec.configs:
-            (missing if config_status(spec, config).available is False else ready).append(config)
-        shown = ", ".join(f"`{c}`" for c in ready) or "none"
-        lines.append(f"- `{name}`: {shown}" + (f" ({len(missing)} more need a download)" if missing else ""))
+            found[config_status(spec, config).available].append(config)
+        shown = ", ".join(f"`{c}`" for c in found[True]) or "none"
+        if found[None]:
+            shown += f"; checked when used: {', '.join(f'`{c}`' for c in found[None])}"
+        if found[False]:
+            shown += f" ({len(found[False])} more need a download)"
+        lines.append(f"- `{name}`: {shown}")
     lines.append(
         f"\nChoosing a config that is not on this machine says how to get it. Limits: {limits.describe()}."
     )
