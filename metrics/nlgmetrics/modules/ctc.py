@@ -118,6 +118,7 @@ def _spec(aspect: str) -> ModuleSpec:
         doctest_config="E-minilm",
         doctest_scores=DOCTEST_SCORES[aspect],
         details="nlgmetrics.modules.ctc:prediction_tokens",
+        config_weights="nlgmetrics.modules.ctc:variant_weights",
     )
 
 
@@ -131,6 +132,19 @@ def make_scorer(spec: ModuleSpec, config: str | None, aligner: str | None = None
     if config and aligner and config != aligner:
         raise ValueError(f"config name {config!r} and aligner={aligner!r} disagree; give only one")
     return CTCScorer(spec.name.removeprefix("ctc_"), aligner or config, **load_options)
+
+
+def variant_weights(spec: ModuleSpec, config: str) -> list:
+    """The registered weights aligner variant ``config`` loads for the aspect's directions.
+
+    >>> [w.repo_id for w in variant_weights(SPECS["ctc_relevance"], "D-cnndm")]
+    ['nlgmetrics/ctc-D-cnndm-doc_to_summ', 'nlgmetrics/ctc-D-cnndm-summ_to_ref']
+    """
+    from ..ctc.variants import CTC_VARIANTS
+
+    variant = CTC_VARIANTS[config]
+    weights = [variant.weight_for(d) for d in ASPECTS[spec.name.removeprefix("ctc_")].directions]
+    return list({w.name: w for w in weights if w is not None}.values())
 
 
 def prediction_tokens(details: dict) -> list[tuple[str, float | None]]:

@@ -69,6 +69,7 @@ def check_choice(choices: Sequence[str]) -> Callable[[str, Any], Any]:
             raise ValueError(f"{name}={value!r} is not one of {', '.join(map(repr, choices))}")
         return value
 
+    check.choices = tuple(choices)  # read by user interfaces (a drop-down instead of a free text box)
     return check
 
 
@@ -151,6 +152,10 @@ class ModuleSpec:
     doctest_scores: str = ""
     details: str = ""
     """``"package.module:function"`` turning one example's details into (token, score) pairs for a heat map."""
+    config_weights: str = ""
+    """``"package.module:function"``: ``function(spec, config)`` lists the registered weights (``WeightSpec``) a
+    config loads, so a user interface can tell cheaply whether they are on the machine. Empty: a config
+    named like a registered weight loads that weight; any other config is checked when it is loaded."""
 
     @property
     def all_load_options(self) -> tuple[Option, ...]:
@@ -205,6 +210,20 @@ class ModuleSpec:
     def build_scorer(self, config: str | None, **load_options: Any):
         module, _, factory = self.scorer.partition(":")
         return getattr(importlib.import_module(module), factory)(self, config, **load_options)
+
+    def weights_of(self, config: str) -> list | None:
+        """The registered weights (``WeightSpec``) config ``config`` loads, or None when the module does not say.
+
+        >>> from nlgmetrics.modules import SPECS
+        >>> [w.repo_id for w in SPECS["infolm"].weights_of("bert-base-uncased")]
+        ['google-bert/bert-base-uncased']
+        """
+        from ..core.registry import WEIGHTS
+
+        if self.config_weights:
+            module, _, function = self.config_weights.partition(":")
+            return list(getattr(importlib.import_module(module), function)(self, config))
+        return [WEIGHTS[config]] if config in WEIGHTS else None
 
     def render_details(self, details: dict) -> list[tuple[str, float | None]]:
         """(token, score) pairs of one example's details, for a heat map (empty if the module has none)."""

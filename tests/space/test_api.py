@@ -1,0 +1,120 @@
+"""The Space's /score endpoint through gradio_client: the direct compute() numbers, and clear refusals."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+
+import pytest
+from gradio_client import Client
+from gradio_client.exceptions import AppError
+
+from nlgmetrics.modules import SPECS
+from nlgmetrics.ui.space import _json_safe
+from tests.space.conftest import REPO, direct, example_records, tiny_config
+
+pytestmark = pytest.mark.filterwarnings("ignore:infolm. every token")
+
+
+@pytest.fixture(scope="module")
+def client(space):
+    return Client(space[1], verbose=False)
+
+
+def columns(name: str, records: list[dict]) -> dict[str, list]:
+    return {f: [r[f] for r in records] for f in SPECS[name].inputs}
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_score_returns_the_direct_compute_result(client, name):
+    config = tiny_config(name)
+    records = example_records(name) * 2
+    records[1] = {**records[1], "predictions": records[1]["predictions"] + " And more."}
+    got = client.predict(name, config, json.dumps(records), json.dumps({}), api_name="/score")
+    want = _json_safe(direct(name, config).compute(**columns(name, records)))
+    assert got == want
+    assert got["signature"] and f"module:{name}" in got["signature"]
+
+
+def test_options_are_passed_to_compute(client):
+    name, config = "ctc_consistency", "E-minilm"
+    records = example_records(name)
+    options = {"aggregation": "sum", "return_details": True}
+    got = client.predict(name, config, json.dumps(records), json.dumps(options), api_name="/score")
+    assert got == _json_safe(direct(name, config).compute(**columns(name, records), **options))
+    assert got["details"][0]
+
+
+def test_empty_config_is_the_default(client, space):
+    name = "infolm"
+    records = example_records(name)
+    got = client.predict(name, "", json.dumps(records), "{}", api_name="/score")
+    assert (
+        got["signature"]
+        == direct(name, SPECS[name].default_config).compute(**columns(name, records))["signature"]
+    )
+
+
+BAD = [
+    ("ctc_consistency", "E-minilm", [{"predictions": "a"}], {}, "record 0 has no field 'sources'"),
+    (
+        "ctc_consistency",
+        "E-minilm",
+        [{"predictions": "a", "sources": "b", "source": "c"}],
+        {},
+        "unknown field(s) source",
+    ),
+    ("ctc_consistency", "E-minilm", {"predictions": "a"}, {}, "records must be a JSON list"),
+    ("ctc_consistency", "E-minilm", [{"predictions": 3, "sources": "b"}], {}, "predictions"),
+    ("ctc_consistency", "E-minilm", [{"predictions": "a", "sources": "b"}] * 9, {}, "at most 8 per request"),
+    ("ctc_consistency", "E-minilm", [{"predictions": "a" * 601, "sources": "b"}], {}, "at most 600 per text"),
+    (
+        "ctc_consistency",
+        "sentence-transformers/all-MiniLM-L6-v2",
+        [{"predictions": "a", "sources": "b"}],
+        {},
+        "only the registered configs",
+    ),
+    (
+        "ctc_consistency",
+        "E-minilm",
+        [{"predictions": "a", "sources": "b"}],
+        {"aligner": "E:./x"},
+        "does not take aligner",
+    ),
+    (
+        "ctc_consistency",
+        "E-minilm",
+        [{"predictions": "a", "sources": "b"}],
+        {"aggregation": "max"},
+        "aggregation='max'",
+    ),
+    ("no_such_module", "", [], {}, "unknown module 'no_such_module'"),
+]
+
+
+@pytest.mark.parametrize(("name", "config", "records", "options", "message"), BAD)
+def test_bad_requests_are_refused_with_a_clear_message(client, name, config, records, options, message):
+    with pytest.raises(AppError, match=None) as err:
+        client.predict(name, config, json.dumps(records), json.dumps(options), api_name="/score")
+    assert message in str(err.value) and "Traceback" not in str(err.value)
+
+
+def test_records_that_are_not_json_are_refused(client):
+    with pytest.raises(AppError, match="records is not valid JSON"):
+        client.predict("infolm", "", "[{", "{}", api_name="/score")
+
+
+@pytest.mark.parametrize("readme", ["space/README.md", "README.md"])
+def test_the_readmes_gradio_client_example_runs_as_printed(space, readme):
+    text = (REPO / readme).read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if 'api_name="/score"' in b)
+    printed = []
+    exec(block.replace("http://127.0.0.1:7860", space[1]), {"print": lambda *args: printed.append(args)})
+    scores, *_ = printed[0]
+    records = ast.literal_eval(re.search(r"records = (\[.*?\])\n", block, re.S).group(1))
+    assert (
+        scores
+        == direct("ctc_consistency", "E-minilm").compute(**columns("ctc_consistency", records))["scores"]
+    )

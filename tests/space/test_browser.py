@@ -1,0 +1,238 @@
+"""The Space in a real browser (Debian's chromium driven by Playwright): every family tab's three modes.
+
+Each mode runs on the module's default config (tiny random weights under the registered repo id)
+and, where the module has one, on its offline config (the embedded E-minilm for CTC); the numbers
+the page shows must equal direct compute() results rounded as displayed. Screenshots of the first
+family's modes go to docs/ (the README shows them).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.modules import SPECS
+from nlgmetrics.ui.records import display
+from tests.space.conftest import REPO, direct, example_records
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DOCS = REPO / "docs"
+FAMILIES = sorted({spec.family for spec in SPECS.values()})
+FIRST_FAMILY = FAMILIES[0]
+TIMEOUT_MS = 60_000
+pytestmark = pytest.mark.filterwarnings("ignore:infolm. every token")
+
+
+def first_module(family: str):
+    return SPECS[sorted(n for n, s in SPECS.items() if s.family == family)[0]]
+
+
+def configs_to_try(spec) -> list[str]:
+    """The default config (tiny weights) and the offline config when it is another one."""
+    return [spec.default_config] + (
+        [spec.doctest_config] if spec.doctest_config not in (None, spec.default_config) else []
+    )
+
+
+@pytest.fixture(scope="module")
+def page(space):
+    from playwright import sync_api
+
+    give_up = pytest.fail if os.environ.get("CI") else pytest.skip  # CI installs chromium: never skip there
+    if not os.access(CHROMIUM, os.X_OK):
+        give_up(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)")
+    with sync_api.sync_playwright() as playwright:
+        try:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        except Exception as err:  # only when chromium itself cannot start
+            give_up(f"chromium could not start: {err}")
+        page = browser.new_page(viewport={"width": 1000, "height": 800}, accept_downloads=True)
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(space[1])
+        page.wait_for_selector("#nlgmetrics-banner")
+        yield page
+        browser.close()
+
+
+def open_mode(page, family: str, mode: str) -> None:
+    """Show the family's tab and its mode (single, batch or ab)."""
+    page.click(f"#tab-{family}-button")
+    page.click(f"button[data-tab-id='{family}-{mode}']")
+
+
+def choose(page, element_id: str, label: str) -> None:
+    """Pick ``label`` in a Gradio drop-down."""
+    page.click(f"#{element_id} input")
+    page.get_by_role("option", name=label, exact=True).click()
+
+
+def wait_for_text(page, element_id: str, text: str) -> str:
+    page.wait_for_selector(f"#{element_id}:has-text('{text}')")
+    return page.inner_text(f"#{element_id}")
+
+
+def shot(page, name: str, family: str) -> None:
+    if family == FIRST_FAMILY:
+        DOCS.mkdir(exist_ok=True)
+        page.locator(f"#tab-{family}").screenshot(path=str(DOCS / name), type="png", animations="disabled")
+
+
+def columns(spec, records):
+    return {f: [r[f] for r in records] for f in spec.inputs}
+
+
+def shown(value) -> str:
+    """A score as the page prints it (rounded as displayed; JavaScript writes 1.0 as 1 and -0.0 as 0)."""
+    value = display(value)
+    return str(int(value)) if value is not None and value == int(value) else str(value)
+
+
+def system_records(spec, variant: str) -> list[dict]:
+    """Three examples of the module (references as one string, as a CSV cell holds them)."""
+    base = {f: (v[0] if isinstance(v, list) else v) for f, v in example_records(spec.name)[0].items()}
+    tails = ["", " It was sunny.", " Nobody saw it."]
+    return [{**base, "predictions": f"{variant}{base['predictions']}{tail}"} for tail in tails]
+
+
+def write_csv(path: Path, records: list[dict]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(records[0]))
+        writer.writeheader()
+        writer.writerows(records)
+    return path
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_score_one_example(page, family):
+    spec = first_module(family)
+    open_mode(page, family, "single")
+    records = example_records(spec.name)[:1]
+    records[0]["predictions"] += " It happened in Paris."  # words the inputs do not support: a contrast
+    page.fill(f"#{family}-single-predictions textarea", records[0]["predictions"])
+    for config in configs_to_try(spec):
+        choose(page, f"{family}-single-config", config)
+        page.click(f"#{family}-single-run")
+        note = wait_for_text(page, f"{family}-single-note", f"config {config}")
+        assert f"Scored with {spec.name}" in note
+        want = direct(spec.name, config).compute(**columns(spec, records), return_details=True)
+        assert float(page.input_value(f"#{family}-single-score input")) == display(want["scores"][0])
+        parts = page.inner_text(f"#{family}-single-parts")
+        assert shown(want["mean_score"]) in parts
+        heat = page.inner_text(f"#{family}-single-tokens")
+        assert all(token.strip() in heat for token, _ in spec.render_details(want["details"][0])[:5])
+    shot(page, "space_single.png", family)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_batch_upload_and_download(page, family, tmp_path):
+    spec = first_module(family)
+    open_mode(page, family, "batch")
+    records = system_records(spec, "")
+    upload = write_csv(tmp_path / "system.csv", records)
+    page.set_input_files(f"#{family}-batch-file input[type=file]", str(upload))
+    for config in configs_to_try(spec):
+        choose(page, f"{family}-batch-config", config)
+        page.click(f"#{family}-batch-run")
+        wait_for_text(page, f"{family}-batch-note", f"config {config}")
+        want = direct(spec.name, config).compute(**columns(spec, records))
+        table = page.inner_text(f"#{family}-batch-table")
+        assert all(shown(score) in table for score in want["scores"])
+        downloaded = {}
+        for kind in ("csv", "jsonl"):
+            with page.expect_download() as download:
+                page.click(f"#{family}-batch-{kind}")
+            downloaded[kind] = download.value.path()
+        with open(downloaded["csv"], encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        assert [float(r["scores"]) for r in rows] == want["scores"]
+        assert [r["predictions"] for r in rows] == [r["predictions"] for r in records]
+        with open(downloaded["jsonl"], encoding="utf-8") as handle:
+            lines = [json.loads(line) for line in handle]
+        assert [line["scores"] for line in lines] == want["scores"]
+    shot(page, "space_batch.png", family)
+
+
+def check_summary(page, family: str, spec, config: str, records_a, records_b) -> None:
+    module = direct(spec.name, config)
+    a, b = module.compute(**columns(spec, records_a)), module.compute(**columns(spec, records_b))
+    summary = page.inner_text(f"#{family}-ab-summary")
+    assert shown(a["mean_score"]) in summary and shown(b["mean_score"]) in summary
+    table = page.inner_text(f"#{family}-ab-table")
+    assert all(shown(x) in table and shown(y) in table for x, y in zip(a["scores"], b["scores"]))
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_compare_two_predictions_and_two_files(page, family, tmp_path):
+    spec = first_module(family)
+    open_mode(page, family, "ab")
+    record_a = example_records(spec.name)[0]
+    record_b = {**record_a, "predictions": "Nothing like it happened."}
+    page.fill(f"#{family}-ab-b textarea", record_b["predictions"])
+    for config in configs_to_try(spec):
+        label = (
+            config
+            if config in SPECS[spec.name].configs and config != spec.default_config
+            else "each module's default"
+        )
+        choose(page, f"{family}-ab-config", label)
+        page.click(f"#{family}-ab-run")
+        wait_for_text(page, f"{family}-ab-summary", config)
+        check_summary(page, family, spec, config, [record_a], [record_b])
+    shot(page, "space_compare.png", family)
+    page.get_by_role("tab", name="Two system files").locator("visible=true").first.click()
+    records_a, records_b = system_records(spec, ""), system_records(spec, "Maybe ")
+    page.set_input_files(
+        f"#{family}-ab-file-a input[type=file]", str(write_csv(tmp_path / "a.csv", records_a))
+    )
+    page.set_input_files(
+        f"#{family}-ab-file-b input[type=file]", str(write_csv(tmp_path / "b.csv", records_b))
+    )
+    page.click(f"#{family}-ab-files-run")
+    wait_for_text(page, f"{family}-ab-note", "Compared 3 examples")
+    config = configs_to_try(spec)[-1]
+    wait_for_text(page, f"{family}-ab-summary", config)
+    check_summary(page, family, spec, config, records_a, records_b)
+
+
+def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_it(page, monkeypatch):
+    """Within a family the chosen module's fields appear; a config whose weights are missing is a message
+    naming the repo and the download command (never a traceback)."""
+    family = max(FAMILIES, key=lambda f: sum(s.family == f for s in SPECS.values()))
+    names = sorted(n for n, s in SPECS.items() if s.family == family)
+    open_mode(page, family, "single")
+    for name in names[:2] if len(names) > 1 else []:
+        choose(page, f"{family}-single-module", name)
+        for field in {f for n in names for f in SPECS[n].inputs}:
+            box = page.locator(f"#{family}-single-{field}")
+            shown = str(field in SPECS[name].inputs).lower()
+            page.wait_for_function(
+                f"(() => {{ const e = document.querySelector('#{family}-single-{field}'); "
+                f"return !!(e && e.offsetParent !== null); }})() === {shown}"
+            )
+            assert box.is_visible() == (field in SPECS[name].inputs)
+    spec = SPECS[names[0]]
+    choose(page, f"{family}-single-module", spec.name) if len(names) > 1 else None
+    weight = spec.weights_of(spec.default_config)[0]
+    monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision="f" * 40))
+    choose(page, f"{family}-single-config", spec.default_config)
+    page.click(f"#{family}-single-run")
+    toast = page.locator(".toast-body", has_text="hf download").first
+    toast.wait_for()
+    text = toast.inner_text()
+    assert f"hf download {weight.repo_id} --revision {'f' * 40}" in text and "Traceback" not in text
