@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
@@ -77,9 +78,18 @@ def open_mode(page, family: str, mode: str) -> None:
 
 
 def choose(page, element_id: str, label: str) -> None:
-    """Pick ``label`` in a Gradio drop-down."""
+    """Pick ``label`` in a Gradio drop-down (opened again if its list did not show: seen once on a
+    machine loaded by other jobs)."""
+    option = page.get_by_role("option", name=label, exact=True)
+    for _ in range(2):
+        page.click(f"#{element_id} input")
+        try:
+            option.click(timeout=20_000)
+            return
+        except PlaywrightTimeoutError:
+            page.keyboard.press("Escape")
     page.click(f"#{element_id} input")
-    page.get_by_role("option", name=label, exact=True).click()
+    option.click()
 
 
 def wait_for_text(page, element_id: str, text: str) -> str:
