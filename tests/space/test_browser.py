@@ -237,7 +237,13 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
             )
             assert box.is_visible() == (field in SPECS[name].inputs)
     spec = SPECS[names[0]]
-    choose(page, f"{family}-single-module", spec.name) if len(names) > 1 else None
+    if len(names) > 1:
+        choose(page, f"{family}-single-module", spec.name)
+        # the module's configs replace the previous module's: wait for its default to show
+        shown = json.dumps(f"default ({spec.default_config}")
+        page.wait_for_function(
+            f"document.querySelector('#{family}-single-config input').value.startsWith({shown})"
+        )
     weight = spec.weights_of(spec.default_config)[0]
     monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision="f" * 40))
     choose(page, f"{family}-single-config", spec.default_config)
