@@ -283,3 +283,37 @@ def test_registry_pins_the_usr_models_to_the_release_tag_until_published():
         spec = WEIGHTS[usr_weight_name(part)]
         assert spec.repo_id.startswith("nlgmetrics/") and spec.families == ("usr",) and spec.roles == (role,)
         assert spec.revision == USR_RELEASE or spec.pinned
+
+
+def test_meta_evaluation_plumbing_on_topical_chat():
+    """USR on annotated Topical-Chat responses, correlated with the human Overall ratings (tiny random
+    models here: only the plumbing is tested; the harness reports real numbers with real weights)."""
+    from pathlib import Path
+
+    from nlgmetrics.meta_eval import correlate
+
+    data = json.loads(
+        (
+            Path(__file__).resolve().parents[2].parent
+            / "shared"
+            / "data"
+            / "meta_eval"
+            / "usr_topicalchat"
+            / "tc_usr_data.json"
+        ).read_text()
+    )[:2]
+    items = [
+        (r["response"], d["context"], d["fact"], r["Overall"], i, r["model"])
+        for i, d in enumerate(data)
+        for r in d["responses"]
+    ]
+    responses, histories, facts, overall, doc_ids, systems = (list(column) for column in zip(*items))
+    human = [
+        sum(ratings) / len(ratings) if isinstance(ratings, list) else float(ratings) for ratings in overall
+    ]
+    result = nlgmetrics.load("usr", device="cpu").compute(
+        predictions=responses, sources=histories, contexts=facts
+    )
+    assert len(result["usr"]) == len(items) == 12 and all(math.isfinite(s) for s in result["usr"])
+    correlation = correlate(result["usr"], human, doc_ids=doc_ids, system_ids=systems)
+    assert correlation["sample"]["n"] == 12 and -1 <= correlation["sample"]["spearman"] <= 1
