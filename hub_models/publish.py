@@ -1,9 +1,10 @@
-"""Create the Hub repos of converted CTC checkpoints, record the commit each upload made, and tag it.
+"""Create the Hub repos of converted CTC and USR checkpoints, record the commit each upload made, and tag it.
 
     python -m hub_models.publish out/ --dry-run     # list what would be uploaded where
     python -m hub_models.publish out/               # needs HF_TOKEN with write access to the org
 
-``out/`` holds folders written by ``convert_ctc`` (each with ``ctc_conversion.json``). The target
+``out/`` holds folders written by ``convert_ctc`` (each with ``ctc_conversion.json``) or
+``convert_usr`` (``usr_conversion.json``; USR's release tag is ``USR_RELEASE``). The target
 repo of each comes from the registry (``nlgmetrics.core.registry.WEIGHTS``), so the ids the metrics
 load are exactly the ones published: ``create_repo`` (idempotent), ``upload_folder``, then
 ``create_tag`` (the release tag ``CTC_RELEASE``) on the commit the upload made. That commit id is
@@ -22,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from nlgmetrics.core.registry import CTC_RELEASE, WEIGHTS, read_published_revisions
+from nlgmetrics.core.registry import CTC_RELEASE, USR_RELEASE, WEIGHTS, read_published_revisions
 
 REVISIONS_FILE = (
     Path(__file__).resolve().parent.parent
@@ -33,14 +34,30 @@ REVISIONS_FILE = (
     / "published_revisions.json"
 )
 """The checkout's table of published commits (the registry reads the installed copy of this file)."""
+METADATA_FILES = {"ctc_conversion.json": CTC_RELEASE, "usr_conversion.json": USR_RELEASE}
+"""The metadata file each converter writes → the release tag of that family."""
+
+
+def metadata_file(folder: Path) -> Path:
+    """The converter's metadata file in ``folder``."""
+    for name in METADATA_FILES:
+        if (folder / name).is_file():
+            return folder / name
+    raise ValueError(f"{folder} has none of {', '.join(METADATA_FILES)}")
+
+
+def commit_message(metadata: dict) -> str:
+    if metadata.get("family") == "usr":
+        return f"USR {metadata['part']} ({metadata['released_folder']}/), converted by nlgmetrics"
+    return f"CTC {metadata['variant']} {metadata['direction']} aligner, converted by nlgmetrics"
 
 
 def converted_folders(root: str | Path) -> list[Path]:
     """Every converted folder under ``root`` (or ``root`` itself)."""
     root = Path(root)
-    if (root / "ctc_conversion.json").is_file():
+    if any((root / name).is_file() for name in METADATA_FILES):
         return [root]
-    return sorted(p.parent for p in root.glob("*/ctc_conversion.json"))
+    return sorted({p.parent for name in METADATA_FILES for p in root.glob(f"*/{name}")})
 
 
 def plan(folder: Path) -> tuple[str, str, list[tuple[str, int]]]:
@@ -48,15 +65,17 @@ def plan(folder: Path) -> tuple[str, str, list[tuple[str, int]]]:
 
     The folder must have been converted for the registry's repo, at the release tag or at the commit
     the registry now pins (a conversion made after that repo was published)."""
-    metadata = json.loads((folder / "ctc_conversion.json").read_text())
+    path = metadata_file(folder)
+    tag = METADATA_FILES[path.name]
+    metadata = json.loads(path.read_text())
     spec = WEIGHTS[metadata["registry_name"]]
-    if metadata["repo_id"] != spec.repo_id or metadata["revision"] not in (spec.revision, CTC_RELEASE):
+    if metadata["repo_id"] != spec.repo_id or metadata["revision"] not in (spec.revision, tag):
         raise ValueError(
             f"{folder}: converted for {metadata['repo_id']}@{metadata['revision']}, "
             f"but the registry now says {spec.repo_id}@{spec.revision}; convert again"
         )
     files = sorted((str(p.relative_to(folder)), p.stat().st_size) for p in folder.rglob("*") if p.is_file())
-    return spec.repo_id, CTC_RELEASE, files
+    return spec.repo_id, tag, files
 
 
 def write_revisions(path: Path, table: dict[str, str]) -> None:
@@ -103,11 +122,9 @@ def publish(
 
             api = HfApi(token=token)
         api.create_repo(repo_id, repo_type="model", exist_ok=True)
-        metadata = json.loads((folder / "ctc_conversion.json").read_text())
+        metadata = json.loads(metadata_file(folder).read_text())
         commit = api.upload_folder(
-            folder_path=str(folder),
-            repo_id=repo_id,
-            commit_message=f"CTC {metadata['variant']} {metadata['direction']} aligner, converted by nlgmetrics",
+            folder_path=str(folder), repo_id=repo_id, commit_message=commit_message(metadata)
         )
         oid = getattr(commit, "oid", None)
         if not isinstance(oid, str) or re.fullmatch(r"[0-9a-f]{40}", oid) is None:
@@ -120,7 +137,7 @@ def publish(
         lines.append(f"    pinned {repo_id}@{oid} in {revisions_file}")
         print(lines[-1])
     if not lines:
-        raise SystemExit(f"no converted folders (with ctc_conversion.json) under {root}")
+        raise SystemExit(f"no converted folders (with {' or '.join(METADATA_FILES)}) under {root}")
     return lines
 
 

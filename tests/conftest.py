@@ -10,14 +10,37 @@ import pytest
 from nlgmetrics.core import runtime
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc.aligners.base import source_of
-from nlgmetrics.testing import build_tiny_hub_cache
+from nlgmetrics.testing import build_tiny_hub_cache, install_in_cache
 from tests.helpers import PARITY
 
 
 @pytest.fixture(scope="session", autouse=True)
-def tiny_snapshots() -> dict[str, Path]:
-    """Tiny random models for every registered weight, in the offline HF cache the tests use."""
-    return build_tiny_hub_cache(os.environ["HF_HUB_CACHE"])
+def tiny_snapshots(usr_release, tmp_path_factory) -> dict[str, Path]:
+    """Tiny random models for every registered weight, in the offline HF cache the tests use; USR's are
+    written in the released transformers-2.x layout and converted by hub_models/convert_usr.py first."""
+    from hub_models.convert_usr import convert
+    from nlgmetrics.core.registry import usr_weight_name
+
+    usr_names = {usr_weight_name(part): part for part in ("mlm", "dr_c", "dr_f")}
+    snapshots = build_tiny_hub_cache(os.environ["HF_HUB_CACHE"], [n for n in WEIGHTS if n not in usr_names])
+    converted = convert(
+        usr_release["mlm"], usr_release["dr_c"], usr_release["dr_f"], tmp_path_factory.mktemp("usr-converted")
+    )
+    for name, part in usr_names.items():
+        spec = WEIGHTS[name]
+        snapshots[name] = install_in_cache(
+            converted[part], os.environ["HF_HUB_CACHE"], spec.repo_id, spec.revision
+        )
+    return snapshots
+
+
+@pytest.fixture(scope="session")
+def usr_release(tmp_path_factory) -> dict[str, Path]:
+    """Tiny USR models in the released layout (transformers 2.x folders roberta_ft/, ctx/, uk/); the
+    registered tiny USR models are their conversion."""
+    from tests.usr.legacy import save_release
+
+    return save_release(tmp_path_factory.mktemp("usr-release"))
 
 
 @pytest.fixture(scope="session")

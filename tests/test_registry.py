@@ -23,9 +23,12 @@ from nlgmetrics.core.registry import (
     CTC_CHECKPOINTS,
     CTC_RELEASE,
     PUBLISHED_REVISIONS,
+    USR_CHECKPOINTS,
+    USR_RELEASE,
     WEIGHTS,
     ctc_checkpoint_weights,
     read_published_revisions,
+    usr_weight_name,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -182,14 +185,17 @@ def test_the_recorded_table_holds_only_commit_ids(tmp_path):
 
 
 def test_every_registered_weight_is_pinned_or_waits_for_publishing():
-    checkpoints = {f"nlgmetrics/ctc-{v}-{d}" for v, dirs in CTC_CHECKPOINTS.items() for d in dirs}
+    ctc = {f"nlgmetrics/ctc-{v}-{d}" for v, dirs in CTC_CHECKPOINTS.items() for d in dirs}
+    usr = {f"nlgmetrics/{usr_weight_name(part)}" for part in USR_CHECKPOINTS}
+    checkpoints = ctc | usr
     assert set(PUBLISHED_REVISIONS) <= checkpoints  # the shipped table names only our repos
     assert read_published_revisions() == PUBLISHED_REVISIONS
     for spec in WEIGHTS.values():
         if spec.repo_id in PUBLISHED_REVISIONS or spec.repo_id not in checkpoints:
             assert spec.pinned, spec
         else:
-            assert spec.revision == CTC_RELEASE and not spec.pinned, spec
+            tag = CTC_RELEASE if spec.repo_id in ctc else USR_RELEASE
+            assert spec.revision == tag and not spec.pinned, spec
     assert publish.REVISIONS_FILE == PACKAGE / "core" / "data" / "published_revisions.json"
     stable = json.dumps(dict(sorted(PUBLISHED_REVISIONS.items())), indent=2) + "\n"
     assert publish.REVISIONS_FILE.read_text() == stable  # as publish writes it

@@ -157,6 +157,8 @@ _ARCHITECTURES = {
     "RobertaForTokenClassification": ("roberta", _ALIGNED_LABELS),
     "AlbertForTokenClassification": ("albert", _ALIGNED_LABELS),
     "BertForSequenceClassification": ("bert", {"num_labels": 1}),
+    "RobertaForMaskedLM": ("roberta", {}),  # USR-MLM
+    "RobertaForSequenceClassification": ("roberta", {"num_labels": 2}),  # USR-DR-c / DR-f
 }
 
 

@@ -4,7 +4,7 @@ A :class:`WeightSpec` says where a weight lives on the Hugging Face Hub (repo id
 pinned revision), how it is loaded, where it originally came from and under which
 licence. Metric code never spells a repo id itself; it looks the weight up here. Each weight has
 roles (what a module may use it as: ``encoder``, ``token_classifier``, ``regressor``,
-``masked_lm``, ``seq2seq``) and the families that use it, so a module offers only the
+``masked_lm``, ``seq2seq``, ``sequence_classifier``) and the families that use it, so a module offers only the
 weights of its role.
 
 >>> spec = WEIGHTS["bert-base-uncased"]
@@ -13,11 +13,11 @@ weights of its role.
 >>> spec.roles
 ('encoder', 'masked_lm')
 >>> [name for name, w in WEIGHTS.items() if "masked_lm" in w.roles]
-['bert-base-uncased']
+['bert-base-uncased', 'usr-mlm-topical_chat']
 >>> resolve_weight("all-MiniLM-L6-v2", role="masked_lm")
 Traceback (most recent call last):
 ...
-ValueError: 'all-MiniLM-L6-v2' is a registered encoder, not a masked LM; registered masked LMs: bert-base-uncased
+ValueError: 'all-MiniLM-L6-v2' is a registered encoder, not a masked LM; registered masked LMs: bert-base-uncased, usr-mlm-topical_chat
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ ROLES = {
     "regressor": "regressor",
     "masked_lm": "masked LM",
     "seq2seq": "seq2seq model",
+    "sequence_classifier": "sequence classifier",
 }
 """What a weight can serve as, with the words error messages use."""
 
@@ -224,6 +225,60 @@ def ctc_checkpoint_weights(published: dict[str, str] | None = None) -> dict[str,
 
 
 WEIGHTS.update(ctc_checkpoint_weights())
+
+USR_RELEASE = "v1.0"
+"""The tag hub_models/publish.py puts on every converted USR checkpoint repo (pinned like CTC's)."""
+USR_DRIVE_FOLDER = "https://drive.google.com/drive/folders/1sxaSIpAh6XOcmWd6dm__96DCamN-lCFX"
+
+USR_CHECKPOINTS: dict[str, tuple[str, str, str]] = {
+    "mlm": ("roberta_ft", "RobertaForMaskedLM", "masked_lm"),
+    "dr_c": ("ctx", "RobertaForSequenceClassification", "sequence_classifier"),
+    "dr_f": ("uk", "RobertaForSequenceClassification", "sequence_classifier"),
+}
+"""The released USR models (Topical-Chat): sub-metric → (released folder, architecture, role)."""
+
+
+def usr_weight_name(part: str, config: str = "topical_chat") -> str:
+    return f"usr-{part}-{config}"
+
+
+def usr_checkpoint_weights(published: dict[str, str] | None = None) -> dict[str, WeightSpec]:
+    """The converted USR checkpoints, each pinned to its ``published`` commit or else to :data:`USR_RELEASE`.
+
+    >>> specs = usr_checkpoint_weights({})
+    >>> specs["usr-dr_c-topical_chat"].repo_id, specs["usr-dr_c-topical_chat"].revision
+    ('nlgmetrics/usr-dr_c-topical_chat', 'v1.0')
+    >>> specs["usr-mlm-topical_chat"].roles, specs["usr-dr_f-topical_chat"].roles
+    (('masked_lm',), ('sequence_classifier',))
+    """
+    published = PUBLISHED_REVISIONS if published is None else published
+    notes = {
+        "mlm": "USR-MLM: roberta-base fine-tuned with masked-LM on Topical-Chat; the score is the mean "
+        "log-probability of each token of <last utterance> _eos _go <response> _eos masked alone",
+        "dr_c": "USR-DR-c: dialog retrieval on (last utterance + fact, response); P(label 1) = relevant",
+        "dr_f": "USR-DR-f ('uses knowledge'): dialog retrieval on (fact, response); P(label 1) = relevant",
+    }
+    specs = {}
+    for part, (folder, architecture, role) in USR_CHECKPOINTS.items():
+        name = usr_weight_name(part)
+        specs[name] = WeightSpec(
+            name=name,
+            repo_id=f"{HUB_ORG}/{name}",
+            revision=published.get(f"{HUB_ORG}/{name}", USR_RELEASE),
+            architecture=architecture,
+            num_layers=12,
+            base="FacebookAI/roberta-base",
+            source=f"USR release (Mehri & Eskenazi 2020), {folder}/ in {USR_DRIVE_FOLDER}; "
+            "converted by hub_models/convert_usr.py",
+            license="apache-2.0",
+            roles=(role,),
+            families=("usr",),
+            notes=notes[part],
+        )
+    return specs
+
+
+WEIGHTS.update(usr_checkpoint_weights())
 
 
 def weights_for(role: str | None = None, family: str | None = None) -> list[str]:

@@ -4,7 +4,7 @@
 classes (``CTCConsistency``, ``Infolm``, ...) import evaluate on first use.
 
 >>> sorted(SPECS)
-['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm']
+['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'usr']
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from typing import Any
 from .ctc import SPECS as _CTC_SPECS
 from .infolm import SPEC as _INFOLM_SPEC
 from .spec import ModuleSpec, Option
+from .usr import SPEC as _USR_SPEC
 
-SPECS: dict[str, ModuleSpec] = {**_CTC_SPECS, _INFOLM_SPEC.name: _INFOLM_SPEC}
+SPECS: dict[str, ModuleSpec] = {**_CTC_SPECS, _INFOLM_SPEC.name: _INFOLM_SPEC, _USR_SPEC.name: _USR_SPEC}
 """Module name → its declaration."""
 
 _LAZY = (
@@ -27,6 +28,7 @@ _LAZY = (
     "CTCEngagingness",
     "CTCGroundedness",
     "Infolm",
+    "Usr",
 )
 
 

@@ -217,6 +217,8 @@ class NLGMetric(evaluate.Metric):
     def _config_label(self) -> str:
         """The config name, or ``custom`` when the weights were given by repo or folder (the signature's
         weights part says which)."""
+        if any(self.load_options.get(option) for option in self.spec.weight_options):
+            return "custom"
         chosen = self.load_options.get(self.spec.config_option) or self.config or self.spec.default_config
         return chosen if chosen in self.spec.configs else "custom"
 
@@ -258,3 +260,4 @@ CTCPreservation = MODULES["ctc_preservation"]
 CTCEngagingness = MODULES["ctc_engagingness"]
 CTCGroundedness = MODULES["ctc_groundedness"]
 Infolm = MODULES["infolm"]
+Usr = MODULES["usr"]

@@ -136,6 +136,9 @@ class ModuleSpec:
     config_option: str
     """The load option that can replace the config name with any repo or folder (``aligner``, ``model``)."""
     scorer: str
+    weight_options: tuple[str, ...] = ()
+    """Further load options that replace one of the config's weights (usr's ``dr_c``, ``dr_f``): the
+    signature then says ``custom``, as for ``config_option``."""
     load_options: tuple[Option, ...] = ()
     compute_options: tuple[Option, ...] = ()
     higher_is_better: bool | None = True

@@ -1,0 +1,87 @@
+"""The usr module, declared: inputs, the one config (the released Topical-Chat models), options.
+
+>>> SPEC.configs, SPEC.default_config, SPEC.inputs
+(('topical_chat',), 'topical_chat', ('predictions', 'sources', 'contexts'))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..usr import DEFAULT_CONFIG
+from .spec import ModuleSpec, Option, check_optional_str
+
+CITATION = """\
+@inproceedings{mehri-eskenazi-2020-usr,
+    title = "{USR}: An Unsupervised and Reference Free Evaluation Metric for Dialog Generation",
+    author = "Mehri, Shikib and Eskenazi, Maxine",
+    booktitle = "Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics",
+    year = "2020",
+    pages = "681--707",
+    url = "https://aclanthology.org/2020.acl-main.64",
+}
+"""
+
+DESCRIPTION = (
+    "USR (Mehri & Eskenazi 2020): a reference-free score for a dialog response from three RoBERTa-base models "
+    "fine-tuned on Topical-Chat. USR-MLM is the mean log-probability a masked language model gives each token "
+    "of the last utterance and the response, masked one at a time (understandable, natural); USR-DR-c is the "
+    "probability a retrieval model gives the response as the right one for the context and fact (maintains "
+    "context, interesting); USR-DR-f the same for the fact alone (uses knowledge). The released linear "
+    "regression combines them into one overall-quality score on the 1–5 scale."
+)
+
+
+def _option(name: str, what: str) -> Option:
+    return Option(
+        name,
+        f"a Hub repo id or folder replacing the registered {what} (a converted USR model)",
+        check=check_optional_str,
+        cli_type=str,
+    )
+
+
+SPEC = ModuleSpec(
+    name="usr",
+    family="usr",
+    title="USR",
+    description=DESCRIPTION,
+    citation=CITATION,
+    inputs=("predictions", "sources", "contexts"),
+    configs=(DEFAULT_CONFIG,),
+    default_config=DEFAULT_CONFIG,
+    config_option="mlm",
+    weight_options=("dr_c", "dr_f"),
+    scorer="nlgmetrics.modules.usr:make_scorer",
+    load_options=(
+        _option("mlm", "USR-MLM masked LM"),
+        _option("dr_c", "USR-DR-c classifier"),
+        _option("dr_f", "USR-DR-f classifier"),
+    ),
+    higher_is_better=True,
+    score_range="usr: the overall-quality rating scale (about 1–5, not clipped); mlm: a mean log-probability "
+    "≤ 0; dr_c and dr_f: probabilities in [0, 1]",
+    list_inputs=(),
+    codebase_urls=("https://github.com/Shikib/usr",),
+    reference_urls=("https://arxiv.org/abs/2005.00456", "http://shikib.com/usr"),
+    example={
+        "predictions": ["i love jazz too ! did you know it started in new orleans ?"],
+        "sources": ["hi , how are you ?\ni am good . i have been listening to a lot of jazz lately ."],
+        "contexts": ["jazz originated in the african-american communities of new orleans ."],
+    },
+    details="nlgmetrics.modules.usr:token_log_probs",
+)
+
+
+def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
+    """The USRScorer of the module (the config names the released models; mlm=/dr_c=/dr_f= replace one)."""
+    from ..usr.scorer import USRScorer
+
+    return USRScorer(config=config or DEFAULT_CONFIG, **load_options)
+
+
+def token_log_probs(details: dict) -> list[tuple[str, float | None]]:
+    """USR-MLM's tokens with their log-probability scaled to [-1, 0] (-1: the least likely token)."""
+    tokens = details.get("mlm_tokens", [])
+    scale = max((abs(t["log_prob"]) for t in tokens), default=0.0) or 1.0
+    return [(t["token"], round(t["log_prob"] / scale, 3)) for t in tokens]

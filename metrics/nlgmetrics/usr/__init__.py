@@ -1,0 +1,43 @@
+"""USR (Mehri & Eskenazi, ACL 2020): an unsupervised, reference-free score for dialog responses.
+
+Three RoBERTa-base models fine-tuned on Topical-Chat read a response: USR-MLM (how likely a
+masked LM finds the last utterance and the response, token by token), USR-DR-c (a retrieval
+model: is this response the right one for the context and fact?) and USR-DR-f (for the fact
+alone); a linear regression combines them into one overall-quality score on the 1–5 scale.
+
+The constants below import no model library; :class:`USRScorer` loads on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .preprocess import DR_MAX_LENGTH, MLM_WINDOW
+from .regression import COEFFICIENTS, INTERCEPT, NORMALISATION, usr_score
+
+DEFAULT_CONFIG = "topical_chat"
+"""The released checkpoints (trained on Topical-Chat); the PersonaChat ones were never released."""
+SUB_METRICS = ("mlm", "dr_c", "dr_f")
+
+_LAZY = {"USRScorer": "scorer", "usr": "scorer", "SequenceClassifier": "scorer"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "COEFFICIENTS",
+    "DEFAULT_CONFIG",
+    "DR_MAX_LENGTH",
+    "INTERCEPT",
+    "MLM_WINDOW",
+    "NORMALISATION",
+    "SUB_METRICS",
+    "usr_score",
+    *_LAZY,
+]

@@ -1,0 +1,327 @@
+"""USR's three models and the overall score, exact against the released code, batched.
+
+* USR-MLM: ``<s> line </s>``, the last :data:`MLM_WINDOW` ids kept, every position but the first
+  and the last of that window masked alone; the score is the mean natural-log probability of the
+  true tokens (the released ``-CrossEntropy``). The masked copies of many examples share each
+  forward pass and the vocabulary head runs only at the masked position (the shared engine
+  :class:`~nlgmetrics.core.masked_lm.MaskedLanguageModel`).
+* USR-DR-c / DR-f: ``<s> a </s></s> b </s>`` cut to :data:`DR_MAX_LENGTH` tokens with transformers
+  2.1.1's ``longest_first``, P(label 1) of a 2-label classifier, many pairs per forward pass.
+* USR: the released regression (:func:`~nlgmetrics.usr.regression.usr_score`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from ..core import runtime
+from ..core.batching import padded_batches
+from ..core.hub import load_model_and_tokenizer
+from ..core.masked_lm import MaskedLanguageModel
+from ..core.registry import ResolvedWeight, resolve_weight, usr_weight_name
+from ..core.result import mean_of
+from ..core.validation import check_batch_size, check_inputs, is_blank
+from . import DEFAULT_CONFIG, SUB_METRICS
+from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs
+from .regression import usr_score
+
+
+def pair_layout(tokenizer) -> tuple[list[int], list[int], list[int]]:
+    """The special tokens a tokenizer puts before, between and after a pair (``<s>``, ``</s></s>``, ``</s>``)."""
+    a = tokenizer("hello", add_special_tokens=False)["input_ids"]
+    b = tokenizer("world", add_special_tokens=False)["input_ids"]
+    full = tokenizer("hello", "world")["input_ids"]
+    for start in range(len(full)):
+        if full[start : start + len(a)] == a:
+            for middle_end in range(start + len(a), len(full)):
+                if full[middle_end : middle_end + len(b)] == b:
+                    end = middle_end + len(b)
+                    return full[:start], full[start + len(a) : middle_end], full[end:]
+    raise ValueError(f"cannot locate the two texts among the special tokens of {type(tokenizer).__name__}")
+
+
+class SequenceClassifier:
+    """A 2-label ``*ForSequenceClassification`` from the process-wide cache: P(label 1) of text pairs."""
+
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+        self.model, self.tokenizer, self.batch_size, self.name = model, tokenizer, batch_size, name
+        self.device = next(model.parameters()).device
+        self.prefix, self.middle, self.suffix = pair_layout(tokenizer)
+        self.n_special = len(self.prefix) + len(self.middle) + len(self.suffix)
+
+    @classmethod
+    def load(cls, source: str, revision: str | None, *, device=None, dtype=None, batch_size=None, name=""):
+        from transformers import AutoModelForSequenceClassification
+
+        device = runtime.select_device(device)
+        dtype = runtime.resolve_dtype(dtype, device)
+        key = ("SEQUENCE-CLASSIFIER", source, revision, str(device), str(dtype))
+        model, tokenizer = runtime.cached(
+            key,
+            lambda: load_model_and_tokenizer(
+                AutoModelForSequenceClassification,
+                source,
+                revision,
+                device,
+                dtype,
+                head="trained sequence-classification head",
+            ),
+        )
+        if model.config.num_labels != 2:
+            raise ValueError(f"{source!r} has {model.config.num_labels} labels; a USR DR model has 2")
+        return cls(model, tokenizer, batch_size=batch_size or runtime.default_batch_size(device), name=name)
+
+    def encode_pair(self, a: str, b: str, max_length: int = DR_MAX_LENGTH) -> tuple[list[int], bool]:
+        """``<s> a </s></s> b </s>`` within ``max_length`` (2.1.1's longest_first), and whether it was cut."""
+        ids_a = self.tokenizer(a, add_special_tokens=False)["input_ids"]
+        ids_b = self.tokenizer(b, add_special_tokens=False)["input_ids"]
+        cut_a, cut_b = longest_first(ids_a, ids_b, max_length - self.n_special)
+        cut = len(cut_a) + len(cut_b) < len(ids_a) + len(ids_b)
+        return [*self.prefix, *cut_a, *self.middle, *cut_b, *self.suffix], cut
+
+    @torch.inference_mode()
+    def positive_probabilities(self, rows: Sequence[list[int]], done=lambda n: None) -> list[float]:
+        """P(label 1) per row of token ids; ``done(k)`` after each forward pass of ``k`` rows."""
+        out = [math.nan] * len(rows)
+        pad = self.tokenizer.pad_token_id
+        batches = padded_batches(
+            [{"input_ids": ids} for ids in rows], self.batch_size, {"input_ids": pad}, self.device
+        )
+        for batch, tensors in batches:
+            logits = self.model(**tensors).logits
+            probabilities = torch.softmax(logits.float(), dim=-1)[:, 1].tolist()
+            for i, p in zip(batch, probabilities):
+                out[i] = p
+            done(len(batch))
+        return out
+
+
+@dataclass
+class _Example:
+    inputs: ModelInputs
+    blank: tuple[str, ...]
+    """The fields of this example with nothing to read."""
+
+    def defined(self, part: str) -> bool:
+        needs = {"mlm": ("predictions", "sources"), "dr_c": ("predictions", "sources", "contexts")}
+        return not set(needs.get(part, ("predictions", "contexts"))) & set(self.blank)
+
+
+def _listed(labels: list[str], limit: int = 8) -> str:
+    return ", ".join(labels[:limit]) + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+class USRScorer:
+    """Scores (response, dialog history, fact) triples with USR; each model loads once per process.
+
+    Args:
+        mlm, dr_c, dr_f: a registered weight name, a Hub repo id or a folder replacing the registered
+            (converted, released) model of that sub-metric.
+        device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
+        dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
+        batch_size: sequences per forward pass (masked copies for USR-MLM, pairs for DR); default by device.
+    """
+
+    def __init__(
+        self,
+        mlm: str | None = None,
+        dr_c: str | None = None,
+        dr_f: str | None = None,
+        *,
+        config: str = DEFAULT_CONFIG,
+        device=None,
+        dtype=None,
+        batch_size: int | None = None,
+    ):
+        check_batch_size(batch_size)
+        given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
+        roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
+        self.sources: dict[str, ResolvedWeight] = {
+            part: resolve_weight(given[part] or usr_weight_name(part, config), role=roles[part], option=part)
+            for part in SUB_METRICS
+        }
+        options = {"device": device, "dtype": dtype, "batch_size": batch_size}
+        mlm_source = self.sources["mlm"]
+        self.lm = MaskedLanguageModel.load(mlm_source.path, mlm_source.revision, name="USR-MLM", **options)
+        self.classifiers = {
+            part: SequenceClassifier.load(
+                self.sources[part].path, self.sources[part].revision, name=f"USR-{part}", **options
+            )
+            for part in ("dr_c", "dr_f")
+        }
+
+    def __repr__(self) -> str:
+        return f"USRScorer({', '.join(f'{p}={s.name!r}' for p, s in self.sources.items())})"
+
+    @property
+    def dtype_name(self) -> str:
+        return str(next(self.lm.model.parameters()).dtype).removeprefix("torch.")
+
+    def weights(self) -> list[str]:
+        """Each model as ``part:repo@revision``, for result signatures."""
+        return [f"{part}:{source.describe()}" for part, source in self.sources.items()]
+
+    def check_options(self, show_progress: bool | None = None, return_details: bool | None = None) -> dict:
+        for name, value in {"show_progress": show_progress, "return_details": return_details}.items():
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"{name}={value!r} must be True or False")
+        return {"show_progress": bool(show_progress), "return_details": bool(return_details)}
+
+    def empty_result(self, return_details: bool = False, **_) -> dict:
+        result: dict = {"scores": [], "mean_score": math.nan}
+        for part in (*SUB_METRICS, "usr"):
+            result[part], result[f"mean_{part}"] = [], math.nan
+        if return_details:
+            result["details"] = []
+        return result
+
+    # ---- the sub-metrics --------------------------------------------------------------------------
+
+    def mlm_windows(self, lines: Sequence[str]) -> list[list[int]]:
+        """``<s> line </s>`` ids (never truncated by the tokenizer), then the last MLM_WINDOW of them."""
+        encoded = self.lm.tokenizer(list(lines), add_special_tokens=True, verbose=False)["input_ids"]
+        return [ids[-MLM_WINDOW:] for ids in encoded]
+
+    def mlm_scores(self, windows: Sequence[list[int]], done=lambda n: None) -> list[list[float]]:
+        """Log-probability of the true token at every position 1..L-2 of each window, masked alone."""
+        positions = [list(range(1, len(ids) - 1)) for ids in windows]
+        out = [[math.nan] * len(p) for p in positions]
+        for texts, copies, logits in self.lm.masked_logits(windows, positions):
+            columns = torch.tensor([positions[i][k] for i, k in zip(texts.tolist(), copies.tolist())])
+            true = torch.tensor([windows[i][j] for i, j in zip(texts.tolist(), columns.tolist())])
+            log_probs = torch.log_softmax(logits.float(), dim=-1)
+            picked = log_probs[torch.arange(len(true)), true.to(log_probs.device)].tolist()
+            for i, k, value in zip(texts.tolist(), copies.tolist(), picked):
+                out[i][k] = value
+            done(len(texts))
+        return out
+
+    # ---- scoring ----------------------------------------------------------------------------------
+
+    def score(
+        self,
+        predictions: Sequence[str],
+        sources: Sequence[str],
+        contexts: Sequence[str],
+        *,
+        show_progress: bool = False,
+        return_details: bool = False,
+    ) -> dict:
+        """Score every example; returns ``mlm``, ``dr_c``, ``dr_f``, ``usr`` (one float per example), their
+        ``mean_*``, and ``scores`` / ``mean_score`` = ``usr`` (+ ``details``).
+
+        A blank response, history or fact (empty, or only whitespace, tags or control characters) makes
+        the sub-metrics that read it NaN (and ``usr``), with one warning naming the fields.
+        """
+        data = check_inputs(
+            {"predictions": predictions, "sources": sources, "contexts": contexts}, reference_fields=()
+        )
+        examples = []
+        for response, history, fact in zip(data["predictions"], data["sources"], data["contexts"]):
+            inputs = model_inputs(response, history, fact)
+            blank = tuple(
+                name
+                for name, raw, text in (
+                    ("predictions", response, inputs.response),
+                    ("sources", history, inputs.context),
+                    ("contexts", fact, inputs.fact),
+                )
+                if is_blank(raw) or not text
+            )
+            examples.append(_Example(inputs, blank))
+        n = len(examples)
+        mlm_rows = [i for i, e in enumerate(examples) if e.defined("mlm")]
+        dr_rows = {part: [i for i, e in enumerate(examples) if e.defined(part)] for part in ("dr_c", "dr_f")}
+        windows = self.mlm_windows([examples[i].inputs.mlm for i in mlm_rows])
+        pairs = {
+            part: [
+                self.classifiers[part].encode_pair(
+                    examples[i].inputs.dr_c_a if part == "dr_c" else examples[i].inputs.dr_f_a,
+                    examples[i].inputs.dr_b,
+                )
+                for i in rows
+            ]
+            for part, rows in dr_rows.items()
+        }
+        work = sum(len(w) - 2 for w in windows) + sum(len(p) for p in pairs.values())
+        results = {part: [math.nan] * n for part in SUB_METRICS}
+        token_log_probs: list[list[float]] = []
+        with runtime.Progress(total=n, enabled=show_progress, desc="USR") as progress:
+
+            def done(units: int) -> None:
+                progress.advance(units / work * n)
+
+            token_log_probs = self.mlm_scores(windows, done)
+            for i, values in zip(mlm_rows, token_log_probs):
+                results["mlm"][i] = sum(values) / len(values) if values else math.nan
+            for part, rows in dr_rows.items():
+                probabilities = self.classifiers[part].positive_probabilities(
+                    [ids for ids, _ in pairs[part]], done
+                )
+                for i, p in zip(rows, probabilities):
+                    results[part][i] = p
+        overall = [usr_score(results["mlm"][i], results["dr_c"][i], results["dr_f"][i]) for i in range(n)]
+        self._warn_about(examples)
+        result: dict = {"scores": overall, "mean_score": mean_of(overall)}
+        for part, values in (*results.items(), ("usr", overall)):
+            result[part], result[f"mean_{part}"] = values, mean_of(values)
+        if return_details:
+            result["details"] = self._details(examples, mlm_rows, windows, token_log_probs, dr_rows, pairs)
+        return result
+
+    def _details(self, examples, mlm_rows, windows, token_log_probs, dr_rows, pairs) -> list[dict]:
+        details = [
+            {
+                "response": e.inputs.response,
+                "last_utterance": e.inputs.context,
+                "fact": e.inputs.fact,
+                "mlm_tokens": [],
+                "mlm_window_cut": False,
+                "dr_c_pair_cut": False,
+                "dr_f_pair_cut": False,
+            }
+            for e in examples
+        ]
+        full = self.lm.tokenizer([examples[i].inputs.mlm for i in mlm_rows], verbose=False)["input_ids"]
+        for i, ids, window, values in zip(mlm_rows, full, windows, token_log_probs):
+            tokens = self.lm.token_names(window[1:-1])
+            details[i]["mlm_tokens"] = [{"token": t, "log_prob": v} for t, v in zip(tokens, values)]
+            details[i]["mlm_window_cut"] = len(ids) > len(window)
+        for part, rows in dr_rows.items():
+            for i, (_, cut) in zip(rows, pairs[part]):
+                details[i][f"{part}_pair_cut"] = cut
+        return details
+
+    @staticmethod
+    def _warn_about(examples: list[_Example]) -> None:
+        blank = [f"{field}[{i}]" for i, e in enumerate(examples) for field in e.blank]
+        if blank:
+            undefined = sum(bool(e.blank) for e in examples)
+            runtime.warn(
+                f"usr: {_listed(blank)} have no words (empty, or only whitespace, _go/_eos tags or control "
+                "characters); the sub-metrics reading them (mlm: response and history; dr_c: response, history "
+                f"and fact; dr_f: response and fact) and usr are NaN for {undefined} of {len(examples)} examples "
+                "and left out of the means."
+            )
+
+
+def usr(
+    predictions: Sequence[str],
+    sources: Sequence[str],
+    contexts: Sequence[str],
+    *,
+    mlm: str | None = None,
+    dr_c: str | None = None,
+    dr_f: str | None = None,
+    device=None,
+    dtype=None,
+    batch_size: int | None = None,
+    **options,
+) -> dict:
+    """Functional form: ``usr(responses, histories, facts)``; the models come from the process-wide cache."""
+    scorer = USRScorer(mlm, dr_c, dr_f, device=device, dtype=dtype, batch_size=batch_size)
+    return scorer.score(predictions, sources, contexts, **options)
