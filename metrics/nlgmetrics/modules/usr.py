@@ -49,6 +49,7 @@ SPEC = ModuleSpec(
     citation=CITATION,
     inputs=("predictions", "sources", "contexts"),
     configs=(DEFAULT_CONFIG,),
+    config_weights="nlgmetrics.modules.usr:config_weights",
     default_config=DEFAULT_CONFIG,
     config_option="mlm",
     weight_options=("dr_c", "dr_f"),
@@ -78,6 +79,17 @@ def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
     from ..usr.scorer import USRScorer
 
     return USRScorer(config=config or DEFAULT_CONFIG, **load_options)
+
+
+def config_weights(spec: ModuleSpec, config: str) -> list:
+    """The three registered weights a config loads (for user interfaces that check availability).
+
+    >>> [w.repo_id for w in config_weights(SPEC, "topical_chat")]
+    ['nlgmetrics/usr-mlm-topical_chat', 'nlgmetrics/usr-dr_c-topical_chat', 'nlgmetrics/usr-dr_f-topical_chat']
+    """
+    from ..core.registry import WEIGHTS, usr_weight_name
+
+    return [WEIGHTS[usr_weight_name(part, config)] for part in ("mlm", "dr_c", "dr_f")]
 
 
 def token_log_probs(details: dict) -> list[tuple[str, float | None]]:
