@@ -119,6 +119,27 @@ WEIGHTS: dict[str, WeightSpec] = {
             license="apache-2.0",
             notes="Not in the CTC paper: our embedded offline default. Last layer of 6.",
         ),
+        *(
+            WeightSpec(
+                name=name,
+                repo_id=f"MingZhong/{name}",
+                revision="main",
+                architecture="T5ForConditionalGeneration",
+                num_layers=24,
+                source=f"Zhong et al. 2022 (UniEval), https://github.com/maszhongming/UniEval; {what}",
+                license="mit",
+                roles=("seq2seq",),
+                families=("unieval",),
+                notes="T5-v1.1-large Boolean-QA evaluator (about 780M parameters). NOT YET PINNED: the commit id "
+                "of the Hub repo could not be looked up from this project's machines; it must be verified on "
+                "the Hub and written here (a 40-hex commit) before release. Until then it loads 'main'.",
+            )
+            for name, what in (
+                ("unieval-sum", "summarization dimensions, also reused for data2text"),
+                ("unieval-dialog", "dialogue dimensions"),
+                ("unieval-fact", "factual consistency"),
+            )
+        ),
     ]
 }
 

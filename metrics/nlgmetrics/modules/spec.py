@@ -151,6 +151,16 @@ class ModuleSpec:
     doctest_scores: str = ""
     details: str = ""
     """``"package.module:function"`` turning one example's details into (token, score) pairs for a heat map."""
+    inputs_by_config: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Inputs of the configs whose inputs differ from ``inputs`` (the default config's)."""
+
+    def inputs_for(self, config: str | None) -> tuple[str, ...]:
+        """The compute() fields of ``config`` (None: the default config).
+
+        A scorer with ``required_inputs(**options)`` may let a direct ``compute()`` leave out the fields
+        its options do not read; ``add``/``add_batch`` always take all of them.
+        """
+        return self.inputs_by_config.get(config or self.default_config, self.inputs)
 
     @property
     def all_load_options(self) -> tuple[Option, ...]:
@@ -186,19 +196,20 @@ class ModuleSpec:
             )
         return {name: known[name].validate(value) for name, value in options.items()}
 
-    def check_compute_options(self, options: dict[str, Any]) -> dict[str, Any]:
+    def check_compute_options(self, options: dict[str, Any], config: str | None = None) -> dict[str, Any]:
         """Known compute options, each checked; an unknown one is a ValueError listing the valid ones."""
         known = {o.name: o for o in self.all_compute_options}
+        inputs = self.inputs_for(config)
         unknown = sorted(set(options) - set(known) - set(FIELDS))
         if unknown:
             raise ValueError(
                 f"{self.name}.compute() does not take {', '.join(unknown)}; its inputs are "
-                f"{', '.join(self.inputs)} and its options {', '.join(known)}"
+                f"{', '.join(inputs)} and its options {', '.join(known)}"
             )
-        extra = sorted(set(options) & (set(FIELDS) - set(self.inputs)))
+        extra = sorted(set(options) & (set(FIELDS) - set(inputs)))
         if extra:
             raise ValueError(
-                f"{self.name} does not take {', '.join(extra)}; its inputs are {', '.join(self.inputs)}"
+                f"{self.name} does not take {', '.join(extra)}; its inputs are {', '.join(inputs)}"
             )
         return {name: known[name].validate(value) for name, value in options.items()}
 
