@@ -169,14 +169,14 @@ def _tokenizer(family: str, folder: Path):
 def _config(family: str, vocab_size: int, num_layers: int):
     from transformers import AlbertConfig, BertConfig, RobertaConfig, T5Config
 
-    if family == "t5":  # t5-v1_1 shape, scaled down
+    if family == "t5":  # t5-v1_1 (gated-GELU, untied head), hidden size 32, the registered depth
         return T5Config(
             vocab_size=vocab_size,
             d_model=HIDDEN_SIZE,
             d_kv=8,
             d_ff=2 * HIDDEN_SIZE,
-            num_layers=2,
-            num_decoder_layers=2,
+            num_layers=num_layers,
+            num_decoder_layers=num_layers,
             num_heads=4,
             feed_forward_proj="gated-gelu",
             tie_word_embeddings=False,
@@ -215,7 +215,7 @@ _ARCHITECTURES = {
     "RobertaForTokenClassification": ("roberta", _ALIGNED_LABELS),
     "AlbertForTokenClassification": ("albert", _ALIGNED_LABELS),
     "BertForSequenceClassification": ("bert", {"num_labels": 1}),
-    "T5ForConditionalGeneration": ("t5", {}),  # two layers each side, whatever the registered depth
+    "T5ForConditionalGeneration": ("t5", {}),
 }
 
 

@@ -282,7 +282,7 @@ def test_an_out_of_memory_batch_is_retried_in_halves(monkeypatch):
         monkeypatch.setattr(model, "_answer", small_only)
         retried = metric.compute(**data)
         for dim in TASKS["summarization"].dimensions:
-            assert retried[dim] == pytest.approx(expected[dim], abs=1e-6)
+            assert retried[dim] == pytest.approx(expected[dim], rel=1e-5, abs=1e-6)
         monkeypatch.setattr(
             model, "_answer", lambda rows: (_ for _ in ()).throw(torch.OutOfMemoryError("oom"))
         )
