@@ -360,17 +360,15 @@ class UniEvalScorer:
 
         unique = list(texts)
         rows = self.evaluator.encode(unique)
-        truncated = {t for t, r in zip(range(len(unique)), rows) if len(r) >= self.evaluator.max_length}
-        answers_per_text = [0] * len(unique)
-        for _, t in slots:
-            answers_per_text[t] += 1
+        truncated = {t for t, r in enumerate(rows) if len(r) >= self.evaluator.max_length}
         with runtime.Progress(total=n, enabled=options["show_progress"], desc="unieval") as progress:
             per_row = n / max(len(unique), 1)
             answers = self.evaluator.yes_probabilities(rows, lambda k: progress.advance(k * per_row))
 
-        parts: dict[tuple[int, str], list[float]] = {}
+        asked: dict[tuple[int, str], list[int]] = {}  # (example, dimension) → its questions, in order
         for slot, t in slots:
-            parts.setdefault((slot.example, slot.dimension), []).append(answers[t])
+            asked.setdefault((slot.example, slot.dimension), []).append(t)
+        parts = {key: [answers[t] for t in ts] for key, ts in asked.items()}
         result: dict = {}
         columns: dict[str, list[float]] = {}
         for name, dim in dims.items():
@@ -407,9 +405,7 @@ class UniEvalScorer:
                 {
                     name: [
                         {"sentence": s, "score": answers[t]}
-                        for s, (_, t) in zip(
-                            sentences[i], [x for x in slots if x[0].example == i and x[0].dimension == name]
-                        )
+                        for s, t in zip(sentences[i], asked.get((i, name), []))
                     ]
                     for name, dim in dims.items()
                     if dim.per_sentence
