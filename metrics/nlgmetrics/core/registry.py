@@ -144,6 +144,11 @@ WEIGHTS: dict[str, WeightSpec] = {
 }
 
 
+AWAITING_PIN = frozenset({"unieval-sum", "unieval-dialog", "unieval-fact"})
+"""Third-party weights whose Hub commit id could not be looked up when they were registered (no network):
+they load ``main`` (``pinned`` is False) until someone verifies the commit on the Hub and writes it here.
+Their notes say so; no commit id is ever made up."""
+
 HUB_ORG = "nlgmetrics"
 CTC_RELEASE = "v1.0"
 """The tag hub_models/publish.py puts on every converted CTC checkpoint repo; a checkpoint not yet
