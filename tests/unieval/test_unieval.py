@@ -5,6 +5,7 @@ and odd input."""
 from __future__ import annotations
 
 import functools
+import json
 import math
 import warnings
 
@@ -288,3 +289,17 @@ def test_an_out_of_memory_batch_is_retried_in_halves(monkeypatch):
         )
         with pytest.raises(RuntimeError, match="out of memory on a single input"):
             metric.compute(**data)
+
+
+def test_the_command_line_reads_the_fields_of_the_chosen_task(tmp_path):
+    from nlgmetrics import cli
+
+    path = tmp_path / "dialogue.jsonl"
+    data = inputs_of("dialogue", 2)
+    path.write_text("".join(json.dumps({f: data[f][i] for f in data}) + "\n" for i in range(2)))
+    assert (
+        cli.main(["score", str(path), "--metric", "unieval", "--config", "dialogue", "--device", "cpu"]) == 0
+    )
+    rows = [json.loads(line) for line in path.with_name("dialogue.unieval.jsonl").read_text().splitlines()]
+    expected = nlgmetrics.load("unieval", "dialogue", device="cpu").compute(**data)
+    assert [r["unieval_engagingness"] for r in rows] == pytest.approx(expected["engagingness"], rel=1e-6)
