@@ -36,8 +36,8 @@ def test_every_registered_weight_resolves_offline(repo_name, tiny_snapshots):
     assert path is not None and Path(path).parent == tiny_snapshots[repo_name]
     config = transformers.AutoConfig.from_pretrained(spec.repo_id, revision=spec.revision)
     assert (
-        config.num_hidden_layers == (spec.num_layers or 2) >= (spec.hidden_layer or 0)
-    )  # testing.py's default
+        config.num_hidden_layers == (spec.test_layers or spec.num_layers) >= (spec.hidden_layer or 0)
+    )  # the tiny copy's depth (testing.py)
 
 
 @pytest.mark.parametrize("name", MODULES)

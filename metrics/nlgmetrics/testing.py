@@ -230,7 +230,7 @@ def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path
     torch.manual_seed(seed + zlib.crc32(spec.name.encode()))
     family, head = _ARCHITECTURES[spec.architecture]
     tokenizer = _tokenizer(family, folder)
-    config = _config(family, len(tokenizer), spec.num_layers or 2)
+    config = _config(family, len(tokenizer), spec.test_layers or spec.num_layers or 2)
     for key, value in head.items():
         setattr(config, key, value)
     model = getattr(transformers, spec.architecture)(config)

@@ -121,4 +121,7 @@ def test_registry_layers_fit_the_architectures():
     for spec in WEIGHTS.values():
         assert spec.num_layers and spec.license and spec.source and spec.architecture
         assert spec.hidden_layer is None or 0 < spec.hidden_layer <= spec.num_layers
-        assert (spec.hidden_layer is None) == spec.architecture.endswith(("Classification",))
+        # classifiers and seq2seq evaluators use their head; every encoder names its layer
+        assert (spec.hidden_layer is None) == spec.architecture.endswith(
+            ("Classification", "ForConditionalGeneration")
+        )

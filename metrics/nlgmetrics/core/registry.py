@@ -54,6 +54,9 @@ class WeightSpec:
     families: tuple[str, ...] = ("ctc",)
     num_layers: int | None = None
     """Transformer layers of the architecture (tiny test models copy this)."""
+    test_layers: int | None = None
+    """Layers of the tiny test copy when it should have fewer than ``num_layers`` (the 24+24-layer T5
+    evaluators: 2, so that the step-by-step parity tests stay fast)."""
     hidden_layer: int | None = None
     """For embedding (E) aligners: index into ``hidden_states`` (0 = embeddings)."""
     embedded_package: str | None = None
@@ -125,7 +128,8 @@ WEIGHTS: dict[str, WeightSpec] = {
                 repo_id=f"MingZhong/{name}",
                 revision="main",
                 architecture="T5ForConditionalGeneration",
-                num_layers=None,  # 24 encoder + 24 decoder layers; tiny test copies use the default 2
+                num_layers=24,  # encoder and decoder each
+                test_layers=2,
                 source=f"Zhong et al. 2022 (UniEval), https://github.com/maszhongming/UniEval; {what}",
                 license="mit",
                 roles=("seq2seq",),
