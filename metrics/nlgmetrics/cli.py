@@ -113,15 +113,16 @@ def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
             f.write(json.dumps(clean, ensure_ascii=False) + "\n")
 
 
-def parse_columns(spec: ModuleSpec, items: list[str]) -> dict[str, str]:
-    """``--column FIELD=COLUMN`` items as ``{field: column}``; the field must be one of the module's inputs."""
+def parse_columns(spec: ModuleSpec, items: list[str], config: str | None = None) -> dict[str, str]:
+    """``--column FIELD=COLUMN`` items as ``{field: column}``; the field must be one of the config's inputs."""
+    inputs = spec.inputs_for(config)
     columns = {}
     for item in items:
         field, sep, column = item.partition("=")
         if not sep or not field or not column:
             raise CLIError(f"--column {item!r} must be FIELD=COLUMN, e.g. predictions=summary")
-        if field not in spec.inputs:
-            raise CLIError(f"{spec.name} has no input {field!r}; its inputs are {', '.join(spec.inputs)}")
+        if field not in inputs:
+            raise CLIError(f"{spec.name} has no input {field!r}; its inputs are {', '.join(inputs)}")
         columns[field] = column
     return columns
 
@@ -347,12 +348,12 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise CLIError(str(err).replace(f"{spec.config_option}='...'", flag)) from err
     load_kwargs = load_options(spec, args)
     options = parse_options(spec, args.option)
-    columns = parse_columns(spec, args.column)
+    columns = parse_columns(spec, args.column, config)
     path = Path(args.input)
     rows = read_rows(path)
     if not rows:
         raise CLIError(f"{path} has no rows")
-    inputs = gather_inputs(rows, list(spec.inputs), columns)
+    inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns)
     try:
         check_inputs(inputs, reference_fields=spec.list_inputs)
     except ValueError as err:

@@ -59,6 +59,25 @@ CORPUS = [
     "fact: the first computer bug was an actual moth found in a relay in 1947.",
 ]
 
+T5_CORPUS = [
+    *CORPUS,
+    "question: Is this a coherent summary to the document? </s> summary: the cat sat. </s> document: it sat.",
+    "question: Is this claim consistent with the document? </s> claim: a claim </s> document: a document",
+    "question: Is this a fluent paragraph? </s> paragraph: a fluent paragraph of text",
+    "question: Is this summary relevant to the reference? </s> summary: x </s> reference: y",
+    "question: Is this a natural response in the dialogue? </s> response: sure </s> dialogue history: hi",
+    "question: Is this an engaging and informative response according to the dialogue history and fact?",
+    "question: Is this response consistent with knowledge in the fact? </s> fact: a known fact",
+    "question: Is this an understandable response in the dialogue? </s> utterance: sentence: informative",
+    "Yes. No. Yes, no.",
+]
+"""The tiny T5 tokenizer's corpus (its vocabulary also gets the pieces "▁Yes" and "▁No")."""
+
+T5_ANSWER_SCALE = 0.3
+"""The tiny T5's head rows of "Yes" and "No" are scaled by this (the random rows give logit gaps of
+several units, which saturate p(Yes) at 0 or 1), so the answers spread inside (0, 1) and differ from
+input to input: a parity test that could not fail would prove nothing."""
+
 
 def _revision_commit(repo_id: str, revision: str) -> str:
     """The snapshot folder name: the revision itself when it is a commit sha."""
@@ -115,6 +134,28 @@ def _tokenizer(family: str, folder: Path):
         trainer.train_from_iterator(CORPUS * 3, vocab_size=400, special_tokens=specials, unk_token="<unk>")
         vocab = [tuple(piece) for piece in json.loads(trainer.to_str())["model"]["vocab"]]
         return AlbertTokenizer(vocab=vocab, model_max_length=512)
+    if family == "t5":
+        from tokenizers import SentencePieceUnigramTokenizer
+        from transformers import T5TokenizerFast
+
+        trainer = SentencePieceUnigramTokenizer()
+        trainer.train_from_iterator(
+            T5_CORPUS, vocab_size=600, special_tokens=["<pad>", "</s>", "<unk>"], unk_token="<unk>"
+        )
+        spec = json.loads(trainer.to_str())
+        spec["model"]["vocab"] += [
+            ["\u2581Yes", -1.0],
+            ["\u2581No", -1.0],
+        ]  # one piece each, as in T5's vocabulary
+        (folder / "tokenizer.json").write_text(json.dumps(spec))
+        return T5TokenizerFast(
+            tokenizer_file=str(folder / "tokenizer.json"),
+            eos_token="</s>",
+            unk_token="<unk>",
+            pad_token="<pad>",
+            extra_ids=0,
+            model_max_length=512,
+        )
     if family == "bert":
         _wordpiece_vocab(folder)
         config = {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 512}
@@ -126,7 +167,24 @@ def _tokenizer(family: str, folder: Path):
 
 
 def _config(family: str, vocab_size: int, num_layers: int):
-    from transformers import AlbertConfig, BertConfig, RobertaConfig
+    from transformers import AlbertConfig, BertConfig, RobertaConfig, T5Config
+
+    if family == "t5":  # t5-v1_1 (gated-GELU, untied head), hidden size 32, the registered depth
+        return T5Config(
+            vocab_size=vocab_size,
+            d_model=HIDDEN_SIZE,
+            d_kv=8,
+            d_ff=2 * HIDDEN_SIZE,
+            num_layers=num_layers,
+            num_decoder_layers=num_layers,
+            num_heads=4,
+            feed_forward_proj="gated-gelu",
+            tie_word_embeddings=False,
+            dropout_rate=0.0,
+            decoder_start_token_id=0,
+            pad_token_id=0,
+            eos_token_id=1,
+        )
 
     size = {
         "vocab_size": vocab_size,
@@ -159,6 +217,7 @@ _ARCHITECTURES = {
     "BertForSequenceClassification": ("bert", {"num_labels": 1}),
     "RobertaForMaskedLM": ("roberta", {}),  # USR-MLM
     "RobertaForSequenceClassification": ("roberta", {"num_labels": 2}),  # USR-DR-c / DR-f
+    "T5ForConditionalGeneration": ("t5", {}),
 }
 
 
@@ -173,10 +232,15 @@ def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path
     torch.manual_seed(seed + zlib.crc32(spec.name.encode()))
     family, head = _ARCHITECTURES[spec.architecture]
     tokenizer = _tokenizer(family, folder)
-    config = _config(family, len(tokenizer), spec.num_layers or 2)
+    config = _config(family, len(tokenizer), spec.test_layers or spec.num_layers or 2)
     for key, value in head.items():
         setattr(config, key, value)
     model = getattr(transformers, spec.architecture)(config)
+    if family == "t5":
+        with torch.no_grad():
+            head = model.get_output_embeddings().weight
+            for word in ("Yes", "No"):
+                head[tokenizer(word)["input_ids"][0]] *= T5_ANSWER_SCALE
     tokenizer.save_pretrained(folder)
     model.save_pretrained(folder)
     return folder

@@ -41,11 +41,16 @@ def readme_blocks(prefix: str) -> dict[str, str]:
     return blocks
 
 
-def run_blocks(blocks: list[str], tmp_path: Path, hub_cache: Path) -> list[dict]:
+def run_blocks(
+    blocks: list[str], tmp_path: Path, hub_cache: Path, nltk_importable: bool = False
+) -> list[dict]:
+    """Run the blocks in a fresh offline process with an empty NLTK_DATA (and nltk unimportable unless
+    ``nltk_importable``: UniEval runs NLTK's Punkt algorithm, on parameters the package ships)."""
     empty_nltk = tmp_path / "nltk_data"
     empty_nltk.mkdir()
     script = tmp_path / "quickstart.py"
-    script.write_text(PRELUDE + "\n".join(blocks) + EPILOGUE)
+    prelude = PRELUDE.replace('sys.modules["nltk"] = None', "") if nltk_importable else PRELUDE
+    script.write_text(prelude + "\n".join(blocks) + EPILOGUE)
     env = {
         **os.environ,
         "NLTK_DATA": str(empty_nltk),
@@ -102,6 +107,29 @@ def test_the_infolm_quickstart_runs_with_the_weights_in_the_cache(tmp_path, tiny
     )
 
 
+def test_the_unieval_quickstart_runs_with_no_nltk_data(tmp_path, tiny_snapshots):
+    """With the evaluator cached (a tiny random copy under the same repo id) the block runs offline as
+    printed, and sentences are split with no NLTK data at all (an empty NLTK_DATA)."""
+    (block,) = readme_blocks("unieval").values()
+    (result,) = run_blocks(
+        ["import nlgmetrics", block], tmp_path, Path(os.environ["HF_HUB_CACHE"]), nltk_importable=True
+    )
+    assert set(result) >= {
+        "coherence",
+        "consistency",
+        "fluency",
+        "relevance",
+        "clarity",
+        "overall",
+        "details",
+    }
+    assert [s["sentence"] for s in result["details"][0]["fluency"]] == [
+        "Peter and Elizabeth attend party city.",
+        "Elizabeth rushed hospital.",
+    ]
+    assert "|module:unieval|config:summarization|weights:MingZhong/unieval-sum@" in result["signature"]
+
+
 def test_the_stopwords_ship_in_the_package_data():
     """The list is package data (pyproject's package-data lists core/data/*), not an NLTK download."""
     from importlib.resources import files
@@ -121,6 +149,7 @@ def test_the_stopwords_ship_in_the_package_data():
             for a in ("consistency", "relevance", "preservation", "engagingness", "groundedness")
         ],
         "metrics/infolm/README.md",
+        "metrics/unieval/README.md",
     ],
 )
 def test_no_document_asks_for_nltk_data(name):

@@ -55,6 +55,9 @@ class WeightSpec:
     families: tuple[str, ...] = ("ctc",)
     num_layers: int | None = None
     """Transformer layers of the architecture (tiny test models copy this)."""
+    test_layers: int | None = None
+    """Layers of the tiny test copy when it should have fewer than ``num_layers`` (the 24+24-layer T5
+    evaluators: 2, so that the step-by-step parity tests stay fast)."""
     hidden_layer: int | None = None
     """For embedding (E) aligners: index into ``hidden_states`` (0 = embeddings)."""
     embedded_package: str | None = None
@@ -120,9 +123,36 @@ WEIGHTS: dict[str, WeightSpec] = {
             license="apache-2.0",
             notes="Not in the CTC paper: our embedded offline default. Last layer of 6.",
         ),
+        *(
+            WeightSpec(
+                name=name,
+                repo_id=f"MingZhong/{name}",
+                revision="main",
+                architecture="T5ForConditionalGeneration",
+                num_layers=24,  # encoder and decoder each
+                test_layers=2,
+                source=f"Zhong et al. 2022 (UniEval), https://github.com/maszhongming/UniEval; {what}",
+                license="mit",
+                roles=("seq2seq",),
+                families=("unieval",),
+                notes="T5-v1.1-large Boolean-QA evaluator (about 780M parameters). NOT YET PINNED: the commit id "
+                "of the Hub repo could not be looked up from this project's machines; it must be verified on "
+                "the Hub and written here (a 40-hex commit) before release. Until then it loads 'main'.",
+            )
+            for name, what in (
+                ("unieval-sum", "summarization dimensions, also reused for data2text"),
+                ("unieval-dialog", "dialogue dimensions"),
+                ("unieval-fact", "factual consistency"),
+            )
+        ),
     ]
 }
 
+
+AWAITING_PIN = frozenset({"unieval-sum", "unieval-dialog", "unieval-fact"})
+"""Third-party weights whose Hub commit id could not be looked up when they were registered (no network):
+they load ``main`` (``pinned`` is False) until someone verifies the commit on the Hub and writes it here.
+Their notes say so; no commit id is ever made up."""
 
 HUB_ORG = "nlgmetrics"
 CTC_RELEASE = "v1.0"

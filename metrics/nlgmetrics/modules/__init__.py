@@ -4,7 +4,7 @@
 classes (``CTCConsistency``, ``Infolm``, ...) import evaluate on first use.
 
 >>> sorted(SPECS)
-['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'usr']
+['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'unieval', 'usr']
 """
 
 from __future__ import annotations
@@ -14,9 +14,15 @@ from typing import Any
 from .ctc import SPECS as _CTC_SPECS
 from .infolm import SPEC as _INFOLM_SPEC
 from .spec import ModuleSpec, Option
+from .unieval import SPEC as _UNIEVAL_SPEC
 from .usr import SPEC as _USR_SPEC
 
-SPECS: dict[str, ModuleSpec] = {**_CTC_SPECS, _INFOLM_SPEC.name: _INFOLM_SPEC, _USR_SPEC.name: _USR_SPEC}
+SPECS: dict[str, ModuleSpec] = {
+    **_CTC_SPECS,
+    _INFOLM_SPEC.name: _INFOLM_SPEC,
+    _UNIEVAL_SPEC.name: _UNIEVAL_SPEC,
+    _USR_SPEC.name: _USR_SPEC,
+}
 """Module name → its declaration."""
 
 _LAZY = (
@@ -28,6 +34,7 @@ _LAZY = (
     "CTCEngagingness",
     "CTCGroundedness",
     "Infolm",
+    "Unieval",
     "Usr",
 )
 

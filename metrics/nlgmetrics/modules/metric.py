@@ -33,14 +33,15 @@ from .spec import EVALUATE_OPTIONS, FIELDS, ModuleSpec
 _STRING = datasets.Value("string", id="sequence")
 
 
-def _features(spec: ModuleSpec) -> list[datasets.Features]:
+def _features(spec: ModuleSpec, inputs: tuple[str, ...] | None = None) -> list[datasets.Features]:
     """Each list field as a sequence of strings, and (second) as one string per example."""
-    many = {name: datasets.Sequence(_STRING, id=name) for name in spec.inputs if name in spec.list_inputs}
+    inputs = spec.inputs if inputs is None else inputs
+    many = {name: datasets.Sequence(_STRING, id=name) for name in inputs if name in spec.list_inputs}
     if not many:
-        return [datasets.Features({name: _STRING for name in spec.inputs})]
+        return [datasets.Features({name: _STRING for name in inputs})]
     return [
-        datasets.Features({name: many.get(name, _STRING) for name in spec.inputs}),
-        datasets.Features({name: _STRING for name in spec.inputs}),
+        datasets.Features({name: many.get(name, _STRING) for name in inputs}),
+        datasets.Features({name: _STRING for name in inputs}),
     ]
 
 
@@ -91,6 +92,8 @@ class NLGMetric(evaluate.Metric):
         evaluate_kwargs = {k: kwargs.pop(k) for k in EVALUATE_OPTIONS if k in kwargs}
         self.load_options = self.spec.check_load_options(kwargs)
         self.config = self.spec.check_config(config_name)
+        self.inputs = self.spec.inputs_for(self.config)
+        """The compute() fields of this config."""
         self.scorer = None
         self._lock = threading.RLock()
         self._streamed = False
@@ -104,7 +107,7 @@ class NLGMetric(evaluate.Metric):
             description=self.spec.description,
             citation=self.spec.citation,
             inputs_description=inputs_description(self.spec),
-            features=_features(self.spec),
+            features=_features(self.spec, self.inputs),
             codebase_urls=list(self.spec.codebase_urls),
             reference_urls=list(self.spec.reference_urls),
         )
@@ -120,18 +123,29 @@ class NLGMetric(evaluate.Metric):
 
     # ---- checks before evaluate stores anything ------------------------------------------------------
 
-    def _fields(self, given: dict[str, Any]) -> dict[str, Any]:
-        extra = sorted(k for k, v in given.items() if v is not None and k not in self.spec.inputs)
+    def _fields(self, given: dict[str, Any], options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Every input checked; with ``options`` (a direct compute) a scorer that declares
+        ``required_inputs`` may leave out the fields those options do not read (they stay None)."""
+        extra = sorted(k for k, v in given.items() if v is not None and k not in self.inputs)
         if extra:
             raise ValueError(
-                f"{self.spec.name} does not take {', '.join(extra)}; its inputs are {', '.join(self.spec.inputs)}"
+                f"{self.spec.name} does not take {', '.join(extra)}; its inputs are {', '.join(self.inputs)}"
             )
-        return check_inputs(
-            {name: given.get(name) for name in self.spec.inputs}, reference_fields=self.spec.list_inputs
+        names = list(self.inputs)
+        required = getattr(self.scorer, "required_inputs", None)
+        if options is not None and required is not None:
+            needed = required(**options)
+            for name in names:
+                if name in needed and given.get(name) is None:
+                    raise ValueError(f"{name} is missing (None); {needed[name]}")
+            names = [name for name in names if name in needed or given.get(name) is not None]
+        checked = check_inputs(
+            {name: given.get(name) for name in names}, reference_fields=self.spec.list_inputs
         )
+        return {name: checked.get(name) for name in self.inputs}
 
     def _options(self, options: dict[str, Any]) -> dict[str, Any]:
-        options = self.spec.check_compute_options(options)
+        options = self.spec.check_compute_options(options, self.config)
         return self._ready_scorer().check_options(**options)
 
     # ---- evaluate's API ------------------------------------------------------------------------------
@@ -153,14 +167,14 @@ class NLGMetric(evaluate.Metric):
             if direct:
                 self._streamed = False  # any zero-example batches added before are part of this call
         if direct:
-            return self._score(self._fields(given), options)
+            return self._score(self._fields(given, options), options)
         if has_inputs:
             self.add_batch(**given)
         with self._lock:
             streamed, self._streamed = self._streamed, False
             if self.writer is None and self.num_process == 1:
                 if streamed:  # only zero-example batches were added
-                    return self._score({name: [] for name in self.spec.inputs}, options)
+                    return self._score({name: [] for name in self.inputs}, options)
                 raise ValueError(
                     f"{self.spec.name}: no examples to score; pass the inputs to compute() or add them with "
                     "add() / add_batch() first"
@@ -194,7 +208,7 @@ class NLGMetric(evaluate.Metric):
             super().add(**example)
 
     def _compute(self, **inputs_and_options: Any) -> dict:
-        fields = {k: inputs_and_options.pop(k) for k in self.spec.inputs}
+        fields = {k: inputs_and_options.pop(k) for k in self.inputs}
         self._in_flight = fields
         result = self._score(fields, inputs_and_options)
         self._in_flight = None  # scored: a later failure in evaluate's clean-up must not put them back
@@ -260,4 +274,5 @@ CTCPreservation = MODULES["ctc_preservation"]
 CTCEngagingness = MODULES["ctc_engagingness"]
 CTCGroundedness = MODULES["ctc_groundedness"]
 Infolm = MODULES["infolm"]
+Unieval = MODULES["unieval"]
 Usr = MODULES["usr"]

@@ -159,6 +159,16 @@ class ModuleSpec:
     """``"package.module:function"``: ``function(spec, config)`` lists the registered weights (``WeightSpec``) a
     config loads, so a user interface can tell cheaply whether they are on the machine. Empty: a config
     named like a registered weight loads that weight; any other config is checked when it is loaded."""
+    inputs_by_config: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Inputs of the configs whose inputs differ from ``inputs`` (the default config's)."""
+
+    def inputs_for(self, config: str | None) -> tuple[str, ...]:
+        """The compute() fields of ``config`` (None: the default config).
+
+        A scorer with ``required_inputs(**options)`` may let a direct ``compute()`` leave out the fields
+        its options do not read; ``add``/``add_batch`` always take all of them.
+        """
+        return self.inputs_by_config.get(config or self.default_config, self.inputs)
 
     @property
     def all_load_options(self) -> tuple[Option, ...]:
@@ -194,19 +204,20 @@ class ModuleSpec:
             )
         return {name: known[name].validate(value) for name, value in options.items()}
 
-    def check_compute_options(self, options: dict[str, Any]) -> dict[str, Any]:
+    def check_compute_options(self, options: dict[str, Any], config: str | None = None) -> dict[str, Any]:
         """Known compute options, each checked; an unknown one is a ValueError listing the valid ones."""
         known = {o.name: o for o in self.all_compute_options}
+        inputs = self.inputs_for(config)
         unknown = sorted(set(options) - set(known) - set(FIELDS))
         if unknown:
             raise ValueError(
                 f"{self.name}.compute() does not take {', '.join(unknown)}; its inputs are "
-                f"{', '.join(self.inputs)} and its options {', '.join(known)}"
+                f"{', '.join(inputs)} and its options {', '.join(known)}"
             )
-        extra = sorted(set(options) & (set(FIELDS) - set(self.inputs)))
+        extra = sorted(set(options) & (set(FIELDS) - set(inputs)))
         if extra:
             raise ValueError(
-                f"{self.name} does not take {', '.join(extra)}; its inputs are {', '.join(self.inputs)}"
+                f"{self.name} does not take {', '.join(extra)}; its inputs are {', '.join(inputs)}"
             )
         return {name: known[name].validate(value) for name, value in options.items()}
 

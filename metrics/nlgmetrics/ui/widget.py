@@ -52,7 +52,10 @@ def field_label(spec, field: str) -> str:
 def example_texts(spec) -> dict[str, str]:
     """The spec's first example as one text per field (several references one per line)."""
     texts = {}
-    for field in spec.inputs:
+    for field in {
+        **dict.fromkeys(spec.inputs),
+        **dict.fromkeys(f for fs in spec.inputs_by_config.values() for f in fs),
+    }:
         value = (spec.example.get(field) or [""])[0]
         texts[field] = "\n".join(value) if isinstance(value, list) else str(value)
     return texts
@@ -136,7 +139,7 @@ def build_widget(name: str, config_name: str | None = None, **load_kwargs: Any) 
 
     module, banner = load_for_widget(name, config_name, **load_kwargs)
     spec = module.spec
-    fields = list(spec.inputs)
+    fields = list(module.inputs)  # the loaded config's (unieval: the task's)
     shown = module.config or load_kwargs.get(spec.config_option) or spec.default_config
     examples = example_texts(spec)
     with gr.Blocks(title=name) as demo:

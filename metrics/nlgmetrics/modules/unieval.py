@@ -1,0 +1,121 @@
+"""The unieval module, declared: one config per UniEval task, each with its own inputs.
+
+>>> SPEC.configs, SPEC.default_config
+(('summarization', 'dialogue', 'data2text', 'fact'), 'summarization')
+>>> SPEC.inputs_for("dialogue"), SPEC.inputs_for("fact")
+(('predictions', 'sources', 'contexts'), ('predictions', 'sources'))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..unieval import DEFAULT_TASK, MULTI_REFERENCE, TASKS
+from .spec import ModuleSpec, Option, check_optional_str
+
+CITATION = """\
+@inproceedings{zhong2022unieval,
+    title = "Towards a Unified Multi-Dimensional Evaluator for Text Generation",
+    author = "Zhong, Ming and Liu, Yang and Yin, Da and Mao, Yuning and Jiao, Yizhu and Liu, Pengfei and
+      Zhu, Chenguang and Ji, Heng and Han, Jiawei",
+    booktitle = "Proceedings of the 2022 Conference on Empirical Methods in Natural Language Processing",
+    year = "2022",
+    url = "https://arxiv.org/abs/2210.07197",
+}
+"""
+
+DESCRIPTION = (
+    "UniEval (Zhong et al. 2022): every quality dimension is a yes/no question put to a T5 evaluator "
+    "(unieval-sum, unieval-dialog or unieval-fact); the score of a dimension is p(Yes) / (p(Yes) + p(No)) at the "
+    "first decoder step, asked per sentence of the prediction for consistency, fluency and engagingness (a sum), "
+    "and `overall` is the mean of the computed dimensions. The config is the task: summarization (default), "
+    "dialogue, data2text or fact."
+)
+
+
+def _inputs(task: str) -> tuple[str, ...]:
+    fields = {f for dim in TASKS[task].dimensions.values() for f in dim.fields}
+    return tuple(f for f in ("predictions", "sources", "references", "contexts") if f in fields)
+
+
+def _check_multi_reference(name: str, value: Any) -> Any:
+    if value not in MULTI_REFERENCE:
+        raise ValueError(f"{name}={value!r} is not one of {', '.join(map(repr, MULTI_REFERENCE))}")
+    return value
+
+
+SPEC = ModuleSpec(
+    name="unieval",
+    family="unieval",
+    title="UniEval",
+    description=DESCRIPTION,
+    citation=CITATION,
+    inputs=_inputs(DEFAULT_TASK),
+    inputs_by_config={task: _inputs(task) for task in TASKS},
+    configs=tuple(TASKS),
+    default_config=DEFAULT_TASK,
+    config_option="model",
+    scorer="nlgmetrics.modules.unieval:make_scorer",
+    load_options=(
+        Option(
+            "model",
+            "the task's registered evaluator by default; a registered seq2seq name, a Hub repo id or a folder of "
+            "a T5 Boolean-QA checkpoint",
+            check=check_optional_str,
+            cli_type=str,
+        ),
+        Option(
+            "model_revision",
+            "Hub revision of a model repo that is not registered",
+            check=check_optional_str,
+            cli_type=str,
+        ),
+    ),
+    compute_options=(
+        Option(
+            "dimensions",
+            "the dimensions to compute, a list (default: all of the task's, in UniEval's order)",
+        ),
+        Option("overall", "also return overall, the mean of the computed dimensions (not for fact)", True),
+        Option(
+            "questions",
+            "custom dimensions: {name: question} with {prediction}, {source}, {reference}, {context}, e.g. "
+            "'question: Is this a clear summary? </s> summary: {prediction}'",
+        ),
+        Option(
+            "multi_reference",
+            "with several references per example: 'first' (default, as the paper), 'mean' or 'max' over them",
+            "first",
+            _check_multi_reference,
+            cli_type=str,
+        ),
+    ),
+    higher_is_better=True,
+    score_range="every dimension and the summarization/data2text overall in (0, 1); dialogue engagingness is a "
+    "sum over sentences in (0, number of sentences), so the dialogue overall can exceed 1",
+    codebase_urls=("https://github.com/maszhongming/UniEval",),
+    reference_urls=("https://arxiv.org/abs/2210.07197",),
+    example={
+        "predictions": ["Peter and Elizabeth attend party city. Elizabeth rushed hospital."],
+        "sources": [
+            "Peter and Elizabeth took a taxi to attend the night party in the city. While in the party, "
+            "Elizabeth collapsed and was rushed to the hospital."
+        ],
+        "references": ["Elizabeth was hospitalized after attending a party with Peter."],
+    },
+    details="nlgmetrics.modules.unieval:sentence_scores",
+)
+
+
+def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
+    """The UniEvalScorer of the task ``config`` (default summarization)."""
+    from ..unieval.scorer import UniEvalScorer
+
+    return UniEvalScorer(config or spec.default_config, **load_options)
+
+
+def sentence_scores(details: dict) -> list[tuple[str, float | None]]:
+    """(sentence, score) pairs of the first per-sentence dimension of one example, for a heat map."""
+    for sentences in details.values():
+        return [(s["sentence"], round(s["score"], 3)) for s in sentences]
+    return []

@@ -1,0 +1,440 @@
+"""UniEval's scorer: every (example × dimension × sentence) question of a call in one batched stream.
+
+UniEval asks its T5 evaluator one yes/no question per input and reads, at the first decoder step
+(decoder input = the start token only), ``p(Yes) / (p(Yes) + p(No))``. The softmax normaliser
+cancels in that ratio, so only the two answer logits are computed: the decoder's one hidden state
+times two rows of the vocabulary head, instead of the full-vocabulary softmax. All questions of a
+``score()`` call (identical ones once) are sorted by length and run in padded batches, one encoder
+pass and one decoder step each; the answers are scattered back to their examples, sentences and
+dimensions. The core has no dependency on ``evaluate``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import torch
+
+from ..core import runtime
+from ..core.batching import length_sorted_batches
+from ..core.hub import load_model_and_tokenizer
+from ..core.registry import resolve_weight
+from ..core.result import mean_of
+from ..core.validation import check_batch_size, check_inputs, is_blank
+from . import DEFAULT_TASK, MAX_LENGTH, MULTI_REFERENCE, PLACEHOLDERS, TASKS, Dimension, Task, placeholders
+from .sentences import sent_tokenize
+
+
+def _is_oom(error: BaseException) -> bool:
+    return isinstance(error, torch.OutOfMemoryError) or "out of memory" in str(error).lower()
+
+
+class UniEvalModel:
+    """A T5 Boolean-QA evaluator from the process-wide cache: the answer ids and a batched yes-probability.
+
+    ``yes_id`` and ``no_id`` are the first token ids of ``tokenizer("Yes")`` and ``tokenizer("No")``, as
+    UniEval reads them.
+    """
+
+    def __init__(self, model, tokenizer, *, batch_size: int, max_length: int = MAX_LENGTH):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self.max_length = max_length
+        self.device = next(model.parameters()).device
+        self.yes_id = tokenizer("Yes")["input_ids"][0]
+        self.no_id = tokenizer("No")["input_ids"][0]
+        if self.yes_id == self.no_id:
+            raise ValueError("the tokenizer gives 'Yes' and 'No' the same first token: not a UniEval model")
+        config = model.config
+        self.start_id = config.decoder_start_token_id if config.decoder_start_token_id is not None else 0
+        scale = getattr(config, "scale_decoder_outputs", None)
+        if scale is None:  # transformers < 5: tied embeddings meant a rescaled decoder output
+            scale = bool(getattr(config, "tie_word_embeddings", False))
+        self.output_scale = config.d_model**-0.5 if scale else 1.0
+
+    @classmethod
+    def load(
+        cls, source: str, revision: str | None, *, device=None, dtype=None, batch_size=None
+    ) -> UniEvalModel:
+        """Load once per process per (source, revision, device, dtype)."""
+        from transformers import AutoModelForSeq2SeqLM
+
+        device = runtime.select_device(device)
+        dtype = runtime.resolve_dtype(dtype, device)
+        key = ("SEQ2SEQ", source, revision, str(device), str(dtype))
+        model, tokenizer = runtime.cached(
+            key, lambda: load_model_and_tokenizer(AutoModelForSeq2SeqLM, source, revision, device, dtype)
+        )
+        return cls(model, tokenizer, batch_size=batch_size or runtime.default_batch_size(device))
+
+    def encode(self, texts: Sequence[str]) -> list[list[int]]:
+        """Token ids of each question, cut on the right to ``max_length`` (the final ``</s>`` kept) as UniEval."""
+        if not texts:
+            return []
+        return self.tokenizer(list(texts), max_length=self.max_length, truncation=True, verbose=False)[
+            "input_ids"
+        ]
+
+    @torch.inference_mode()
+    def _answer(self, rows: Sequence[Sequence[int]]) -> list[float]:
+        """p(Yes)/(p(Yes)+p(No)) for one padded batch of token rows."""
+        width = max(len(r) for r in rows)
+        pad = self.tokenizer.pad_token_id or 0
+        input_ids = torch.full((len(rows), width), pad, dtype=torch.long)
+        for i, r in enumerate(rows):
+            input_ids[i, : len(r)] = torch.tensor(r, dtype=torch.long)
+        lengths = torch.tensor([len(r) for r in rows])
+        mask = (torch.arange(width) < lengths[:, None]).long()
+        input_ids, mask = input_ids.to(self.device), mask.to(self.device)
+        encoded = self.model.get_encoder()(input_ids=input_ids, attention_mask=mask).last_hidden_state
+        start = torch.full((len(rows), 1), self.start_id, dtype=torch.long, device=self.device)
+        hidden = self.model.get_decoder()(
+            input_ids=start, encoder_hidden_states=encoded, encoder_attention_mask=mask, use_cache=False
+        ).last_hidden_state[:, 0]
+        head = self.model.get_output_embeddings()
+        answers = torch.tensor([self.yes_id, self.no_id], device=self.device)
+        logits = (hidden * self.output_scale) @ head.weight[answers].T  # [rows, 2]: Yes, No
+        if getattr(head, "bias", None) is not None:
+            logits = logits + head.bias[answers]
+        probabilities = torch.softmax(logits.float(), dim=-1)
+        return probabilities[:, 0].tolist()
+
+    def yes_probabilities(
+        self, rows: Sequence[Sequence[int]], done: Callable[[int], None] = lambda n: None
+    ) -> list[float]:
+        """The answer of every token row, in length-sorted batches; ``done(n)`` after each batch.
+
+        A batch that runs out of memory is retried in halves; a single row that does not fit is an error.
+        """
+        out = [math.nan] * len(rows)
+        pending = length_sorted_batches([len(r) for r in rows], self.batch_size)[::-1]
+        while pending:
+            batch = pending.pop()
+            try:
+                values = self._answer([rows[i] for i in batch])
+            except (torch.OutOfMemoryError, RuntimeError) as error:
+                if not _is_oom(error):
+                    raise
+                if self.device.type == "cuda":
+                    torch.cuda.empty_cache()
+                if len(batch) == 1:
+                    raise RuntimeError(
+                        f"unieval: out of memory on a single input of {len(rows[batch[0]])} tokens on "
+                        f"{self.device}; use a smaller dtype (dtype='bfloat16') or a device with more memory"
+                    ) from error
+                half = len(batch) // 2
+                pending += [batch[half:], batch[:half]]
+                continue
+            for i, value in zip(batch, values):
+                out[i] = value
+            done(len(batch))
+        return out
+
+
+@dataclass
+class _Slot:
+    """Where the answers of one question go: example, dimension, sentence index (or reference index)."""
+
+    example: int
+    dimension: str
+    part: int
+
+
+def _listed(labels: list[str], limit: int = 8) -> str:
+    return ", ".join(labels[:limit]) + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+class UniEvalScorer:
+    """Scores predictions on one UniEval task's dimensions; the evaluator loads once per process.
+
+    Args:
+        task: ``summarization`` (default), ``dialogue``, ``data2text`` or ``fact``.
+        model: the registered evaluator of the task by default; any registered seq2seq name, Hub repo
+            id or local folder of a T5 Boolean-QA checkpoint.
+        model_revision: Hub revision for a repo that is not registered.
+        device, dtype, batch_size: where and how to run (questions per forward pass).
+    """
+
+    def __init__(
+        self,
+        task: str | None = None,
+        model: str | None = None,
+        *,
+        model_revision: str | None = None,
+        device=None,
+        dtype=None,
+        batch_size: int | None = None,
+    ):
+        check_batch_size(batch_size)
+        task = task or DEFAULT_TASK
+        if task not in TASKS:
+            raise ValueError(f"unieval has no task {task!r}; valid: {', '.join(TASKS)}")
+        self.task: Task = TASKS[task]
+        name = model or self.task.model
+        self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
+        self.evaluator = UniEvalModel.load(
+            self.source.path, self.source.revision, device=device, dtype=dtype, batch_size=batch_size
+        )
+
+    def __repr__(self) -> str:
+        return f"UniEvalScorer(task={self.task.name!r}, model={self.source.name!r})"
+
+    @property
+    def dtype_name(self) -> str:
+        return str(next(self.evaluator.model.parameters()).dtype).removeprefix("torch.")
+
+    def weights(self) -> list[str]:
+        return [self.source.describe()]
+
+    # ---- options ----------------------------------------------------------------------------------------
+
+    def dimensions_of(self, dimensions=None, questions=None) -> dict[str, Dimension]:
+        """The dimensions a call computes, in order: the chosen built-in ones, then the custom questions."""
+        known = self.task.dimensions
+        if dimensions is None:
+            chosen = list(known)
+        else:
+            if isinstance(dimensions, str):
+                dimensions = [dimensions]
+            if not isinstance(dimensions, Sequence) or not all(isinstance(d, str) for d in dimensions):
+                raise ValueError(f"dimensions={dimensions!r} must be a list of dimension names")
+            chosen = list(dimensions)
+            unknown = [d for d in chosen if d not in known]
+            if unknown:
+                raise ValueError(
+                    f"unieval {self.task.name} has no dimension {', '.join(map(repr, unknown))}; valid: "
+                    f"{', '.join(known)} (or ask your own with questions={{name: question}})"
+                )
+            if len(set(chosen)) != len(chosen):
+                raise ValueError(f"dimensions={dimensions!r} names a dimension twice")
+        out = {d: known[d] for d in chosen}
+        if questions is not None:
+            if not isinstance(questions, Mapping) or not questions:
+                raise ValueError(
+                    "questions must be a non-empty mapping name → question, e.g. {'clarity': 'question: Is "
+                    "this a clear summary? </s> summary: {prediction}'}"
+                )
+            for name, question in questions.items():
+                if not isinstance(name, str) or not name or not isinstance(question, str):
+                    raise ValueError(f"questions[{name!r}]: names and questions must be non-empty strings")
+                if name in out or name in ("overall", "score", "scores", "details"):
+                    raise ValueError(f"questions[{name!r}]: the name is taken; choose another")
+                if "prediction" not in placeholders(question):
+                    raise ValueError(f"questions[{name!r}] must contain {{prediction}}")
+                out[name] = Dimension(name, question)
+        if not out:
+            raise ValueError("no dimension to compute: dimensions=[] needs questions={...}")
+        return out
+
+    def check_options(
+        self,
+        dimensions=None,
+        overall: bool | None = None,
+        questions=None,
+        multi_reference: str | None = None,
+        show_progress: bool | None = None,
+        return_details: bool | None = None,
+    ) -> dict:
+        """Every option checked (a ValueError names the bad one), defaults filled in."""
+        self.dimensions_of(dimensions, questions)
+        for name, value in {
+            "overall": overall,
+            "show_progress": show_progress,
+            "return_details": return_details,
+        }.items():
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"{name}={value!r} must be True or False")
+        multi_reference = multi_reference or "first"
+        if multi_reference not in MULTI_REFERENCE:
+            raise ValueError(
+                f"multi_reference={multi_reference!r} is not one of {', '.join(MULTI_REFERENCE)}"
+            )
+        return {
+            "dimensions": None
+            if dimensions is None
+            else ([dimensions] if isinstance(dimensions, str) else list(dimensions)),
+            "overall": True if overall is None else overall,
+            "questions": None if questions is None else dict(questions),
+            "multi_reference": multi_reference,
+            "show_progress": bool(show_progress),
+            "return_details": bool(return_details),
+        }
+
+    def required_inputs(self, dimensions=None, questions=None, **_) -> dict[str, str]:
+        """field → why it is needed (the dimensions that read it), for the chosen dimensions."""
+        readers: dict[str, list[str]] = {"predictions": ["every dimension"]}
+        for name, dim in self.dimensions_of(dimensions, questions).items():
+            for field in dim.fields:
+                if field != "predictions":
+                    readers.setdefault(field, []).append(name)
+        return {
+            field: f"the {self.task.name} dimension(s) {', '.join(names)} read it"
+            if field != "predictions"
+            else "every dimension reads it"
+            for field, names in readers.items()
+        }
+
+    def _result_keys(self, dims: Mapping[str, Dimension], overall: bool) -> tuple[list[str], bool]:
+        return list(dims), overall and self.task.overall
+
+    def empty_result(self, dimensions=None, overall=True, questions=None, return_details=False, **_) -> dict:
+        dims, with_overall = self._result_keys(self.dimensions_of(dimensions, questions), overall)
+        result: dict = {}
+        for d in dims:
+            result[d], result[f"mean_{d}"] = [], math.nan
+        if with_overall:
+            result["overall"], result["mean_overall"] = [], math.nan
+        result["scores"], result["mean_score"] = [], math.nan
+        if return_details:
+            result["details"] = []
+        return result
+
+    # ---- scoring ----------------------------------------------------------------------------------------
+
+    def score(
+        self,
+        predictions: Sequence[str],
+        sources: Sequence[str] | None = None,
+        references: Sequence[str | Sequence[str]] | None = None,
+        contexts: Sequence[str] | None = None,
+        *,
+        dimensions=None,
+        overall: bool = True,
+        questions=None,
+        multi_reference: str = "first",
+        show_progress: bool = False,
+        return_details: bool = False,
+    ) -> dict:
+        """Score every example on the chosen dimensions; see the module card for the result's keys."""
+        options = self.check_options(
+            dimensions, overall, questions, multi_reference, show_progress, return_details
+        )
+        dims = self.dimensions_of(options["dimensions"], options["questions"])
+        given = {
+            "predictions": predictions,
+            "sources": sources,
+            "references": references,
+            "contexts": contexts,
+        }
+        required = self.required_inputs(options["dimensions"], options["questions"])
+        for field, why in required.items():
+            if given[field] is None:
+                raise ValueError(f"{field} is missing (None); {why}")
+        data = check_inputs({f: given[f] for f in given if f in required or given[f] is not None})
+        n = len(data["predictions"])
+        if n == 0:
+            return self.empty_result(**options)
+        multi = options["multi_reference"]
+
+        blank = [i for i, p in enumerate(data["predictions"]) if is_blank(p)]
+        sentences = {}
+        if any(d.per_sentence for d in dims.values()):
+            sentences = {
+                i: ([] if i in set(blank) else sent_tokenize(p)) for i, p in enumerate(data["predictions"])
+            }
+
+        texts: dict[str, int] = {}
+        slots: list[tuple[_Slot, int]] = []
+
+        def ask(slot: _Slot, text: str) -> None:
+            slots.append((slot, texts.setdefault(text, len(texts))))
+
+        for i in range(n):
+            values = {
+                p: data[field][i][0] if field == "references" else data[field][i]
+                for p, field in PLACEHOLDERS.items()
+                if field in data
+            }
+            for name, dim in dims.items():
+                if dim.per_sentence:
+                    for k, sentence in enumerate(sentences[i]):
+                        ask(_Slot(i, name, k), dim.text(**{**values, "prediction": sentence}))
+                elif "references" in dim.fields and multi != "first":
+                    for k, reference in enumerate(data["references"][i]):
+                        ask(_Slot(i, name, k), dim.text(**{**values, "reference": reference}))
+                else:
+                    ask(_Slot(i, name, 0), dim.text(**values))
+
+        unique = list(texts)
+        rows = self.evaluator.encode(unique)
+        truncated = {t for t, r in enumerate(rows) if len(r) >= self.evaluator.max_length}
+        with runtime.Progress(total=n, enabled=options["show_progress"], desc="unieval") as progress:
+            per_row = n / max(len(unique), 1)
+            answers = self.evaluator.yes_probabilities(rows, lambda k: progress.advance(k * per_row))
+
+        asked: dict[tuple[int, str], list[int]] = {}  # (example, dimension) → its questions, in order
+        for slot, t in slots:
+            asked.setdefault((slot.example, slot.dimension), []).append(t)
+        parts = {key: [answers[t] for t in ts] for key, ts in asked.items()}
+        result: dict = {}
+        columns: dict[str, list[float]] = {}
+        for name, dim in dims.items():
+            column = []
+            for i in range(n):
+                values = parts.get((i, name), [])
+                if not values:
+                    column.append(math.nan)  # a blank prediction has no sentence
+                elif dim.per_sentence == "sum":
+                    column.append(math.fsum(values))
+                elif dim.per_sentence == "mean" or multi == "mean":
+                    column.append(sum(values) / len(values))
+                elif multi == "max":
+                    column.append(max(values))
+                else:
+                    column.append(values[0])
+            columns[name] = column
+            result[name], result[f"mean_{name}"] = column, mean_of(column)
+        names, with_overall = self._result_keys(dims, options["overall"])
+        per_example = [[columns[d][i] for d in names] for i in range(n)]
+        overall_column = [
+            math.nan if any(math.isnan(v) for v in vs) else float(sum(vs) / len(vs)) for vs in per_example
+        ]
+        if with_overall:
+            result["overall"], result["mean_overall"] = overall_column, mean_of(overall_column)
+        headline = (
+            columns[self.task.headline]
+            if self.task.headline in columns and (not with_overall or self.task.headline != "overall")
+            else overall_column
+        )
+        result["scores"], result["mean_score"] = headline, mean_of(headline)
+        if options["return_details"]:
+            result["details"] = [
+                {
+                    name: [
+                        {"sentence": s, "score": answers[t]}
+                        for s, t in zip(sentences[i], asked.get((i, name), []))
+                    ]
+                    for name, dim in dims.items()
+                    if dim.per_sentence
+                }
+                for i in range(n)
+            ]
+        self._warn(data, dims, blank, truncated, slots, n)
+        return result
+
+    def _warn(self, data, dims, blank, truncated, slots, n) -> None:
+        per_sentence = [name for name, dim in dims.items() if dim.per_sentence]
+        if blank and per_sentence:
+            runtime.warn(
+                f"unieval: {_listed([f'predictions[{i}]' for i in blank])} are empty (or only whitespace, "
+                f"zero-width or control characters) and have no sentence; {', '.join(per_sentence)} "
+                f"(scored per sentence) and the overall are NaN for them and left out of the means."
+            )
+        if truncated:
+            examples = sorted({slot.example for slot, t in slots if t in truncated})
+            runtime.warn(
+                f"unieval: the questions of {len(examples)} of {n} examples (e.g. example {examples[0]}) are "
+                f"longer than {self.evaluator.max_length} tokens and were cut at the end, as UniEval does: "
+                "the end of the document, reference or fact is not read."
+            )
+
+
+def default_model(task: str) -> str:
+    """The registered evaluator of a task (its name in the registry)."""
+    return TASKS[task].model
+
+
+__all__ = ["UniEvalModel", "UniEvalScorer", "default_model"]
