@@ -53,6 +53,7 @@ SPEC = ModuleSpec(
     inputs=_inputs(DEFAULT_TASK),
     inputs_by_config={task: _inputs(task) for task in TASKS},
     configs=tuple(TASKS),
+    config_weights="nlgmetrics.modules.unieval:config_weights",
     default_config=DEFAULT_TASK,
     config_option="model",
     scorer="nlgmetrics.modules.unieval:make_scorer",
@@ -105,6 +106,17 @@ SPEC = ModuleSpec(
     },
     details="nlgmetrics.modules.unieval:sentence_scores",
 )
+
+
+def config_weights(spec: ModuleSpec, config: str) -> list:
+    """The registered evaluator a task loads (for user interfaces that check availability).
+
+    >>> [w.repo_id for w in config_weights(SPEC, "data2text")]
+    ['MingZhong/unieval-sum']
+    """
+    from ..core.registry import WEIGHTS
+
+    return [WEIGHTS[TASKS[config].model]]
 
 
 def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
