@@ -10,20 +10,14 @@ The table of aspects and variants imports no model library; :class:`CTCScorer` a
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..core.lazy import lazy_exports
 from .aspects import ASPECTS, ENGAGINGNESS_JOIN, Aspect, harmonic_mean, variants_for
 from .variants import CTC_VARIANTS, AlignerVariant
 
 _LAZY = {"CTCScorer": "scorer", "ctc_score": "scorer", "resolve_aligner": "scorer"}
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

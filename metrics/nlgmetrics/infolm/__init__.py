@@ -6,7 +6,7 @@ measures load on first use.
 
 from __future__ import annotations
 
-from typing import Any
+from ..core.lazy import lazy_exports
 
 DEFAULT_MODEL = "bert-base-uncased"
 """Key of :data:`nlgmetrics.core.registry.WEIGHTS`: the paper's and torchmetrics' masked LM."""
@@ -28,12 +28,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = ["DEFAULT_MEASURE", "DEFAULT_MODEL", "DEFAULT_TEMPERATURE", *_LAZY]

@@ -9,8 +9,7 @@ classes (``CTCConsistency``, ``Infolm``, ...) import evaluate on first use.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..core.lazy import lazy_exports
 from .ctc import SPECS as _CTC_SPECS
 from .infolm import SPEC as _INFOLM_SPEC
 from .spec import ModuleSpec, Option
@@ -39,12 +38,7 @@ _LAZY = (
 )
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from . import metric
-
-        return getattr(metric, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, dict.fromkeys(_LAZY, "metric"))
 
 
 __all__ = ["SPECS", "ModuleSpec", "Option", *_LAZY]

@@ -18,6 +18,8 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.lazy import lazy_exports
+
 PLACEHOLDERS = {
     "prediction": "predictions",
     "source": "sources",
@@ -169,12 +171,7 @@ MULTI_REFERENCE = ("first", "mean", "max")
 _LAZY = {"UniEvalScorer": "scorer", "UniEvalModel": "scorer", "sent_tokenize": "sentences"}
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

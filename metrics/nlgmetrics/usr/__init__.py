@@ -10,8 +10,7 @@ The constants below import no model library; :class:`USRScorer` loads on first u
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..core.lazy import lazy_exports
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW
 from .regression import COEFFICIENTS, INTERCEPT, NORMALISATION, usr_score
 
@@ -22,12 +21,7 @@ SUB_METRICS = ("mlm", "dr_c", "dr_f")
 _LAZY = {"USRScorer": "scorer", "usr": "scorer", "SequenceClassifier": "scorer"}
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [
