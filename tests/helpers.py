@@ -6,6 +6,8 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 
+from tqdm.auto import tqdm
+
 PARITY: dict[str, float] = defaultdict(float)
 """Largest |ours - reference| per (metric, model, setting); printed at the end of the run."""
 
@@ -23,3 +25,19 @@ def assert_parity(
     PARITY[name] = max(PARITY[name], worst)
     assert worst <= tol, f"{name}: max |Δ| = {worst:.3g} > {tol} (ours {ours}, reference {reference})"
     return worst
+
+
+class RecordingBar(tqdm):
+    """A tqdm bar that remembers its position after every update (counts, not timing)."""
+
+    bars: list[RecordingBar] = []
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.positions: list[float] = []
+        RecordingBar.bars.append(self)
+
+    def update(self, n=1):
+        result = super().update(n)
+        self.positions.append(self.n)
+        return result

@@ -6,7 +6,6 @@ import math
 import warnings
 
 import pytest
-from tqdm.auto import tqdm
 
 import nlgmetrics
 from nlgmetrics.core import runtime
@@ -15,22 +14,7 @@ from nlgmetrics.ctc import CTCScorer
 from nlgmetrics.ctc.aligners import load_aligner
 from nlgmetrics.ctc.aligners.base import parse_custom_aligner
 from tests.examples import DIALOG, LONG_DOC, STYLE_TRANSFER, SUMMARIZATION
-
-
-class RecordingBar(tqdm):
-    """A tqdm bar that remembers its position after every update (counts, not timing)."""
-
-    bars: list[RecordingBar] = []
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.positions: list[float] = []
-        RecordingBar.bars.append(self)
-
-    def update(self, n=1):
-        result = super().update(n)
-        self.positions.append(self.n)
-        return result
+from tests.helpers import RecordingBar
 
 
 @pytest.fixture

@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 
 import pytest
-from tqdm.auto import tqdm
 from transformers import AutoModelForMaskedLM, AutoTokenizer
 
 import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.infolm import InfoLMScorer
+from tests.helpers import RecordingBar
 
 ZERO_WIDTH = "\u200b\ufeff\x00"
 
@@ -28,22 +28,6 @@ def byte_level_scorer(tiny_snapshots, tmp_path_factory):
     AutoModelForMaskedLM.from_pretrained(tiny_snapshots["roberta-large"]).save_pretrained(folder)
     AutoTokenizer.from_pretrained(tiny_snapshots["roberta-large"]).save_pretrained(folder)
     return InfoLMScorer(str(folder), device="cpu")
-
-
-class RecordingBar(tqdm):
-    """A tqdm bar that remembers its position after every update (counts, not timing)."""
-
-    bars: list[RecordingBar] = []
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.positions: list[float] = []
-        RecordingBar.bars.append(self)
-
-    def update(self, n=1):
-        result = super().update(n)
-        self.positions.append(self.n)
-        return result
 
 
 # --- §3.10 ------------------------------------------------------------------------------------------------
