@@ -2,6 +2,7 @@
 
     nlgmetrics score examples.jsonl --metric ctc_consistency --config E-minilm --table
     nlgmetrics score data.csv --metric infolm --option measure=l2_distance --column predictions=summary
+    nlgmetrics score big.jsonl --metric ctc_consistency --num-processes 4   # 4 processes, one shard each
     nlgmetrics list
     python -m nlgmetrics --version
 
@@ -30,7 +31,9 @@ import contextlib
 import csv
 import json
 import math
+import os
 import re
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -360,6 +363,20 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise CLIError(f"{path}: {err} (the row number is the index)") from err
     output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
 
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    if args.num_processes is not None and args.num_processes < 1:
+        raise CLIError(f"--num-processes must be a positive number of processes, got {args.num_processes}")
+    if world > 1 and args.num_processes not in (None, world):
+        raise CLIError(
+            f"--num-processes {args.num_processes} but this job was launched with {world} processes"
+        )
+    if world == 1 and (args.num_processes or 1) > 1:
+        from .distributed import run_local_workers
+
+        check_gpu_count(args.num_processes, load_kwargs.get("device"))
+        return run_local_workers([sys.executable, "-m", "nlgmetrics", *args.argv], args.num_processes)
+    shard_dir = Path(args.shard_dir) if args.shard_dir else output.with_name(f"{output.name}.shards")
+
     import nlgmetrics
 
     from .core.hub import WeightsUnavailableError
@@ -367,12 +384,28 @@ def cmd_score(args: argparse.Namespace) -> int:
     show_progress = not args.no_progress
     with one_line_warnings():
         try:
-            with quiet_loading(show_progress):
-                module = nlgmetrics.load(args.metric, config, **load_kwargs)
-            result = module.compute(**inputs, **options, show_progress=show_progress)
+            if world > 1:  # one rank of a job: score its shard; the main rank gets every shard's scores
+                from .distributed import score_dataset
+
+                main_rank = os.environ.get("RANK", "0") == "0"
+                with quiet_loading(show_progress and main_rank):
+                    result = score_dataset(
+                        args.metric,
+                        inputs,
+                        config,
+                        output_dir=shard_dir,
+                        load_options=load_kwargs,
+                        compute_options={**options, "show_progress": show_progress and main_rank},
+                    )
+                if result is None:
+                    return 0
+            else:
+                with quiet_loading(show_progress):
+                    module = nlgmetrics.load(args.metric, config, **load_kwargs)
+                result = module.compute(**inputs, **options, show_progress=show_progress)
         except WeightsUnavailableError as err:
             raise CLIError(" ".join(str(err).split("\nCause:")[0].split())) from err
-        except (ValueError, TypeError, FileNotFoundError) as err:
+        except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
             raise CLIError(str(err)) from err
 
     name = args.metric
@@ -385,6 +418,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         write_rows(output, rows)
     except OSError as err:
         raise CLIError(f"cannot write {output}: {err}") from err
+    if world > 1 and not args.shard_dir:  # the output is whole: the default shard folder is not needed
+        shutil.rmtree(shard_dir, ignore_errors=True)
 
     shown_config = config or load_kwargs.get(spec.config_option) or f"{spec.default_config} (default)"
     higher = result.get("higher_is_better", spec.higher_is_better)
@@ -399,6 +434,21 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"signature: {signature}")
     print(f"{len(rows)} examples scored with {name}; wrote {output}")
     return 0
+
+
+def check_gpu_count(num_processes: int, device: str | None) -> None:
+    """With GPUs (and no CPU device asked for), each process gets one: no more processes than GPUs."""
+    device = device or os.environ.get("NLGMETRICS_DEVICE")
+    if device is not None and not device.startswith("cuda"):
+        return
+    import torch
+
+    gpus = torch.cuda.device_count()
+    if gpus and num_processes > gpus:
+        raise CLIError(
+            f"--num-processes {num_processes} but this machine has {gpus} GPU(s), one per process; "
+            f"use at most {gpus}, or --device cpu"
+        )
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -466,6 +516,20 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--table", action="store_true", help="print each example's id, text start and scores")
     score.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     score.add_argument("--traceback", action="store_true", help="on an error, show the full Python traceback")
+    score.add_argument(
+        "--num-processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="score with N local processes, one contiguous shard each (gloo on the CPU, one GPU each "
+        "where there are GPUs); also runs under 'accelerate launch -m nlgmetrics score ...'",
+    )
+    score.add_argument(
+        "--shard-dir",
+        default=None,
+        help="with several processes: where each shard's scores are written, so that a run that stopped "
+        "resumes from its finished shards (default: <output>.shards, removed once the output is written)",
+    )
 
     running = score.add_argument_group("where and how the model runs")
     for option in COMMON_LOAD_OPTIONS:
@@ -507,6 +571,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # --help, --version, usage errors
         return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 2)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return args.func(args)
     except CLIError as err:

@@ -172,7 +172,7 @@ class NLGMetric(evaluate.Metric):
             self.add_batch(**given)
         with self._lock:
             streamed, self._streamed = self._streamed, False
-            if self.writer is None and self.num_process == 1:
+            if self.writer is None and (self.num_process == 1 or not streamed):
                 if streamed:  # only zero-example batches were added
                     return self._score({name: [] for name in self.inputs}, options)
                 raise ValueError(
@@ -194,6 +194,9 @@ class NLGMetric(evaluate.Metric):
             self._streamed = True
             if checked["predictions"]:  # evaluate cannot store an empty batch (IndexError)
                 super().add_batch(**checked)
+            elif self.num_process > 1 and self.writer is None:  # an empty shard still joins the rendez-vous
+                self.selected_feature_format = _features(self.spec, self.inputs)[0]
+                self._init_writer()
 
     def add(self, *, prediction=None, reference=None, **kwargs: Any) -> None:
         """Validate one example before evaluate stores it."""

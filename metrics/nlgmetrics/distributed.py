@@ -1,0 +1,176 @@
+"""Scoring a large dataset across processes and GPUs, on accelerate.
+
+:func:`score_dataset` runs in every process of a job started by ``accelerate launch`` or ``torchrun``
+(gloo on CPU, one GPU per process): each process scores one contiguous shard on its own device and
+writes it to ``output_dir/shard-<k>-of-<n>.json``, then the main process gathers every shard's scores
+in input order and returns them (one result, as a one-process ``compute()`` gives). A shard whose file
+is already there for the same job is read back instead of scored, so a job that died resumes where it
+stopped. :func:`run_local_workers` starts such a job on this machine (``nlgmetrics score --num-processes``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+UNKEYED_LOAD_OPTIONS = ("device", "batch_size")
+"""Load options that do not change the scores: a shard scored with other values is still reused."""
+UNKEYED_COMPUTE_OPTIONS = ("show_progress",)
+
+
+def score_dataset(
+    metric: str,
+    data: Any,
+    config: str | None = None,
+    *,
+    output_dir: str | Path,
+    load_options: Mapping[str, Any] | None = None,
+    compute_options: Mapping[str, Any] | None = None,
+) -> dict | None:
+    """Score this process's contiguous shard of ``data`` and return every shard's scores on the main process.
+
+    ``data`` is a ``datasets.Dataset`` or a mapping ``{field: list}`` with the module's input fields
+    (``predictions``, ``sources``, ...). ``load_options`` go to :func:`nlgmetrics.load` (``device``
+    unset or ``"cuda"`` means the process's own: ``cuda:<local rank>``, else the CPU), ``compute_options``
+    to ``compute()``. Returns, on the main process, the result of a one-process ``compute()`` of all of
+    ``data``: the per-example lists in input order, each ``mean_*`` over them, the signature; elsewhere None.
+    Without a launcher it is one process scoring one shard.
+    """
+    try:
+        from accelerate import PartialState
+        from accelerate.utils import gather_object
+    except ImportError as err:
+        raise ImportError(
+            "scoring across processes needs accelerate: pip install 'nlgmetrics[distributed]'"
+        ) from err
+
+    import nlgmetrics
+
+    from .core.result import mean_of, package_versions
+    from .core.validation import check_inputs
+    from .modules import SPECS
+
+    if metric not in SPECS:
+        raise ValueError(f"unknown module {metric!r}; choose one of {', '.join(sorted(SPECS))}")
+    spec = SPECS[metric]
+    fields = spec.inputs_for(spec.check_config(config))
+    load_options, compute_options = dict(load_options or {}), dict(compute_options or {})
+    missing = [name for name in fields if name not in _column_names(data)]
+    if missing:
+        raise ValueError(f"data has no {', '.join(missing)}; {metric} needs {', '.join(fields)}")
+
+    state = PartialState(cpu=not _wants_cuda(load_options.get("device")))
+    rank, world = state.process_index, state.num_processes
+    whole = data if _is_dataset(data) else {name: list(data[name]) for name in fields}
+    with state.split_between_processes(whole) as shard:
+        inputs = {name: list(shard[name]) for name in fields}
+    start = sum(gather_object([len(inputs[fields[0]])])[:rank])
+    try:
+        check_inputs(inputs, reference_fields=spec.list_inputs)
+    except ValueError as err:
+        raise ValueError(f"{err} (index within shard {rank}, which starts at example {start})") from None
+
+    job = {
+        "metric": metric,
+        "config": config,
+        "load_options": {k: v for k, v in load_options.items() if k not in UNKEYED_LOAD_OPTIONS},
+        "compute_options": {k: v for k, v in compute_options.items() if k not in UNKEYED_COMPUTE_OPTIONS},
+        "versions": package_versions(),
+        "shard": [rank, world, start],
+        "inputs": hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest(),
+    }
+    key = hashlib.sha256(json.dumps(job, sort_keys=True, default=str).encode()).hexdigest()
+    path = Path(output_dir) / f"shard-{rank}-of-{world}.json"
+    result = _read_shard(path, key)
+    if result is None:
+        if (load_options.get("device") or os.environ.get("NLGMETRICS_DEVICE")) in (None, "cuda"):
+            load_options["device"] = str(state.device)  # this process's own GPU
+        module = nlgmetrics.load(metric, config, **load_options)
+        result = module.compute(**inputs, **compute_options)
+        _write_shard(path, key, result)
+
+    results = gather_object([result])
+    if not state.is_main_process:
+        return None
+    merged = dict(results[0])
+    for name, value in results[0].items():
+        if isinstance(value, list):
+            merged[name] = [item for part in results for item in part[name]]
+            mean = "mean_score" if name == "scores" else f"mean_{name}"
+            if mean in merged:
+                merged[mean] = mean_of(merged[name])
+    return merged
+
+
+def _column_names(data: Any) -> Sequence[str]:
+    return data.column_names if _is_dataset(data) else list(data)
+
+
+def _is_dataset(data: Any) -> bool:
+    import datasets
+
+    return isinstance(data, datasets.Dataset)
+
+
+def _wants_cuda(device: Any) -> bool:
+    """Whether this job runs on CUDA GPUs (then NCCL, one GPU per process), else gloo on the CPU."""
+    import torch
+
+    device = device or os.environ.get("NLGMETRICS_DEVICE")
+    if device is None:
+        return torch.cuda.is_available()
+    return str(device).startswith("cuda")
+
+
+def _read_shard(path: Path, key: str) -> dict | None:
+    """The shard's result if ``path`` holds it for the same job (same key), else None."""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return saved["result"] if isinstance(saved, dict) and saved.get("key") == key else None
+
+
+def _write_shard(path: Path, key: str, result: dict) -> None:
+    """Written to a temporary file then renamed, so a shard file is always whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
+    os.replace(partial, path)
+
+
+def run_local_workers(command: Sequence[str], num_processes: int) -> int:
+    """Run ``command`` as the ranks 0 … N-1 of one job on this machine, in the environment ``torchrun``
+    gives (``RANK``, ``LOCAL_RANK``, ``WORLD_SIZE``, ``MASTER_ADDR``/``MASTER_PORT``). When one rank fails
+    the others are stopped. Returns 0, or the exit code of the first rank that failed."""
+    if isinstance(num_processes, bool) or not isinstance(num_processes, int) or num_processes < 1:
+        raise ValueError(f"num_processes={num_processes!r} must be a positive int")
+    with socket.socket() as probe:  # a free port for rank 0's rendez-vous
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    env.update(WORLD_SIZE=str(num_processes), LOCAL_WORLD_SIZE=str(num_processes))
+    env.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // num_processes)))
+    workers = [
+        subprocess.Popen(list(command), env=dict(env, RANK=str(rank), LOCAL_RANK=str(rank)))
+        for rank in range(num_processes)
+    ]
+    try:
+        while True:
+            codes = [worker.poll() for worker in workers]
+            failed = [code for code in codes if code not in (None, 0)]
+            if failed or all(code == 0 for code in codes):
+                return failed[0] if failed else 0
+            time.sleep(0.1)
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.terminate()
+            worker.wait()

@@ -1,0 +1,107 @@
+"""Scoring across processes on the CPU (gloo, two real processes, tiny models): evaluate's distributed
+mode, nlgmetrics.distributed.score_dataset (resumable shards) and ``nlgmetrics score --num-processes``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import nlgmetrics
+from nlgmetrics import cli
+from nlgmetrics.distributed import run_local_workers
+from tests.distributed.worker import PREDICTIONS, SOURCES
+
+WORKER = Path(__file__).with_name("worker.py")
+
+
+@pytest.fixture(scope="module")
+def one_process() -> dict:
+    return nlgmetrics.load("ctc_consistency", "D-xsum").compute(predictions=PREDICTIONS, sources=SOURCES)
+
+
+@pytest.fixture(scope="module")
+def two_processes(tmp_path_factory) -> dict:
+    """What rank 0 of the two-process job in worker.py returned (the other rank checks it got None)."""
+    folder = tmp_path_factory.mktemp("two-processes")
+    assert run_local_workers([sys.executable, str(WORKER), str(folder)], 2) == 0
+    return json.loads((folder / "result.json").read_text())
+
+
+def test_evaluate_distributed_mode_gathers_every_process_in_order(two_processes, one_process):
+    assert two_processes["evaluate"]["scores"] == one_process["scores"]
+    assert two_processes["evaluate"]["mean_score"] == one_process["mean_score"]
+    assert two_processes["evaluate"]["signature"] == one_process["signature"]
+
+
+def test_a_process_with_an_empty_shard_still_joins(two_processes, one_process):
+    assert two_processes["empty_shard"]["scores"] == one_process["scores"][:2]
+
+
+def test_score_dataset_on_two_processes_equals_one_process(two_processes, one_process):
+    assert two_processes["score_dataset"] == one_process
+    assert two_processes["shard_files"] == ["shard-0-of-2.json", "shard-1-of-2.json"]
+
+
+def test_score_dataset_reads_finished_shards_back(two_processes):
+    resumed = two_processes["resumed"]
+    assert resumed["scores"] == [100.0, 100.0, 100.0, 101.0, 101.0]  # the changed files, not new scores
+    assert resumed["mean_score"] == pytest.approx(100.4)
+
+
+def test_a_shard_of_another_job_is_scored_again(tmp_path, one_process):
+    from nlgmetrics.distributed import score_dataset
+
+    inputs = {"predictions": PREDICTIONS, "sources": SOURCES}
+    assert score_dataset("ctc_consistency", inputs, "D-xsum", output_dir=tmp_path) == one_process
+    path = tmp_path / "shard-0-of-1.json"
+    saved = json.loads(path.read_text())
+    saved["result"]["scores"] = [7.0] * 5
+    path.write_text(json.dumps(saved))
+    other = score_dataset(
+        "ctc_consistency", inputs, "D-xsum", output_dir=tmp_path, compute_options={"aggregation": "sum"}
+    )
+    assert other["scores"] != [7.0] * 5 and json.loads(path.read_text())["result"] == other
+
+
+def test_score_dataset_errors_name_the_example(tmp_path):
+    from nlgmetrics.distributed import score_dataset
+
+    with pytest.raises(ValueError, match="data has no sources"):
+        score_dataset("ctc_consistency", {"predictions": ["a"]}, output_dir=tmp_path)
+    with pytest.raises(ValueError, match=r"sources\[1\].*starts at example 0"):
+        score_dataset(
+            "ctc_consistency", {"predictions": ["a", "b"], "sources": ["a", 3]}, output_dir=tmp_path
+        )
+
+
+def test_cli_num_processes_writes_the_rows_of_one_process(tmp_path):
+    rows = [
+        {"id": f"ex{i}", "predictions": p, "sources": s} for i, (p, s) in enumerate(zip(PREDICTIONS, SOURCES))
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    args = ["score", str(source), "--metric", "ctc_consistency", "--config", "D-xsum", "--no-progress"]
+    assert cli.main([*args, "--output", str(tmp_path / "one.jsonl")]) == 0
+    assert cli.main([*args, "--output", str(tmp_path / "two.jsonl"), "--num-processes", "2"]) == 0
+    assert (tmp_path / "two.jsonl").read_text() == (tmp_path / "one.jsonl").read_text()
+    assert not (
+        tmp_path / "two.jsonl.shards"
+    ).exists()  # the default shard folder goes once the output is whole
+
+
+@pytest.mark.parametrize("value", ["0", "-2"])
+def test_cli_refuses_a_bad_number_of_processes(tmp_path, capsys, value):
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"predictions": "a", "sources": "b"}) + "\n")
+    assert cli.main(["score", str(source), "--metric", "ctc_consistency", "--num-processes", value]) == 2
+    assert f"--num-processes must be a positive number of processes, got {value}" in capsys.readouterr().err
+
+
+def test_run_local_workers_stops_the_others_when_one_fails():
+    code = "import os, sys, time; sys.exit(3) if os.environ['RANK'] == '1' else time.sleep(60)"
+    assert run_local_workers([sys.executable, "-c", code], 2) == 3
+    with pytest.raises(ValueError, match="num_processes=0 must be a positive int"):
+        run_local_workers([sys.executable, "-c", "pass"], 0)
