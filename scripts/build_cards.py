@@ -57,6 +57,7 @@ score|). `allow_tf32=True` runs float32 matmuls on CUDA in TF32 (about 1e-3 rela
 signature then says `|matmul:tf32`; no effect, with a warning, elsewhere). GPU figures for bf16 and TF32 are
 pending (`benchmarks/gpu_speed.py` on a GPU machine)."""
 
+
 # Sample-level (Pearson, Spearman, Kendall) from the paper's appendix tables.
 PAPER = {
     "consistency": (
