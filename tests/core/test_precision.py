@@ -96,7 +96,7 @@ def test_with_tf32_in_effect_forward_passes_run_in_tf32_and_the_signature_says_s
 @pytest.mark.parametrize("name", NAMES)
 def test_bf16_scores_are_finite_and_within_the_documented_bound(name):
     """bf16 weights and activations (on the CPU for this check: refused there in normal use) stay within
-    README.md's loose bound: |Δ| ≤ 5% of max(1, |fp32 score|) (see tests/test_gpu.py's BF16_BOUND)."""
+    README.md's loose bound: |Δ| ≤ 10% of max(1, |fp32 score|) (see tests/test_gpu.py's BF16_BOUND)."""
     from benchmarks.precision import bfloat16_on_cpu, score_lists
     from tests.test_contract import examples
 
@@ -107,6 +107,6 @@ def test_bf16_scores_are_finite_and_within_the_documented_bound(name):
     assert "dtype:bfloat16" in bf16["signature"]
     for key, values in score_lists(fp32).items():
         for a, b in zip(values, score_lists(bf16)[key], strict=True):
-            assert math.isfinite(b) and abs(a - b) <= 0.05 * max(1.0, abs(a)), (key, a, b)
+            assert math.isfinite(b) and abs(a - b) <= 0.1 * max(1.0, abs(a)), (key, a, b)
     with pytest.raises(ValueError, match="only supported on accelerators"):  # the lift ended with the block
         nlgmetrics.load(name, config_of(name), device="cpu", dtype="bfloat16")
