@@ -45,8 +45,13 @@ def summeval_pairs(n: int) -> tuple[list[str], list[str]]:
     return inputs["predictions"][:n], inputs["sources"][:n]
 
 
-def prepare(workdir: Path) -> dict[str, dict[str, str]]:
-    """Random base-sized D and R checkpoints in ctc_score's format, converted; E is the real MiniLM."""
+def prepare(
+    workdir: Path, d_shape: dict | None = None, r_shape: dict | None = None
+) -> dict[str, dict[str, str]]:
+    """Random base-sized D and R checkpoints in ctc_score's format, converted; E is the real MiniLM.
+
+    ``d_shape``/``r_shape``: RobertaConfig/BertConfig fields replacing the base shapes (e.g. roberta-large's
+    for ``benchmarks.gpu_speed``, tiny ones for its smoke run)."""
     from tokenizers import ByteLevelBPETokenizer
     from transformers import AutoTokenizer, BertConfig, BertModel, RobertaConfig, RobertaModel
 
@@ -70,7 +75,11 @@ def prepare(workdir: Path) -> dict[str, dict[str, str]]:
     )
     tokenizer = AutoTokenizer.from_pretrained(d_base)
     config = RobertaConfig(
-        vocab_size=len(tokenizer), max_position_embeddings=514, pad_token_id=1, type_vocab_size=1
+        vocab_size=len(tokenizer),
+        max_position_embeddings=514,
+        pad_token_id=1,
+        type_vocab_size=1,
+        **(d_shape or {}),
     )
     r_base = workdir / "bert-base-random"
     r_base.mkdir()
@@ -80,7 +89,7 @@ def prepare(workdir: Path) -> dict[str, dict[str, str]]:
     )
     for kind, base, model, variant in (
         ("D", d_base, RobertaModel(config), "D-cnndm"),
-        ("R", r_base, BertModel(BertConfig()), "R-cnndm"),
+        ("R", r_base, BertModel(BertConfig(**(r_shape or {}))), "R-cnndm"),
     ):
         AutoTokenizer.from_pretrained(base).save_pretrained(base)
         model.save_pretrained(base)

@@ -42,6 +42,7 @@ SUMMEVAL = (
     / "data/meta_eval/summeval/summeval.jsonl"
 )
 SHAPES = {
+    "tiny": {"d_model": 64, "d_ff": 128, "num_layers": 2, "num_heads": 2},  # gpu_speed --smoke
     "small": {"d_model": 512, "d_ff": 1024, "num_layers": 8, "num_heads": 6},
     "base": {"d_model": 768, "d_ff": 2048, "num_layers": 12, "num_heads": 12},
     "large": {"d_model": 1024, "d_ff": 2816, "num_layers": 24, "num_heads": 16},

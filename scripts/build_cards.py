@@ -37,6 +37,26 @@ _EXAMPLE_INPUTS = {
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = json.loads((ROOT / "benchmarks" / "results" / "minilm_layer_selection.json").read_text())
 MINILM = LAYERS["pearson_by_layer"][str(LAYERS["chosen_layer"])]
+PRECISION = json.loads((ROOT / "benchmarks" / "results" / "precision.json").read_text())
+
+
+def precision_section() -> str:
+    """The measured bf16 deviation of the CTC aligners (benchmarks/precision.py)."""
+    rows = [r for r in PRECISION["results"] if r["module"] == "ctc_consistency"]
+    measured = "; ".join(
+        f"{r['label'].removeprefix('ctc_consistency ')}: max |Δ| {r['scores']['scores']['max_abs_delta']:.1e} "
+        f"(scores' std {r['scores']['scores']['fp32_std']:.1e})"
+        for r in rows
+    )
+    return f"""## Precision
+
+`float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators only) moved consistency
+scores of {PRECISION["examples"]} SummEval pairs by at most: {measured} (`benchmarks/precision.py`, bf16 on the
+CPU; random weights in the real shapes except MiniLM). The tests hold bf16 to |Δ| ≤ 10% of max(1, |fp32
+score|). `allow_tf32=True` runs float32 matmuls on CUDA in TF32 (about 1e-3 relative per product; the
+signature then says `|matmul:tf32`; no effect, with a warning, elsewhere). GPU figures for bf16 and TF32 are
+pending (`benchmarks/gpu_speed.py` on a GPU machine)."""
+
 
 # Sample-level (Pearson, Spearman, Kendall) from the paper's appendix tables.
 PAPER = {
@@ -322,7 +342,7 @@ Load-time options: a config name (below) or **aligner** (`"E:<repo-or-dir>[@laye
 encoder, last layer by default; `"D:<repo-or-dir>"` or `"R:<repo-or-dir>"` for a converted checkpoint),
 **aligner_revision** (for a custom Hub repo), **device** (default cuda,
 then mps, then cpu), **dtype** (`float32`; `float16`/`bfloat16` on accelerators), **batch_size** (texts per
-forward pass; 16 on cpu, 64 on accelerators).
+forward pass; 16 on cpu, 64 on accelerators), **allow_tf32** (TF32 float32 matmuls on CUDA; see Precision).
 
 ### Configs
 
@@ -361,7 +381,8 @@ Its `|`-separated parts: the nlgmetrics version; the module; the config (the def
 given); the weights, each as `kind:repo@revision` (`E`, `D` or `R`; the revision is a 40-hex commit id, or
 the tag `{CTC_RELEASE}` for a checkpoint not yet published; `(embedded:<package>==<version>)` when the files
 come from the package that ships them; `<folder>@local-folder` for a local folder; `@layerN` for the hidden
-layer an E aligner reads; several aligners are joined by `+`); the dtype of the forward passes; the
+layer an E aligner reads; several aligners are joined by `+`); the dtype of the forward passes (followed by
+`matmul:tf32` when `allow_tf32=True` ran float32 matmuls in TF32 on CUDA); the
 transformers and torch versions. To reproduce a number, load the same config (or the same `aligner=`) so
 the weights part is equal, with the same `dtype` and package versions, and call `compute()` with the same
 inputs and options (`aggregation`, `remove_stopwords`, `long_inputs` are not in the signature: keep them
@@ -416,6 +437,8 @@ Scores equal the reference's within 1e-5 on the same weights (tested), except wh
 - **Strict loading**: the reference loads R checkpoints with `strict=False` (a misnamed key silently stays
   random) and fails on D checkpoints with current transformers (`_roberta.embeddings.position_ids`,
   ctc-gen-eval #9); our converted checkpoints were loaded strictly once, at conversion.
+
+{precision_section()}
 
 ## Runtime
 

@@ -95,7 +95,8 @@ def test_layer_truncation_equals_hidden_states(tiny_snapshots):
     assert torch.allclose(truncated, hidden, atol=1e-6)
 
 
-def test_device_and_dtype_choice():
+def test_device_and_dtype_choice(monkeypatch):
+    monkeypatch.delenv("NLGMETRICS_DEVICE")  # conftest pins the suite to the cpu; here the real default
     accelerator = (
         "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
     )

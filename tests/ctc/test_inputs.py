@@ -6,6 +6,7 @@ import math
 import warnings
 
 import pytest
+import torch
 
 import nlgmetrics
 from nlgmetrics.core.runtime import NLGMetricsWarning
@@ -69,12 +70,13 @@ def test_bad_references_name_example_and_position():
         )
 
 
-def test_bad_options_are_value_errors():
+def test_bad_options_are_value_errors(monkeypatch):
     scorer = CTCScorer("consistency", "E-minilm")
     with pytest.raises(ValueError, match="aggregation='median'"):
         scorer.score(["a"], sources=["b"], aggregation="median")
     with pytest.raises(ValueError, match="unknown CTC aspect"):
         CTCScorer("fluency")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)  # the message, also on a GPU machine
     with pytest.raises(ValueError, match="CUDA is not available"):
         CTCScorer("consistency", "E-minilm", device="cuda")
     with pytest.raises(ValueError, match="only supported on accelerators"):

@@ -108,6 +108,7 @@ def torchmetrics_scores(path, preds, refs, measure, *, idf, temperature=0.25, ba
         idf=idf,
         max_length=64,
         batch_size=batch_size,
+        device="cpu",  # where ours runs in the parity tests, also on a GPU machine
         verbose=False,
         return_sentence_level_score=True,
         **PARAMETERS[measure],

@@ -7,6 +7,9 @@ True
 >>> signature("ctc_consistency", "E-minilm", ["E:repo@0123abc@layer6"], "float32",
 ...           versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
 'nlgmetrics:0.1.0|module:ctc_consistency|config:E-minilm|weights:E:repo@0123abc@layer6|dtype:float32|transformers:4.57.0|torch:2.13.0'
+>>> signature("infolm", "bert-base-uncased", ["repo@0123abc"], "float32", tf32=True,
+...           versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
+'nlgmetrics:0.1.0|module:infolm|config:bert-base-uncased|weights:repo@0123abc|dtype:float32|matmul:tf32|transformers:4.57.0|torch:2.13.0'
 """
 
 from __future__ import annotations
@@ -42,10 +45,12 @@ def signature(
     weights: Sequence[str],
     dtype: str,
     *,
+    tf32: bool = False,
     versions: Mapping[str, str] | None = None,
 ) -> str:
     """One line that pins how a score was made (like bert_score's hash): module, config, every weight
-    as ``repo@revision`` (with the layer where one is chosen), dtype and the package versions."""
+    as ``repo@revision`` (with the layer where one is chosen), dtype (``|matmul:tf32`` after it when
+    float32 matmuls ran in TF32 on CUDA: ``allow_tf32=True``) and the package versions."""
     versions = versions or package_versions()
     parts = [
         f"nlgmetrics:{versions['nlgmetrics']}",
@@ -53,6 +58,7 @@ def signature(
         f"config:{config}",
         f"weights:{'+'.join(weights)}",
         f"dtype:{dtype}",
+        *(["matmul:tf32"] if tf32 else []),
         f"transformers:{versions['transformers']}",
         f"torch:{versions['torch']}",
     ]

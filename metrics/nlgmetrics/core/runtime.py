@@ -14,7 +14,8 @@ import os
 import sys
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import torch
@@ -92,6 +93,91 @@ def resolve_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torc
     if dtype != torch.float32 and device.type == "cpu":
         raise ValueError(f"dtype={dtype} is only supported on accelerators; use float32 on cpu")
     return dtype
+
+
+def tf32_in_effect(allow_tf32: Any, device: torch.device) -> bool:
+    """Whether float32 matmuls of a scorer on ``device`` run in TF32: ``allow_tf32`` (a bool, else a
+    ValueError) on a CUDA device. Elsewhere TF32 does not exist: one warning says the option has no effect
+    (a configuration shared between a laptop and a GPU server keeps working) and the scores stay plain
+    float32, as the signature then says."""
+    if allow_tf32 is None:
+        return False
+    if not isinstance(allow_tf32, bool):
+        raise ValueError(f"allow_tf32={allow_tf32!r} must be True or False")
+    if allow_tf32 and device.type != "cuda":
+        warn(
+            f"allow_tf32=True has no effect on {device.type}: TF32 is a CUDA matmul mode; scores are plain float32"
+        )
+        return False
+    return allow_tf32
+
+
+_TF32 = {"depth": 0, "saved": None}
+_TF32_LOCK = threading.Lock()
+
+
+def _enable_tf32() -> tuple | None:
+    """Switch CUDA float32 matmuls to TF32; returns what restores the previous settings (None: they
+    already were TF32, nothing to restore). Legacy and new flags are set together (through
+    ``allow_tf32``) so that code reading either API sees a consistent state."""
+    matmul = torch.backends.cuda.matmul
+    if matmul.fp32_precision == "tf32":
+        return None
+    try:
+        legacy = torch.get_float32_matmul_precision()
+    except RuntimeError:  # the process mixed the two APIs: touch only the new, CUDA-matmul one
+        saved = ("new", matmul.fp32_precision)
+        matmul.fp32_precision = "tf32"
+        return saved
+    saved = ("legacy", legacy, matmul.fp32_precision, torch.backends.mkldnn.matmul.fp32_precision)
+    matmul.allow_tf32 = True
+    return saved
+
+
+def _restore_tf32(saved: tuple | None) -> None:
+    if saved is None:
+        return
+    if saved[0] == "new":
+        torch.backends.cuda.matmul.fp32_precision = saved[1]
+        return
+    _, legacy, cuda, mkldnn = saved
+    torch.set_float32_matmul_precision(legacy)
+    torch.backends.cuda.matmul.fp32_precision = cuda
+    torch.backends.mkldnn.matmul.fp32_precision = mkldnn
+
+
+@contextmanager
+def tf32_matmuls(enabled: bool) -> Iterator[None]:
+    """CUDA float32 matmuls in TF32 inside the block (when ``enabled``), the previous settings restored
+    after it, exactly. The switch is process-wide while a block runs (torch has no per-model or per-thread
+    TF32 flag): nested and concurrent blocks share it and the last one out restores; strict float32 CUDA
+    work in other threads during the block also runs in TF32."""
+    if not enabled:
+        yield
+        return
+    with _TF32_LOCK:
+        if _TF32["depth"] == 0:
+            _TF32["saved"] = _enable_tf32()
+        _TF32["depth"] += 1
+    try:
+        yield
+    finally:
+        with _TF32_LOCK:
+            _TF32["depth"] -= 1
+            if _TF32["depth"] == 0:
+                _restore_tf32(_TF32["saved"])
+                _TF32["saved"] = None
+
+
+def tf32_scope(score: Callable[..., T]) -> Callable[..., T]:
+    """Decorates a scorer's ``score``: its forward passes run in TF32 when the scorer's ``tf32`` is True."""
+
+    @functools.wraps(score)
+    def wrapper(self, *args: Any, **kwargs: Any) -> T:
+        with tf32_matmuls(getattr(self, "tf32", False)):
+            return score(self, *args, **kwargs)
+
+    return wrapper
 
 
 def default_batch_size(device: torch.device) -> int:

@@ -140,6 +140,8 @@ class CTCScorer:
         device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
         dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
         batch_size: texts per forward pass, a positive int (default adapts to the device).
+        allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
+            signature says so); no effect, with a warning, elsewhere.
 
     ``long_inputs="window"`` windows only the context side ``b`` of each alignment ``align(a → b)``;
     a long aligned text ``a`` (e.g. the source in preservation's ``align(x → y)``) is still cut.
@@ -154,8 +156,10 @@ class CTCScorer:
         device=None,
         dtype=None,
         batch_size: int | None = None,
+        allow_tf32: bool = False,
     ):
         check_batch_size(batch_size)
+        self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
         self.choice = resolve_aligner(aspect, aligner, aligner_revision)
         self.aspect = ASPECTS[aspect]
         self.sources: dict[str, AlignerSource] = {}
@@ -224,6 +228,7 @@ class CTCScorer:
             result["details"] = []
         return result
 
+    @runtime.tf32_scope
     def score(
         self,
         predictions: Sequence[str],

@@ -179,6 +179,8 @@ class InfoLMScorer:
         device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
         dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
         batch_size: masked copies per forward pass, a positive int (default 64 on cpu, 256 on accelerators).
+        allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
+            signature says so); no effect, with a warning, elsewhere.
     """
 
     def __init__(
@@ -189,8 +191,10 @@ class InfoLMScorer:
         device=None,
         dtype=None,
         batch_size: int | None = None,
+        allow_tf32: bool = False,
     ):
         check_batch_size(batch_size)
+        self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
         source = resolve_weight(model or DEFAULT_MODEL, model_revision, role="masked_lm", option="model")
         self.source = source
         self.lm = InfoLMModel.load(
@@ -279,6 +283,7 @@ class InfoLMScorer:
         weights = IdfWeights.from_texts([ids for ids, _ in self.lm.encode(list(idf))])
         return weights, weights
 
+    @runtime.tf32_scope
     def score(
         self,
         predictions: Sequence[str],
@@ -465,6 +470,7 @@ def infolm(
     device=None,
     dtype=None,
     batch_size: int | None = None,
+    allow_tf32: bool = False,
     **options,
 ) -> dict:
     """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``.
@@ -472,6 +478,11 @@ def infolm(
     ``options`` are :meth:`InfoLMScorer.score`'s; the model comes from the process-wide cache.
     """
     scorer = InfoLMScorer(
-        model, model_revision=model_revision, device=device, dtype=dtype, batch_size=batch_size
+        model,
+        model_revision=model_revision,
+        device=device,
+        dtype=dtype,
+        batch_size=batch_size,
+        allow_tf32=allow_tf32,
     )
     return scorer.score(predictions, references, **options)

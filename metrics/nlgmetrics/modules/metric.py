@@ -68,7 +68,7 @@ Returns:
     scores (`list[float]`): one score per example (NaN for an example with an empty text).
     mean_score (`float`): the mean over the examples with a finite score (NaN when there are none).
     higher_is_better (`bool`): {direction}.
-    signature (`str`): module, config, weights at their revision, dtype and package versions.
+    signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
     details (`list[dict]`, with return_details=True): per-example explanations.
     Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
 Range: {spec.score_range}.
@@ -227,7 +227,11 @@ class NLGMetric(evaluate.Metric):
             result = scorer.score(**fields, **options)
         result.setdefault("higher_is_better", self.spec.higher_is_better)
         result["signature"] = signature(
-            self.spec.name, self._config_label(), scorer.weights(), scorer.dtype_name
+            self.spec.name,
+            self._config_label(),
+            scorer.weights(),
+            scorer.dtype_name,
+            tf32=getattr(scorer, "tf32", False),
         )
         return result
 

@@ -19,7 +19,7 @@ ValueError: remove_stopwords='no' must be True or False
 >>> SPECS["infolm"].check_load_options({"devic": "cpu"})
 Traceback (most recent call last):
 ...
-TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size (...)
+TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size, allow_tf32 (...)
 """
 
 from __future__ import annotations
@@ -108,6 +108,14 @@ COMMON_LOAD_OPTIONS = (
         "inputs per forward pass (default adapts to the device)",
         check=check_positive_int,
         cli_type=int,
+    ),
+    Option(
+        "allow_tf32",
+        "True: float32 matmuls on CUDA run in TF32 (faster, about 1e-3 relative error; recorded in the "
+        "signature); no effect elsewhere (a warning says so)",
+        False,
+        check_bool,
+        cli_type=bool,
     ),
 )
 COMMON_COMPUTE_OPTIONS = (

@@ -156,6 +156,8 @@ class UniEvalScorer:
             id or local folder of a T5 Boolean-QA checkpoint.
         model_revision: Hub revision for a repo that is not registered.
         device, dtype, batch_size: where and how to run (questions per forward pass).
+        allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
+            signature says so); no effect, with a warning, elsewhere.
     """
 
     def __init__(
@@ -167,8 +169,10 @@ class UniEvalScorer:
         device=None,
         dtype=None,
         batch_size: int | None = None,
+        allow_tf32: bool = False,
     ):
         check_batch_size(batch_size)
+        self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
         task = task or DEFAULT_TASK
         if task not in TASKS:
             raise ValueError(f"unieval has no task {task!r}; valid: {', '.join(TASKS)}")
@@ -294,6 +298,7 @@ class UniEvalScorer:
 
     # ---- scoring ----------------------------------------------------------------------------------------
 
+    @runtime.tf32_scope
     def score(
         self,
         predictions: Sequence[str],

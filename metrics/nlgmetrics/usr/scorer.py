@@ -124,6 +124,8 @@ class USRScorer:
         device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
         dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
         batch_size: sequences per forward pass (masked copies for USR-MLM, pairs for DR); default by device.
+        allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
+            signature says so); no effect, with a warning, elsewhere.
     """
 
     def __init__(
@@ -136,8 +138,10 @@ class USRScorer:
         device=None,
         dtype=None,
         batch_size: int | None = None,
+        allow_tf32: bool = False,
     ):
         check_batch_size(batch_size)
+        self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {
@@ -202,6 +206,7 @@ class USRScorer:
 
     # ---- scoring ----------------------------------------------------------------------------------
 
+    @runtime.tf32_scope
     def score(
         self,
         predictions: Sequence[str],
@@ -320,8 +325,11 @@ def usr(
     device=None,
     dtype=None,
     batch_size: int | None = None,
+    allow_tf32: bool = False,
     **options,
 ) -> dict:
     """Functional form: ``usr(responses, histories, facts)``; the models come from the process-wide cache."""
-    scorer = USRScorer(mlm, dr_c, dr_f, device=device, dtype=dtype, batch_size=batch_size)
+    scorer = USRScorer(
+        mlm, dr_c, dr_f, device=device, dtype=dtype, batch_size=batch_size, allow_tf32=allow_tf32
+    )
     return scorer.score(predictions, sources, contexts, **options)
