@@ -342,7 +342,10 @@ Load-time options: a config name (below) or **aligner** (`"E:<repo-or-dir>[@laye
 encoder, last layer by default; `"D:<repo-or-dir>"` or `"R:<repo-or-dir>"` for a converted checkpoint),
 **aligner_revision** (for a custom Hub repo), **device** (default cuda,
 then mps, then cpu), **dtype** (`float32`; `float16`/`bfloat16` on accelerators), **batch_size** (texts per
-forward pass; 16 on cpu, 64 on accelerators), **allow_tf32** (TF32 float32 matmuls on CUDA; see Precision).
+forward pass; 16 on cpu, 64 on accelerators), **allow_tf32** (TF32 float32 matmuls on CUDA; see Precision), **max_batch_tokens** (padded tokens per forward pass instead
+of `batch_size` texts: length-sorted texts fill each batch, at least one, so short texts share a batch and
+long ones are not padded together with many others; default: `batch_size`, except on cuda when neither is
+given: 1,024 tokens per GiB of GPU memory, between 4,096 and 65,536 tokens; scores do not depend on it).
 
 ### Configs
 

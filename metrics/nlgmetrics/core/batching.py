@@ -5,6 +5,8 @@ tensor fields (encoder inputs, T5 decoder inputs, ...), right-padded per batch.
 [[1, 3], [0, 2]]
 >>> token_budget_batches([3, 9, 1, 7], max_tokens=16)
 [[1], [3, 0], [2]]
+>>> token_budget_for_memory(80 * 2**30), token_budget_for_memory(16 * 2**30), token_budget_for_memory(2**30)
+(65536, 16384, 4096)
 >>> batch, tensors = next(padded_batches([{"input_ids": [5, 6, 7]}, {"input_ids": [8]}], 2, {"input_ids": 0}))
 >>> batch, tensors["input_ids"].tolist(), tensors["attention_mask"].tolist()
 ([0, 1], [[5, 6, 7], [8, 0, 0]], [[1, 1, 1], [1, 0, 0]])
@@ -37,12 +39,50 @@ def token_budget_batches(lengths: Sequence[int], max_tokens: int) -> list[list[i
     return batches
 
 
+TOKENS_PER_GIB = 1024
+"""Padded tokens per GiB of device memory in the default token budget (see :func:`token_budget_for_memory`)."""
+BUDGET_RANGE = (4096, 65536)
+"""The smallest and largest default token budget."""
+
+
+def token_budget_for_memory(total_memory: int) -> int:
+    """The default ``max_batch_tokens`` of a cuda device with ``total_memory`` bytes.
+
+    1,024 padded tokens per whole GiB, kept within 4,096-65,536 tokens
+    (an 80 GB H100: 65,536 = 128 rows of 512 tokens; a 16 GB card: 16,384). An fp32 encoder of
+    roberta-large shape holds about 0.1 MB of activations per token of a 512-token row at once (one
+    layer's attention scores and feed-forward under ``inference_mode``), so the budget takes about a
+    tenth of the memory and leaves the rest to the weights and the allocator; past 65,536 tokens a batch
+    runs no faster.
+    """
+    tokens = total_memory // 2**30 * TOKENS_PER_GIB
+    return max(BUDGET_RANGE[0], min(BUDGET_RANGE[1], tokens))
+
+
+def resolve_token_budget(
+    device: torch.device, batch_size: int | None, max_batch_tokens: int | None
+) -> int | None:
+    """The token budget to batch by: the user's ``max_batch_tokens``; else, on cuda when the user gave no
+    ``batch_size`` either, :func:`token_budget_for_memory` of the device; else None (batches by count)."""
+    if max_batch_tokens is not None or batch_size is not None or device.type != "cuda":
+        return max_batch_tokens
+    return token_budget_for_memory(torch.cuda.get_device_properties(device).total_memory)
+
+
+def batches_of(lengths: Sequence[int], batch_size: int, max_tokens: int | None = None) -> list[list[int]]:
+    """Length-sorted batches: by padded tokens when ``max_tokens`` is given, else ``batch_size`` rows each."""
+    if max_tokens is not None:
+        return token_budget_batches(lengths, max_tokens)
+    return length_sorted_batches(lengths, batch_size)
+
+
 def padded_batches(
     rows: Sequence[Mapping[str, Sequence[int]]],
     batch_size: int,
     pad_values: Mapping[str, int],
     device: torch.device | str = "cpu",
     *,
+    max_tokens: int | None = None,
     length_field: str = "input_ids",
     mask_field: str | None = "attention_mask",
 ) -> Iterator[tuple[list[int], dict[str, torch.Tensor]]]:
@@ -50,16 +90,16 @@ def padded_batches(
 
     Every field of a row is a list of ids (``input_ids``, ``token_type_ids``, ``decoder_input_ids``, ...);
     ``pad_values`` gives each field's padding value (0 when not named). ``mask_field`` is built from
-    ``length_field``. Yields the row indices of each batch with its tensors.
+    ``length_field``. A batch holds ``batch_size`` rows, or with ``max_tokens`` as many rows as fit in
+    that many padded tokens (at least one). Yields the row indices of each batch with its tensors.
     """
-    for batch in length_sorted_batches([len(row[length_field]) for row in rows], batch_size):
+    for batch in batches_of([len(row[length_field]) for row in rows], batch_size, max_tokens):
         tensors: dict[str, torch.Tensor] = {}
         for field in rows[batch[0]]:
             width = max(len(rows[i][field]) for i in batch)
-            tensor = torch.full((len(batch), width), pad_values.get(field, 0), dtype=torch.long)
-            for r, i in enumerate(batch):
-                tensor[r, : len(rows[i][field])] = torch.tensor(rows[i][field], dtype=torch.long)
-            tensors[field] = tensor
+            pad = pad_values.get(field, 0)
+            padded = [list(rows[i][field]) + [pad] * (width - len(rows[i][field])) for i in batch]
+            tensors[field] = torch.tensor(padded, dtype=torch.long)
         if mask_field is not None:
             width = tensors[length_field].shape[1]
             lengths = torch.tensor([len(rows[i][length_field]) for i in batch])

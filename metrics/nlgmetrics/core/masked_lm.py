@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 import torch
 
 from . import runtime
+from .batching import batches_of
 from .hub import check_head, encode_within_window, from_pretrained, model_window
 
 
@@ -50,12 +51,15 @@ class MaskedLanguageModel:
         model, tokenizer: a loaded ``*ForMaskedLM`` (eval mode) and its tokenizer.
         batch_size: masked copies per forward pass.
         name: a short name for progress bars and reports.
+        max_batch_tokens: padded tokens per forward pass instead (as many length-sorted copies as fit, at
+            least one); None: ``batch_size`` copies.
     """
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
         self.model = model
         self.tokenizer = tokenizer
         self.batch_size = batch_size
+        self.max_batch_tokens = max_batch_tokens
         self.name = name
         self.device = next(model.parameters()).device
         self.window = model_window(tokenizer, model.config)
@@ -74,6 +78,7 @@ class MaskedLanguageModel:
         dtype=None,
         batch_size: int | None = None,
         name="",
+        max_batch_tokens: int | None = None,
     ) -> MaskedLanguageModel:
         """Load (once per process per source, revision, device and dtype) from a Hub repo or a folder."""
         device = runtime.select_device(device)
@@ -81,7 +86,9 @@ class MaskedLanguageModel:
         key = ("MLM", source, revision, str(device), str(dtype))
         model, tokenizer = runtime.cached(key, lambda: load_masked_lm(source, revision, device, dtype))
         batch_size = batch_size or 4 * runtime.default_batch_size(device)
-        return cls(model, tokenizer, batch_size=batch_size, name=name or source)
+        return cls(
+            model, tokenizer, batch_size=batch_size, name=name or source, max_batch_tokens=max_batch_tokens
+        )
 
     def encode(self, texts: Sequence[str]) -> list[tuple[list[int], bool]]:
         """(token ids with special tokens, was it cut) per text, cut to the model window."""
@@ -112,19 +119,20 @@ class MaskedLanguageModel:
 
         Text ``i`` gives one copy per entry of ``positions[i]`` with that position replaced by the
         mask token; ``copy index`` k says it was ``positions[i][k]``. Copies of the longest texts come
-        first, ``batch_size`` copies per forward pass, each batch padded to its longest text. Indices
-        are CPU tensors; logits stay on the model's device, in its dtype.
+        first, ``batch_size`` copies per forward pass (or as many as fit in ``max_batch_tokens`` padded
+        tokens), each batch padded to its longest text. Indices are CPU tensors; logits stay on the
+        model's device, in its dtype.
         """
         if not sequences:
             return
         lengths = torch.tensor([len(ids) for ids in sequences])
-        padded = torch.full((len(sequences), int(lengths.max())), self.tokenizer.pad_token_id or 0)
-        for i, ids in enumerate(sequences):
-            padded[i, : len(ids)] = torch.tensor(list(ids), dtype=torch.long)
+        width, pad = int(lengths.max()), self.tokenizer.pad_token_id or 0
+        padded = torch.tensor([list(ids) + [pad] * (width - len(ids)) for ids in sequences], dtype=torch.long)
         order = sorted(range(len(sequences)), key=lambda i: (-len(sequences[i]), i))
         copies = [(i, k, j) for i in order for k, j in enumerate(positions[i])]
-        for start in range(0, len(copies), self.batch_size):
-            texts, ks, columns = (torch.tensor(c) for c in zip(*copies[start : start + self.batch_size]))
+        copy_lengths = [len(sequences[i]) for i, _, _ in copies]
+        for batch in batches_of(copy_lengths, self.batch_size, self.max_batch_tokens):
+            texts, ks, columns = (torch.tensor(c) for c in zip(*(copies[c] for c in batch)))
             width = int(lengths[texts].max())
             input_ids = padded[texts, :width]  # one masked copy per row
             input_ids[torch.arange(len(texts)), columns] = self.tokenizer.mask_token_id

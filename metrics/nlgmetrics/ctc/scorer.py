@@ -142,6 +142,10 @@ class CTCScorer:
         batch_size: texts per forward pass, a positive int (default adapts to the device).
         allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
             signature says so); no effect, with a warning, elsewhere.
+        max_batch_tokens: padded tokens per forward pass instead, a positive int: each batch holds as many
+            length-sorted texts as fit (at least one); ``batch_size`` then no longer sizes the batches.
+            Default None (``batch_size``); on cuda with neither given, a budget from the device's memory
+            (:func:`~nlgmetrics.core.batching.token_budget_for_memory`). Scores do not depend on it.
 
     ``long_inputs="window"`` windows only the context side ``b`` of each alignment ``align(a → b)``;
     a long aligned text ``a`` (e.g. the source in preservation's ``align(x → y)``) is still cut.
@@ -157,8 +161,10 @@ class CTCScorer:
         dtype=None,
         batch_size: int | None = None,
         allow_tf32: bool = False,
+        max_batch_tokens: int | None = None,
     ):
         check_batch_size(batch_size)
+        check_batch_size(max_batch_tokens, "max_batch_tokens")
         self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
         self.choice = resolve_aligner(aspect, aligner, aligner_revision)
         self.aspect = ASPECTS[aspect]
@@ -169,7 +175,11 @@ class CTCScorer:
             self.sources[direction] = source
             if source not in self.aligners:
                 self.aligners[source] = load_aligner(
-                    source, device=device, dtype=dtype, batch_size=batch_size
+                    source,
+                    device=device,
+                    dtype=dtype,
+                    batch_size=batch_size,
+                    max_batch_tokens=max_batch_tokens,
                 )
 
     def __repr__(self) -> str:
@@ -381,6 +391,8 @@ def ctc_score(
 ) -> dict:
     """Functional form: ``ctc_score("consistency", preds, sources=docs, aligner="E-minilm")``."""
     load_options = {
-        key: kwargs.pop(key) for key in ("aligner_revision", "dtype", "batch_size") if key in kwargs
+        key: kwargs.pop(key)
+        for key in ("aligner_revision", "dtype", "batch_size", "max_batch_tokens")
+        if key in kwargs
     }
     return CTCScorer(aspect, aligner, device=device, **load_options).score(predictions, **kwargs)

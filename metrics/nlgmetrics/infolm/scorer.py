@@ -15,6 +15,7 @@ examples. The core has no dependency on ``evaluate``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 import torch
 
 from ..core import runtime
+from ..core.batching import resolve_token_budget
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.registry import resolve_weight
 from ..core.validation import check_batch_size, check_inputs, is_blank
@@ -89,8 +91,10 @@ class _Text:
 class InfoLMModel(MaskedLanguageModel):
     """The masked-LM engine turning texts into idf-weighted bags of distributions."""
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
-        super().__init__(model, tokenizer, batch_size=batch_size, name=name)
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
+        super().__init__(
+            model, tokenizer, batch_size=batch_size, name=name, max_batch_tokens=max_batch_tokens
+        )
         # float64 bags make the measures exact to the last digit; MPS has no float64.
         self.bag_dtype = torch.float32 if self.device.type == "mps" else torch.float64
 
@@ -110,7 +114,9 @@ class InfoLMModel(MaskedLanguageModel):
         """One weighted bag of distributions per text, ``[len(texts), vocab]`` (NaN rows for texts with no
         words); ``done`` gets the share of the masked copies run after each forward batch."""
         bags = torch.zeros((len(texts), self.vocab_size), dtype=self.bag_dtype, device=self.device)
-        weights = [torch.tensor(t.weights, dtype=self.bag_dtype) for t in texts]
+        # every copy's weight in one flat CPU tensor: text i's copy k is at first[i] + k
+        weights = torch.tensor([w for t in texts for w in t.weights], dtype=self.bag_dtype)
+        first = torch.tensor([0, *itertools.accumulate(len(t.weights) for t in texts)][:-1], dtype=torch.long)
         batches = self.masked_logits([t.ids for t in texts], [t.positions for t in texts])
         n_copies = sum(len(t.positions) for t in texts)
         for slots, copies, logits in batches:
@@ -121,9 +127,7 @@ class InfoLMModel(MaskedLanguageModel):
             here, row_text = slots.unique(return_inverse=True)
             rows = torch.arange(len(slots))
             weight = torch.zeros((len(here), len(rows)), dtype=self.bag_dtype)
-            weight[row_text, rows] = torch.stack(
-                [weights[i][k] for i, k in zip(slots.tolist(), copies.tolist())]
-            )
+            weight[row_text, rows] = weights[first[slots] + copies]
             bags[here.to(self.device)] += weight.to(self.device) @ probabilities
             done(len(slots) / n_copies)
         totals = torch.tensor([sum(t.weights) for t in texts], dtype=self.bag_dtype, device=self.device)
@@ -181,6 +185,10 @@ class InfoLMScorer:
         batch_size: masked copies per forward pass, a positive int (default 64 on cpu, 256 on accelerators).
         allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
             signature says so); no effect, with a warning, elsewhere.
+        max_batch_tokens: padded tokens per forward pass instead, a positive int: each batch holds as many
+            length-sorted masked copies as fit (at least one); ``batch_size`` then no longer sizes the
+            batches. Default None (``batch_size``); on cuda with neither given, a budget from the device's
+            memory (:func:`~nlgmetrics.core.batching.token_budget_for_memory`). Scores do not depend on it.
     """
 
     def __init__(
@@ -192,11 +200,14 @@ class InfoLMScorer:
         dtype=None,
         batch_size: int | None = None,
         allow_tf32: bool = False,
+        max_batch_tokens: int | None = None,
     ):
         check_batch_size(batch_size)
+        check_batch_size(max_batch_tokens, "max_batch_tokens")
         self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
         source = resolve_weight(model or DEFAULT_MODEL, model_revision, role="masked_lm", option="model")
         self.source = source
+        device = runtime.select_device(device)
         self.lm = InfoLMModel.load(
             source.path,
             source.revision,
@@ -204,6 +215,7 @@ class InfoLMScorer:
             dtype=dtype,
             batch_size=batch_size,
             name=model or DEFAULT_MODEL,
+            max_batch_tokens=resolve_token_budget(device, batch_size, max_batch_tokens),
         )
 
     def __repr__(self) -> str:
@@ -395,31 +407,35 @@ class InfoLMScorer:
         per_example: dict[int, list[float]] = {i: [] for i in chunk}
         for (i, _, _, _), value in zip(pairs, values):
             per_example[i].append(value)
+        explained: list[tuple[int, int, int]] = []  # (example, prediction's bag, best reference's bag)
         for i, reference_scores in per_example.items():
             best = _best(reference_scores, measure.higher_is_better)
             scores[i] = math.nan if best is None else reference_scores[best]
             if return_details:
-                details[i] = {
-                    "reference_scores": reference_scores,
-                    "best_reference": best,
-                    "top_tokens": []
-                    if best is None
-                    else self._top_tokens(bags, slot(preds[i]), slot(refs[i][best])),
-                }
+                details[i] = {"reference_scores": reference_scores, "best_reference": best, "top_tokens": []}
+                if best is not None:
+                    explained.append((i, slot(preds[i]), slot(refs[i][best])))
+        if explained:
+            top = self._top_tokens(bags, [p for _, p, _ in explained], [r for _, _, r in explained])
+            for (i, _, _), tokens in zip(explained, top):
+                details[i]["top_tokens"] = tokens
 
-    def _top_tokens(self, bags: torch.Tensor, pred_row: int, ref_row: int, k: int = TOP_TOKENS) -> list[dict]:
-        """The tokens whose probability differs most between the prediction's and the reference's bag."""
-        p, r = bags[pred_row], bags[ref_row]
-        top = (p - r).abs().topk(min(k, len(p))).indices.tolist()
-        names = self.lm.token_names(top)
+    def _top_tokens(
+        self, bags: torch.Tensor, pred_rows: list[int], ref_rows: list[int], k: int = TOP_TOKENS
+    ) -> list[list[dict]]:
+        """For each (prediction, reference) pair of bags, the tokens whose probability differs most between
+        them: one ``topk`` over all pairs and one copy back."""
+        p = bags[torch.tensor(pred_rows, device=bags.device)]
+        r = bags[torch.tensor(ref_rows, device=bags.device)]
+        top = (p - r).abs().topk(min(k, p.shape[1]), dim=1).indices
+        p, r = p.gather(1, top), r.gather(1, top)
+        top, p, r, difference = (t.tolist() for t in (top, p, r, p - r))
         return [
-            {
-                "token": name,
-                "prediction": p[t].item(),
-                "reference": r[t].item(),
-                "difference": (p[t] - r[t]).item(),
-            }
-            for name, t in zip(names, top)
+            [
+                {"token": name, "prediction": pt, "reference": rt, "difference": dt}
+                for name, pt, rt, dt in zip(self.lm.token_names(ids), ps, rs, ds)
+            ]
+            for ids, ps, rs, ds in zip(top, p, r, difference)
         ]
 
     def _warn_about(self, preds, refs, scores, measure) -> None:
@@ -471,6 +487,7 @@ def infolm(
     dtype=None,
     batch_size: int | None = None,
     allow_tf32: bool = False,
+    max_batch_tokens: int | None = None,
     **options,
 ) -> dict:
     """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``.
@@ -484,5 +501,6 @@ def infolm(
         dtype=dtype,
         batch_size=batch_size,
         allow_tf32=allow_tf32,
+        max_batch_tokens=max_batch_tokens,
     )
     return scorer.score(predictions, references, **options)

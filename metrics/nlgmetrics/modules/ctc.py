@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ctc.aspects import ASPECTS, variants_for
-from .spec import ModuleSpec, Option, check_bool, check_choice, check_optional_str
+from .spec import ModuleSpec, Option, check_bool, check_choice, check_optional_str, check_positive_int
 
 CITATION = """\
 @inproceedings{deng-etal-2021-compression,
@@ -66,6 +66,13 @@ LOAD_OPTIONS = (
     ),
     Option(
         "aligner_revision", "Hub revision of a custom aligner repo", check=check_optional_str, cli_type=str
+    ),
+    Option(
+        "max_batch_tokens",
+        "padded tokens per forward pass instead of batch_size texts: length-sorted texts fill each batch "
+        "(default: batch_size; on cuda with neither given, a budget from the GPU's memory)",
+        check=check_positive_int,
+        cli_type=int,
     ),
 )
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..core.registry import weights_for
 from ..infolm import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
-from .spec import ModuleSpec, Option, check_optional_str
+from .spec import ModuleSpec, Option, check_optional_str, check_positive_int
 
 CITATION = """\
 @inproceedings{colombo2022infolm,
@@ -65,6 +65,13 @@ SPEC = ModuleSpec(
             "Hub revision of a model repo that is not registered",
             check=check_optional_str,
             cli_type=str,
+        ),
+        Option(
+            "max_batch_tokens",
+            "padded tokens per forward pass instead of batch_size masked copies: length-sorted copies fill "
+            "each batch (default: batch_size; on cuda with neither given, a budget from the GPU's memory)",
+            check=check_positive_int,
+            cli_type=int,
         ),
     ),
     compute_options=(

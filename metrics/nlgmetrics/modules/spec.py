@@ -19,7 +19,7 @@ ValueError: remove_stopwords='no' must be True or False
 >>> SPECS["infolm"].check_load_options({"devic": "cpu"})
 Traceback (most recent call last):
 ...
-TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size, allow_tf32 (...)
+TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, max_batch_tokens, device, dtype, batch_size, allow_tf32 (...)
 """
 
 from __future__ import annotations

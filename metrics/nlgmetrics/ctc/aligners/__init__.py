@@ -20,11 +20,20 @@ ALIGNERS: dict[str, type[Aligner]] = {
 """Aligner kind → class, as COMET's ``str2model``."""
 
 
-def load_aligner(source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None) -> Aligner:
+def load_aligner(
+    source: AlignerSource,
+    *,
+    device=None,
+    dtype=None,
+    batch_size: int | None = None,
+    max_batch_tokens: int | None = None,
+) -> Aligner:
     """Build the aligner for ``source`` (its weights come from the process-wide cache)."""
     if source.kind not in ALIGNERS:
         raise ValueError(f"unknown aligner kind {source.kind!r}; choose one of {', '.join(ALIGNERS)}")
-    return ALIGNERS[source.kind].load(source, device=device, dtype=dtype, batch_size=batch_size)
+    return ALIGNERS[source.kind].load(
+        source, device=device, dtype=dtype, batch_size=batch_size, max_batch_tokens=max_batch_tokens
+    )
 
 
 __all__ = [

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ...core import runtime
+from ...core.batching import resolve_token_budget
 from ...core.hub import check_source
 from ...core.registry import ResolvedWeight, WeightSpec, resolve_weight
 from ...core.stopwords import is_stopword
@@ -91,10 +92,12 @@ class Aligner(ABC):
 
     kind: str = ""
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
         self.model = model
         self.tokenizer = tokenizer
         self.batch_size = check_batch_size(batch_size)
+        self.max_batch_tokens = check_batch_size(max_batch_tokens, "max_batch_tokens")
+        """Padded tokens per forward batch (length-sorted rows); None: ``batch_size`` rows per batch."""
         self.name = name
         self.device = next(model.parameters()).device
 
@@ -105,16 +108,33 @@ class Aligner(ABC):
 
     @classmethod
     def load(
-        cls, source: AlignerSource, *, device=None, dtype=None, batch_size: int | None = None
+        cls,
+        source: AlignerSource,
+        *,
+        device=None,
+        dtype=None,
+        batch_size: int | None = None,
+        max_batch_tokens: int | None = None,
     ) -> Aligner:
-        """The aligner for ``source``; its weights load once per (weights, revision, device, dtype, layer)."""
+        """The aligner for ``source``; its weights load once per (weights, revision, device, dtype, layer).
+
+        ``max_batch_tokens`` batches by padded tokens instead of ``batch_size`` rows; on cuda with neither
+        given, the budget comes from the device's memory (:func:`~nlgmetrics.core.batching.resolve_token_budget`).
+        """
         check_batch_size(batch_size)
+        check_batch_size(max_batch_tokens, "max_batch_tokens")
         device = runtime.select_device(device)
         dtype = runtime.resolve_dtype(dtype, device)
         key = (source.kind, source.source, source.revision, str(device), str(dtype), source.layer)
         weights = runtime.cached(key, lambda: cls.load_weights(source, device, dtype))
+        max_batch_tokens = resolve_token_budget(device, batch_size, max_batch_tokens)
         batch_size = batch_size or runtime.default_batch_size(device)
-        return cls(*weights, batch_size=batch_size, name=source.label or source.source)
+        return cls(
+            *weights,
+            batch_size=batch_size,
+            name=source.label or source.source,
+            max_batch_tokens=max_batch_tokens,
+        )
 
     @abstractmethod
     def align(

@@ -124,8 +124,10 @@ class DiscriminativeAligner(Aligner):
 
     load_weights = staticmethod(load_classifier)
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
-        super().__init__(model, tokenizer, batch_size=batch_size, name=name)
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
+        super().__init__(
+            model, tokenizer, batch_size=batch_size, name=name, max_batch_tokens=max_batch_tokens
+        )
         self.max_length = MAX_LENGTH
         self.aligned_label = (model.config.label2id or {}).get("ALIGNED", 0)
         pieces = tokenizer.convert_ids_to_tokens(tokenizer("a b", add_special_tokens=False)["input_ids"])
@@ -174,7 +176,9 @@ class DiscriminativeAligner(Aligner):
         out: list[torch.Tensor | None] = [None] * len(rows)
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
         encoder, classifier = self.model.base_model, self.model.classifier
-        for batch, inputs in padded_batches(rows, self.batch_size, pad, self.device):
+        for batch, inputs in padded_batches(
+            rows, self.batch_size, pad, self.device, max_tokens=self.max_batch_tokens
+        ):
             width = inputs["input_ids"].shape[1]
             positions, words, counts = [], [], []
             for r, i in enumerate(batch):

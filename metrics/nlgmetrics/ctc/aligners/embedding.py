@@ -4,8 +4,9 @@ Each token of ``a`` is scored by its largest cosine similarity with the tokens o
 using contextual embeddings from one hidden layer of a pretrained encoder. This is
 exactly what CTC's ``BERTAligner`` computes through bert_score (no idf, special tokens
 excluded, texts stripped, RoBERTa-style tokenizers with a prefix space, truncation to
-the model window), but batched: every distinct text of a call is embedded once, in
-length-sorted padded batches.
+the model window), but batched: the texts of a call are tokenized in one call, every
+distinct text is embedded once, in length-sorted padded batches, and the similarities of
+many pairs come from one padded batched matrix product with one copy back to the host.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ from .base import (
 )
 
 _PAIRS_PER_CHUNK_PER_BATCH = 8
+"""A chunk (texts whose embeddings are held at once) has this many forward batches' worth of pairs, or
+of tokens with ``max_batch_tokens``."""
+SIMILARITY_ELEMENTS = 2**25
+"""Padded floats (both sides' embeddings and their similarities) per batched similarity product, at most."""
 
 
 def _scaled(report: ProgressCallback, pairs: int) -> Callable[[float], None]:
@@ -74,8 +79,24 @@ class EmbeddingAligner(Aligner):
 
     load_weights = staticmethod(load_encoder)
 
-    def __init__(self, model, tokenizer, layer: int, use_hidden_states: bool, *, batch_size: int, name: str):
-        super().__init__(model, tokenizer, batch_size=batch_size, name=f"{name} (layer {layer})")
+    def __init__(
+        self,
+        model,
+        tokenizer,
+        layer: int,
+        use_hidden_states: bool,
+        *,
+        batch_size: int,
+        name: str,
+        max_batch_tokens: int | None = None,
+    ):
+        super().__init__(
+            model,
+            tokenizer,
+            batch_size=batch_size,
+            name=f"{name} (layer {layer})",
+            max_batch_tokens=max_batch_tokens,
+        )
         self.layer = layer
         self.use_hidden_states = use_hidden_states
         self.max_length = model_window(tokenizer, model.config)
@@ -101,24 +122,39 @@ class EmbeddingAligner(Aligner):
             windows[text_index].append(row)
         return windows
 
+    def _own(self, row: Sequence[int]) -> int:
+        """How many of a row's tokens are the text's own (special tokens dropped)."""
+        return max(0, len(row) - self.n_prefix - self.n_suffix)
+
     @torch.inference_mode()
     def _embed(
         self, ids: list[list[int]], done: Callable[[float], None] = lambda share: None
-    ) -> list[torch.Tensor]:
-        """Unit-normalised embeddings of each text's own tokens (special tokens dropped); ``done`` gets
-        the share of the rows embedded after each forward batch."""
-        out: list[torch.Tensor | None] = [None] * len(ids)
+    ) -> tuple[torch.Tensor, list[int]]:
+        """Unit-normalised embeddings of each row's own tokens (special tokens dropped), all rows in one
+        ``[tokens, dim]`` tensor on the device, and where each row starts in it; ``done`` gets the share
+        of the rows embedded after each forward batch.
+
+        Per batch: the rows' own positions are gathered with one index built on the CPU; no per-row work
+        on the device.
+        """
         rows = [{"input_ids": row} for row in ids]
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
-        for batch, inputs in padded_batches(rows, self.batch_size, pad, self.device):
+        parts, starts, offset = [], [0] * len(ids), 0
+        batches = padded_batches(rows, self.batch_size, pad, self.device, max_tokens=self.max_batch_tokens)
+        for batch, inputs in batches:
             result = self.model(**inputs, output_hidden_states=self.use_hidden_states)
             hidden = result.hidden_states[self.layer] if self.use_hidden_states else result.last_hidden_state
-            hidden = hidden.float()
-            hidden = hidden / hidden.norm(dim=-1, keepdim=True)
+            width = hidden.shape[1]
+            positions = []
             for r, i in enumerate(batch):
-                out[i] = hidden[r, self.n_prefix : len(ids[i]) - self.n_suffix]
+                starts[i] = offset + len(positions)
+                positions += range(r * width + self.n_prefix, r * width + self.n_prefix + self._own(ids[i]))
+            offset += len(positions)
+            index = torch.tensor(positions, dtype=torch.long).to(self.device, non_blocking=True)
+            own = hidden.reshape(-1, hidden.shape[-1])[index].float()
+            parts.append(own / own.norm(dim=-1, keepdim=True))
             done(len(batch) / len(ids))
-        return out  # type: ignore[return-value]
+        return torch.cat(parts), starts
 
     def _token_texts(self, ids: Sequence[int]) -> list[str]:
         """Each token decoded on its own, as CTC reports tokens (``' the'`` for RoBERTa)."""
@@ -127,26 +163,69 @@ class EmbeddingAligner(Aligner):
             self._token_text[i] = text
         return [self._token_text[i] for i in ids]
 
-    def _chunk_embeddings(
-        self, texts: list[str], contexts: set[str], long_inputs: str, done: Callable[[float], None]
-    ):
-        """Embed a chunk's texts once each: per text its ids, its own embeddings, whether it was cut,
-        and (``long_inputs="window"``) the embeddings of all its windows when it serves as a context.
-        ``done`` gets the share of the chunk's forward work finished after each batch."""
-        ids, truncated = self._encode(texts)
-        windowed = [t for t in texts if t in contexts] if long_inputs == "window" else []
-        rows: dict[tuple[int, ...], int] = {}  # identical rows (a text's first window) are embedded once
-        own = [rows.setdefault(tuple(row), len(rows)) for row in ids]
-        windows = (
-            [[rows.setdefault(tuple(w), len(rows)) for w in ws] for ws in self._windows(windowed)]
-            if windowed
-            else []
-        )
-        embedded = self._embed([list(row) for row in rows], done)
-        window_embeddings = {
-            text: torch.cat([embedded[j] for j in js]) for text, js in zip(windowed, windows)
-        }
-        return ids, [embedded[j] for j in own], truncated, window_embeddings
+    def _chunks(self, order: list[int], rows_of: Callable[[int], list[tuple[int, ...]]]) -> list[list[int]]:
+        """Pairs in chunks whose embeddings are held at once: ``8 × batch_size`` pairs, or with
+        ``max_batch_tokens`` pairs whose distinct rows hold up to ``8 × max_batch_tokens`` tokens."""
+        if self.max_batch_tokens is None:
+            size = self.batch_size * _PAIRS_PER_CHUNK_PER_BATCH
+            return [order[start : start + size] for start in range(0, len(order), size)]
+        limit = self.max_batch_tokens * _PAIRS_PER_CHUNK_PER_BATCH
+        chunks: list[list[int]] = []
+        seen: set[tuple[int, ...]] = set()
+        tokens = 0
+        for i in order:
+            rows = set(rows_of(i))
+            more = sum(map(len, rows - seen))
+            if not chunks or tokens + more > limit:
+                chunks.append([])
+                seen, tokens, more = set(), 0, sum(map(len, rows))
+            chunks[-1].append(i)
+            seen |= rows
+            tokens += more
+        return chunks
+
+    def _similarity_groups(self, lengths: list[tuple[int, int]], dim: int) -> list[list[int]]:
+        """Pairs (by their ``(len a, len b)``) in groups for one padded batched product each: longest
+        contexts first, each group within :data:`SIMILARITY_ELEMENTS` padded floats (at least one pair)."""
+        groups: list[list[int]] = []
+        widest = (0, 0)
+        for k in sorted(range(len(lengths)), key=lambda k: (-lengths[k][1], -lengths[k][0], k)):
+            la, lb = lengths[k]
+            if groups:
+                wa, wb = max(widest[0], la), widest[1]
+                if (len(groups[-1]) + 1) * (wa * wb + (wa + wb) * dim) <= SIMILARITY_ELEMENTS:
+                    groups[-1].append(k)
+                    widest = (wa, wb)
+                    continue
+            groups.append([k])
+            widest = (la, lb)
+        return groups
+
+    @torch.inference_mode()
+    def _best_similarities(
+        self, embedded: torch.Tensor, a_index: list[list[int]], b_index: list[list[int]]
+    ) -> list[list[float]]:
+        """For each pair, every token of ``a``'s largest cosine similarity with the tokens of ``b``.
+
+        ``a_index``/``b_index`` give each pair's rows of ``embedded``. Per group of pairs: both sides are
+        gathered into padded ``[pairs, length, dim]`` tensors with one index each, one batched product,
+        padded ``b`` positions set to ``-inf`` before the max, one copy back.
+        """
+        out: list[list[float]] = [[] for _ in a_index]
+        lengths = [(len(a), len(b)) for a, b in zip(a_index, b_index)]
+        for group in self._similarity_groups(lengths, embedded.shape[-1]):
+            wa = max(lengths[k][0] for k in group)
+            wb = max(lengths[k][1] for k in group)
+            a = torch.tensor([a_index[k] + [0] * (wa - len(a_index[k])) for k in group])
+            b = torch.tensor([b_index[k] + [0] * (wb - len(b_index[k])) for k in group])
+            b_lengths = torch.tensor([lengths[k][1] for k in group])
+            padding = (torch.arange(wb) >= b_lengths[:, None])[:, None, :]
+            a, b, padding = (t.to(self.device, non_blocking=True) for t in (a, b, padding))
+            similarity = torch.bmm(embedded[a], embedded[b].transpose(1, 2)).masked_fill_(padding, -math.inf)
+            best = similarity.max(dim=2).values.cpu()
+            for row, k in zip(best, group):
+                out[k] = row[: lengths[k][0]].tolist()
+        return out
 
     def align(
         self,
@@ -160,35 +239,60 @@ class EmbeddingAligner(Aligner):
     ) -> list[Alignment]:
         results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
         stripped = [(a.strip(), b.strip()) for a, b in pairs]
-        # Pairs sharing a context sit in the same chunk, so each distinct text is embedded once.
+        # Pairs sharing a context sit together (in the same chunk), so each distinct text is embedded once.
         order = sorted(
             (i for i, (a, b) in enumerate(stripped) if not (is_blank(a) or is_blank(b))),
             key=lambda i: stripped[i][::-1],
         )
-        chunk_size = self.batch_size * _PAIRS_PER_CHUNK_PER_BATCH
+        # one tokenizer call for every text of the call (and one for the windows of the contexts)
+        texts = list(dict.fromkeys(t for i in order for t in stripped[i]))
+        slot = {text: k for k, text in enumerate(texts)}
+        ids, truncated = self._encode(texts) if texts else ([], [])
+        own_rows = [tuple(row) for row in ids]
+        windowed: dict[str, list[tuple[int, ...]]] = {}
+        if long_inputs == "window":
+            contexts = list(dict.fromkeys(stripped[i][1] for i in order))
+            if contexts:
+                windowed = {b: [tuple(w) for w in ws] for b, ws in zip(contexts, self._windows(contexts))}
+
+        def b_rows(b: str) -> list[tuple[int, ...]]:
+            return windowed.get(b, [own_rows[slot[b]]])
+
+        def rows_of(i: int) -> list[tuple[int, ...]]:
+            a, b = stripped[i]
+            return [own_rows[slot[a]], *b_rows(b)]
+
         desc = f"E {self.name}"
         with pair_progress(len(pairs), progress=progress, show_progress=show_progress, desc=desc) as report:
             report(len(pairs) - len(order))
-            for start in range(0, len(order), chunk_size):
-                chunk = order[start : start + chunk_size]
-                texts = list(dict.fromkeys(t for i in chunk for t in stripped[i]))
-                contexts = {stripped[i][1] for i in chunk}
-                ids, own, truncated, windowed = self._chunk_embeddings(
-                    texts, contexts, long_inputs, _scaled(report, len(chunk))
-                )
-                slot = {text: k for k, text in enumerate(texts)}
+            for chunk in self._chunks(order, rows_of):
+                # identical rows (a text's first window and the text itself) are embedded once
+                rows: dict[tuple[int, ...], int] = {}
+                for i in chunk:
+                    for row in rows_of(i):
+                        rows.setdefault(row, len(rows))
+                distinct = list(rows)
+                embedded, starts = self._embed([list(row) for row in distinct], _scaled(report, len(chunk)))
+
+                def index(row: tuple[int, ...], starts=starts, rows=rows) -> list[int]:
+                    start = starts[rows[row]]
+                    return list(range(start, start + self._own(row)))
+
+                scored, a_index, b_index = [], [], []
                 for i in chunk:
                     a, b = stripped[i]
-                    emb_a = own[slot[a]]
-                    emb_b = windowed.get(b, own[slot[b]])
+                    a_tokens = index(own_rows[slot[a]])
+                    b_tokens = [j for row in b_rows(b) for j in index(row)]
                     cut = truncated[slot[a]] or (truncated[slot[b]] and b not in windowed)
-                    if len(emb_a) == 0 or len(emb_b) == 0:
+                    if not a_tokens or not b_tokens:
                         results[i] = Alignment([], [], math.nan, cut)
                         continue
-                    scores = (emb_a @ emb_b.T).max(dim=1).values.tolist()
-                    tokens = self._token_texts(
-                        ids[slot[a]][self.n_prefix : len(ids[slot[a]]) - self.n_suffix]
-                    )
+                    scored.append((i, cut))
+                    a_index.append(a_tokens)
+                    b_index.append(b_tokens)
+                for (i, cut), scores in zip(scored, self._best_similarities(embedded, a_index, b_index)):
+                    row = ids[slot[stripped[i][0]]]
+                    tokens = self._token_texts(row[self.n_prefix : len(row) - self.n_suffix])
                     results[i] = Alignment(
                         tokens, scores, aggregate(tokens, scores, aggregation, remove_stopwords), cut
                     )

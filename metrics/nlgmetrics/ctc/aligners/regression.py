@@ -54,8 +54,10 @@ class RegressionAligner(Aligner):
 
     load_weights = staticmethod(load_regressor)
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
-        super().__init__(model, tokenizer, batch_size=batch_size, name=name)
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
+        super().__init__(
+            model, tokenizer, batch_size=batch_size, name=name, max_batch_tokens=max_batch_tokens
+        )
         self.max_length = MAX_LENGTH
 
     def _rows(
@@ -105,7 +107,9 @@ class RegressionAligner(Aligner):
         """The regressor's output per row; ``done`` gets the share of rows run after each batch."""
         out = [0.0] * len(rows)
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
-        for batch, inputs in padded_batches(rows, self.batch_size, pad, self.device):
+        for batch, inputs in padded_batches(
+            rows, self.batch_size, pad, self.device, max_tokens=self.max_batch_tokens
+        ):
             logits = self.model(**inputs).logits[:, 0].float().tolist()
             for i, value in zip(batch, logits):
                 out[i] = value
