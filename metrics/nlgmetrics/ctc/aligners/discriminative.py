@@ -24,6 +24,7 @@ A token classifier (RoBERTa-large, or ALBERT-xlarge for ``D-mix-albert``) reads 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 import torch
@@ -148,17 +149,21 @@ class DiscriminativeAligner(Aligner):
             prepared.append(text.replace("  ", " ").strip(" "))
         return prepared, [len(ids) > INPUT_CUT for ids in encoded]
 
-    def word_groups(self, text: str) -> list[list[int]] | None:
-        """Positions (after ``<s>``) of each word's pieces; None when ``text`` has no words."""
-        words = text.split()
-        encoded = self.tokenizer(text, return_offsets_mapping=True)
-        if not words or len(encoded["input_ids"]) > MAX_LENGTH:
-            return None
-        pieces = self.tokenizer.convert_ids_to_tokens(encoded["input_ids"])[1:-1]
-        groups = space_marker_groups(pieces, self.marker)
-        if len(groups) != len(words):
-            groups = offset_groups(encoded["offset_mapping"][1:-1], text)
-        return groups
+    def word_groups(self, texts: Sequence[str]) -> list[list[list[int]] | None]:
+        """Per text, the positions (after ``<s>``) of each word's pieces, from one tokenizer call for all
+        texts; None for a text with no words or over the model window."""
+        if not texts:
+            return []
+        encoded = self.tokenizer(list(texts), return_offsets_mapping=True, verbose=False)
+        out: list[list[list[int]] | None] = []
+        for text, ids, offsets in zip(texts, encoded["input_ids"], encoded["offset_mapping"]):
+            words = text.split()
+            if not words or len(ids) > MAX_LENGTH:
+                out.append(None)
+                continue
+            groups = space_marker_groups(self.tokenizer.convert_ids_to_tokens(ids)[1:-1], self.marker)
+            out.append(groups if len(groups) == len(words) else offset_groups(offsets[1:-1], text))
+        return out
 
     @torch.inference_mode()
     def _word_probabilities(
@@ -225,8 +230,7 @@ class DiscriminativeAligner(Aligner):
         candidates = [i for i, (a, b) in enumerate(cleaned) if not (is_blank(a) or is_blank(b))]
         texts, cut = self.prepare_input([cleaned[i][0] for i in candidates]) if candidates else ([], [])
         examples = []  # (pair index, prepared a, was a cut, word groups); no words → NaN
-        for i, text, was_cut in zip(candidates, texts, cut):
-            groups = self.word_groups(text)
+        for i, text, was_cut, groups in zip(candidates, texts, cut, self.word_groups(texts)):
             if groups is not None:
                 examples.append((i, text, was_cut, groups))
         encoded = self._encode_pairs([e[1] for e in examples], [cleaned[e[0]][1] for e in examples])
@@ -247,9 +251,10 @@ class DiscriminativeAligner(Aligner):
             best: dict[int, torch.Tensor] = {}
             for k, p in zip(owners, probabilities):  # best window wins, word by word
                 best[k] = p if k not in best else torch.maximum(best[k], p)
+            windows_of = Counter(windows)
             for k, (i, text, was_cut, _) in enumerate(examples):
                 words, scores = text.split(), best[k].tolist()
-                context_cut = long_inputs != "window" and windows.count(k) > 1
+                context_cut = long_inputs != "window" and windows_of[k] > 1
                 score = aggregate(words, scores, aggregation, remove_stopwords)
                 results[i] = Alignment(words, scores, score, was_cut or context_cut)
         return results
