@@ -252,3 +252,13 @@ def test_the_module_entry_point_exits_with_the_error_code(tmp_path):
     )
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr == f"nlgmetrics: error: input file '{tmp_path / 'none.jsonl'}' does not exist\n"
+
+
+@pytest.mark.parametrize(("flag", "expected"), [("false", False), ("no", False), ("true", True), ("1", True)])
+def test_boolean_load_flags_parse_words(flag, expected):
+    """``--allow-tf32 false`` is False (argparse's ``type=bool`` would make any non-empty word True)."""
+    from nlgmetrics.cli import build_parser, load_options
+    from nlgmetrics.modules import SPECS
+
+    args = build_parser().parse_args(["score", "data.jsonl", "--metric", "infolm", "--allow-tf32", flag])
+    assert load_options(SPECS["infolm"], args)["allow_tf32"] is expected

@@ -536,9 +536,9 @@ def build_parser() -> argparse.ArgumentParser:
         running.add_argument(
             f"--{option.name.replace('_', '-')}",
             dest=f"load_{option.name}",
-            type=option.cli_type or str,
+            type=parse_bool if option.cli_type is bool else option.cli_type or str,
             default=None,
-            metavar="N" if option.cli_type is int else option.name.upper(),
+            metavar={int: "N", bool: "BOOL"}.get(option.cli_type, option.name.upper()),
             help=option.help.replace("%", "%%"),
         )
     weights = score.add_argument_group("other weights than a config's (from each module's load options)")
@@ -546,7 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
         weights.add_argument(
             f"--{name.replace('_', '-')}",
             dest=f"load_{name}",
-            type=option.cli_type,
+            type=parse_bool if option.cli_type is bool else option.cli_type,
             default=None,
             metavar="REVISION" if name.endswith("_revision") else name.upper(),
             help=f"[{', '.join(families)}] {option.help}".replace("%", "%%"),
