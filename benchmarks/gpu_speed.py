@@ -157,6 +157,35 @@ def bare_forward(family: dict, metric) -> tuple[Callable[[], None], int, int] | 
         rows = scorer.evaluator.encode(sorted(set(texts)))
         params = non_embedding_params(scorer.evaluator.model.get_encoder())
         return (lambda: scorer.evaluator.yes_probabilities(rows)), sum(map(len, rows)), params
+    if family["module"] == "infolm":  # the encoder over one masked copy per maskable token of each text
+        lm, inputs = scorer.lm, family["inputs"]
+        texts = list(dict.fromkeys([*inputs["predictions"], *inputs["references"]]))
+        rows = [{"input_ids": ids} for ids, _ in lm.encode(texts) for _ in lm.maskable_positions(ids)]
+        pad = {"input_ids": lm.tokenizer.pad_token_id or 0}
+
+        def run_infolm() -> None:
+            with torch.inference_mode():
+                for _, batch in batching.padded_batches(rows, lm.batch_size, pad, lm.device):
+                    lm.model.base_model(**batch)
+
+        tokens = sum(len(r["input_ids"]) for r in rows)
+        return run_infolm, tokens, non_embedding_params(lm.model.base_model)
+    if family["module"] == "usr":  # the encoders over every masked copy and every DR pair, no heads
+        from benchmarks.usr_speed import _floor
+        from nlgmetrics.usr.preprocess import model_inputs
+
+        inputs = family["inputs"]
+        examples = [
+            model_inputs(*t) for t in zip(inputs["predictions"], inputs["sources"], inputs["contexts"])
+        ]
+        lm, classifiers = scorer.lm, [c.model for c in scorer.classifiers.values()]
+        tokens = _floor(lm.tokenizer, lm.model, classifiers, examples, lm.batch_size, lm.device, run=False)
+        params = non_embedding_params(lm.model.base_model)  # the three encoders share one shape
+        return (
+            (lambda: _floor(lm.tokenizer, lm.model, classifiers, examples, lm.batch_size, lm.device)),
+            tokens,
+            params,
+        )
     return None
 
 

@@ -171,8 +171,9 @@ def _naive(reference, tokenizer, mlm, drs, inputs) -> list[float]:
     return out
 
 
-def _floor(tokenizer, mlm, drs, inputs, batch: int = 64) -> None:
-    """Encoder forwards only: every masked copy and every pair, batched by length, no head."""
+def _floor(tokenizer, mlm, drs, inputs, batch: int = 64, device: str = "cpu", run: bool = True) -> int:
+    """Encoder forwards only: every masked copy and every pair, batched by length, no head; returns the
+    tokens they run over (``run=False``: only count them)."""
     import torch
 
     from nlgmetrics.core.batching import padded_batches
@@ -180,8 +181,9 @@ def _floor(tokenizer, mlm, drs, inputs, batch: int = 64) -> None:
 
     windows = [[0, *tokenizer(e.mlm, add_special_tokens=False)["input_ids"], 2][-100:] for e in inputs]
     copies = [{"input_ids": w} for w in windows for _ in range(len(w) - 2)]
+    tokens = sum(len(c["input_ids"]) for c in copies)
     with torch.inference_mode():
-        for _, tensors in padded_batches(copies, batch, {"input_ids": 1}):
+        for _, tensors in padded_batches(copies, batch, {"input_ids": 1}, device) if run else []:
             mlm.roberta(**tensors)
         for model, side in zip(drs, ("dr_c_a", "dr_f_a")):
             rows = []
@@ -192,8 +194,10 @@ def _floor(tokenizer, mlm, drs, inputs, batch: int = 64) -> None:
                     124,
                 )
                 rows.append({"input_ids": [0, *a, 2, 2, *b, 2]})
-            for _, tensors in padded_batches(rows, 16, {"input_ids": 1}):
+            tokens += sum(len(r["input_ids"]) for r in rows)
+            for _, tensors in padded_batches(rows, 16, {"input_ids": 1}, device) if run else []:
                 model.roberta(**tensors)
+    return tokens
 
 
 def run_cell(side: str, root: Path, n: int) -> dict:
