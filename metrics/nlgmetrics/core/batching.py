@@ -104,4 +104,12 @@ def padded_batches(
             width = tensors[length_field].shape[1]
             lengths = torch.tensor([len(rows[i][length_field]) for i in batch])
             tensors[mask_field] = (torch.arange(width) < lengths[:, None]).long()
-        yield batch, {key: value.to(device) for key, value in tensors.items()}
+        yield batch, {key: to_device(value, device) for key, value in tensors.items()}
+
+
+def to_device(tensor: torch.Tensor, device: torch.device | str) -> torch.Tensor:
+    """A copy on ``device``; to CUDA from pinned memory without blocking, so the host can prepare the next
+    batch while the GPU works."""
+    if torch.device(device).type == "cuda":
+        return tensor.pin_memory().to(device, non_blocking=True)
+    return tensor.to(device)

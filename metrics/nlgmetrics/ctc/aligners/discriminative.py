@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 import torch
 from transformers import AutoModelForTokenClassification
 
-from ...core.batching import padded_batches
+from ...core.batching import padded_batches, to_device
 from ...core.hub import load_model_and_tokenizer
 from ...core.validation import is_blank
 from .base import (
@@ -176,11 +176,19 @@ class DiscriminativeAligner(Aligner):
 
         Per batch: the word index of every piece is built on the CPU, the pieces' hidden states are
         summed into words with one ``index_add_``, and the classifier and softmax run once over all
-        the batch's words, with one copy back: no per-example work on the device.
+        the batch's words, with one copy back: no per-example work on the device. A batch's copy back
+        waits until the next batch is queued, so the host prepares batch k+1 while the device runs k.
         """
         out: list[torch.Tensor | None] = [None] * len(rows)
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
         encoder, classifier = self.model.base_model, self.model.classifier
+        queued: list[tuple[list[int], torch.Tensor]] = []  # batches whose results are still on the device
+
+        def collect(batch: list[int], probabilities: torch.Tensor) -> None:
+            for i, p in zip(batch, probabilities.cpu().split([len(groups[i]) for i in batch])):
+                out[i] = p
+            done(len(batch) / len(rows))
+
         for batch, inputs in padded_batches(
             rows, self.batch_size, pad, self.device, max_tokens=self.max_batch_tokens
         ):
@@ -193,13 +201,13 @@ class DiscriminativeAligner(Aligner):
                     counts.append(len(group))
             hidden = encoder(**inputs).last_hidden_state
             flat = hidden.reshape(-1, hidden.shape[-1])
-            index = torch.tensor(positions).to(self.device, non_blocking=True)
-            word_index = torch.tensor(words).to(self.device, non_blocking=True)
+            index, word_index = (to_device(torch.tensor(v), self.device) for v in (positions, words))
             features = flat.new_zeros((len(counts), flat.shape[-1])).index_add_(0, word_index, flat[index])
-            probabilities = torch.softmax(classifier(features).float(), dim=-1)[:, self.aligned_label].cpu()
-            for i, p in zip(batch, probabilities.split([len(groups[i]) for i in batch])):
-                out[i] = p
-            done(len(batch) / len(rows))
+            queued.append((batch, torch.softmax(classifier(features).float(), dim=-1)[:, self.aligned_label]))
+            if len(queued) > 1:
+                collect(*queued.pop(0))
+        for batch, probabilities in queued:
+            collect(batch, probabilities)
         return out  # type: ignore[return-value]
 
     def _encode_pairs(self, texts: list[str], contexts: list[str]):
