@@ -388,6 +388,8 @@ def cmd_score(args: argparse.Namespace) -> int:
                 from .distributed import score_dataset
 
                 main_rank = os.environ.get("RANK", "0") == "0"
+                from .distributed import end_process_group
+
                 with quiet_loading(show_progress and main_rank):
                     result = score_dataset(
                         args.metric,
@@ -397,6 +399,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                         load_options=load_kwargs,
                         compute_options={**options, "show_progress": show_progress and main_rank},
                     )
+                end_process_group()  # not on an error: a barrier would wait for the failed rank
                 if result is None:
                     return 0
             else:

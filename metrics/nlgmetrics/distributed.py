@@ -146,6 +146,19 @@ def _write_shard(path: Path, key: str, result: dict) -> None:
     os.replace(partial, path)
 
 
+def end_process_group() -> None:
+    """After the last collective of a job: wait for every rank, then tear the default process group down.
+
+    Left to the interpreter's exit, gloo's threads can outlive it and abort the process
+    ("terminate called without an active exception", exit code -6).
+    """
+    import torch.distributed as dist
+
+    if dist.is_available() and dist.is_initialized():
+        dist.barrier()
+        dist.destroy_process_group()
+
+
 def run_local_workers(command: Sequence[str], num_processes: int) -> int:
     """Run ``command`` as the ranks 0 … N-1 of one job on this machine, in the environment ``torchrun``
     gives (``RANK``, ``LOCAL_RANK``, ``WORLD_SIZE``, ``MASTER_ADDR``/``MASTER_PORT``). When one rank fails

@@ -17,7 +17,7 @@ import evaluate
 from accelerate import PartialState
 
 import nlgmetrics
-from nlgmetrics.distributed import score_dataset
+from nlgmetrics.distributed import end_process_group, score_dataset
 
 PREDICTIONS = [f"The cat sat on mat number {i}." for i in range(5)]
 SOURCES = [f"A cat sat on the mat number {i} all day long." for i in range(5)]
@@ -68,6 +68,7 @@ def main() -> None:
     state.wait_for_everyone()
     out["resumed"] = score_dataset("ctc_consistency", data, "D-xsum", output_dir=shards)
     out["shard_files"] = sorted(p.name for p in shards.iterdir())
+    end_process_group()
 
     if rank == 0:
         (folder / "result.json").write_text(json.dumps(out))
