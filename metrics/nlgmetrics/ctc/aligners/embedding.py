@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import torch
 from transformers import AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
 
-from ...core.batching import padded_batches
+from ...core.batching import padded_batches, to_device
 from ...core.hub import encode_within_window, from_pretrained, model_window, special_token_layout
 from ...core.validation import is_blank
 from .base import (
@@ -150,7 +150,7 @@ class EmbeddingAligner(Aligner):
                 starts[i] = offset + len(positions)
                 positions += range(r * width + self.n_prefix, r * width + self.n_prefix + self._own(ids[i]))
             offset += len(positions)
-            index = torch.tensor(positions, dtype=torch.long).to(self.device, non_blocking=True)
+            index = to_device(torch.tensor(positions, dtype=torch.long), self.device)
             own = hidden.reshape(-1, hidden.shape[-1])[index].float()
             parts.append(own / own.norm(dim=-1, keepdim=True))
             done(len(batch) / len(ids))
@@ -220,7 +220,7 @@ class EmbeddingAligner(Aligner):
             b = torch.tensor([b_index[k] + [0] * (wb - len(b_index[k])) for k in group])
             b_lengths = torch.tensor([lengths[k][1] for k in group])
             padding = (torch.arange(wb) >= b_lengths[:, None])[:, None, :]
-            a, b, padding = (t.to(self.device, non_blocking=True) for t in (a, b, padding))
+            a, b, padding = (to_device(t, self.device) for t in (a, b, padding))
             similarity = torch.bmm(embedded[a], embedded[b].transpose(1, 2)).masked_fill_(padding, -math.inf)
             best = similarity.max(dim=2).values.cpu()
             for row, k in zip(best, group):
