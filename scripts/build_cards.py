@@ -52,8 +52,9 @@ def precision_section() -> str:
 
 `float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators only) moved consistency
 scores of {PRECISION["examples"]} SummEval pairs by at most: {measured} (`benchmarks/precision.py`, bf16 on the
-CPU; random weights in the real shapes except MiniLM). The tests hold bf16 to |Δ| ≤ 10% of max(1, |fp32
-score|). `allow_tf32=True` runs float32 matmuls on CUDA in TF32 (about 1e-3 relative per product; the
+CPU; random weights in the real shapes except MiniLM). The tests bound what bf16 can change from its format
+alone: every model body's hidden states within the rounding bound of bf16's 2^-8 unit roundoff at that depth,
+and on the real MiniLM each token score within twice its unit embeddings' change. `allow_tf32=True` runs float32 matmuls on CUDA in TF32 (about 1e-3 relative per product; the
 signature then says `|matmul:tf32`; no effect, with a warning, elsewhere). GPU figures for bf16 and TF32 are
 pending (`benchmarks/gpu_speed.py` on a GPU machine)."""
 

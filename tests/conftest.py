@@ -65,3 +65,30 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("parity with the reference: max |Δ| per example")
     for name, delta in sorted(PARITY.items()):
         terminalreporter.write_line(f"{name:<60} {delta:.2e}")
+
+
+NUMERIC = {
+    "tests/core/test_core.py",
+    "tests/core/test_meta_eval.py",
+    "tests/core/test_precision.py",
+    "tests/ctc/test_ctc_parity.py",
+    "tests/ctc/test_ctc_trained_parity.py",
+    "tests/ctc/test_inputs.py",
+    "tests/ctc/test_token_budget.py",
+    "tests/infolm/test_infolm.py",
+    "tests/infolm/test_infolm_parity.py",
+    "tests/infolm/test_token_budget.py",
+    "tests/unieval/test_unieval.py",
+    "tests/unieval/test_unieval_meta_eval.py",
+    "tests/usr/test_usr.py",
+}
+"""The parity and precision tests: CI runs them a second time on other kernels and one thread
+(``ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1 bash scripts/test.sh -m numeric``), so their
+tolerances are checked on a second kind of machine."""
+
+
+def pytest_collection_modifyitems(config, items):
+    root = Path(str(config.rootpath))
+    for item in items:
+        if Path(str(item.path)).relative_to(root).as_posix() in NUMERIC:
+            item.add_marker(pytest.mark.numeric)
