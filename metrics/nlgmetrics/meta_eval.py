@@ -424,3 +424,91 @@ def meta_evaluate(
         for protocol, values in levels.items():
             result.setdefault(protocol, {})[dimension] = values
     return result
+
+
+def format_tables(result: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> str:
+    """:func:`meta_evaluate`'s result as one plain-text table per protocol (intervals in brackets)."""
+    extra = {
+        "summary": ("documents (skipped)", "{documents} ({skipped_documents})"),
+        "system": ("systems", "{systems}"),
+    }
+    lines: list[str] = []
+    for protocol, by_dimension in result.items():
+        first = next(iter(by_dimension.values()))
+        note = f", {first['resamples']} bootstrap resamples" if "resamples" in first else ""
+        title, template = extra.get(protocol, ("", ""))
+        width = max(9, *(len(str(d)) for d in by_dimension))
+        rows = [
+            ["dimension".ljust(width), f"{'n':>5}", *(c.capitalize().ljust(24) for c in COEFFICIENTS), title]
+        ]
+        for dimension, values in by_dimension.items():
+            cells = []
+            for name in COEFFICIENTS:
+                interval = values.get(f"{name}_ci")
+                cells.append(
+                    (
+                        f"{values[name]:.4f}"
+                        + (f" [{interval[0]:.3f}, {interval[1]:.3f}]" if interval else "")
+                    ).ljust(24)
+                )
+            rows.append([str(dimension).ljust(width), f"{values['n']:>5}", *cells, template.format(**values)])
+        text = ["  ".join(row).rstrip() for row in rows]
+        lines += [f"{protocol} protocol{note}", text[0], "-" * max(map(len, text)), *text[1:], ""]
+    return "\n".join(lines)
+
+
+def plot(result: Mapping[str, Mapping[str, Mapping[str, Any]]], path: str | Path, title: str = "") -> Path:
+    """One PNG bar chart of :func:`meta_evaluate`'s result: a panel per protocol, per dimension a bar
+    per coefficient with its bootstrap interval (needs matplotlib)."""
+    try:
+        import matplotlib
+    except ImportError as err:
+        raise ImportError("the bar chart needs matplotlib: pip install matplotlib") from err
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colours = {"pearson": "tab:blue", "spearman": "tab:orange", "kendall": "tab:green"}
+    dimensions = max((list(d) for d in result.values()), key=len)
+    figure, axes = plt.subplots(
+        1,
+        len(result),
+        figsize=(max(7.0, 1.0 + 0.9 * len(dimensions) * len(result)), 4.6),
+        squeeze=False,
+        sharey=True,
+    )
+    for axis, (protocol, by_dimension) in zip(axes[0], result.items()):
+        width = 0.8 / len(COEFFICIENTS)
+        for k, name in enumerate(COEFFICIENTS):
+            xs = [i + (k - 1) * width for i in range(len(by_dimension))]
+            values = [v[name] for v in by_dimension.values()]
+            errors = None
+            if all(f"{name}_ci" in v for v in by_dimension.values()):
+                errors = np.array(
+                    [
+                        [v[name] - v[f"{name}_ci"][0], v[f"{name}_ci"][1] - v[name]]
+                        for v in by_dimension.values()
+                    ]
+                ).T
+            axis.bar(xs, values, width, yerr=errors, capsize=2, label=name.capitalize(), color=colours[name])
+        if all(math.isnan(v["pearson"]) for v in by_dimension.values()):
+            reason = "no document has a defined correlation" if protocol == "summary" else "undefined"
+            axis.text(0.5, 0.5, reason, transform=axis.transAxes, ha="center", fontsize=9, color="gray")
+        axis.set_xticks(range(len(by_dimension)), list(map(str, by_dimension)), rotation=30, ha="right")
+        axis.set_xlim(-0.5, len(by_dimension) - 0.5)
+        axis.set_title(f"{protocol} level", fontsize=10)
+        axis.axhline(0, color="black", linewidth=0.6)
+        axis.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("correlation with human scores")
+    lows = [v.get(f"{c}_ci", [v[c]])[0] for d in result.values() for v in d.values() for c in COEFFICIENTS]
+    lowest = 0.0 if np.all(np.isnan(lows)) else min(0.0, float(np.nanmin(lows)))
+    axes[0][0].set_ylim(lowest - 0.05, 1.05)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    figure.legend(
+        handles, labels, loc="upper center", ncol=3, fontsize=8, frameon=False, bbox_to_anchor=(0.5, 0.94)
+    )
+    figure.suptitle(title or "Correlation with human scores (bars: 95% bootstrap intervals)", fontsize=11)
+    figure.tight_layout(rect=(0, 0, 1, 0.9))
+    path = Path(path)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
