@@ -268,3 +268,23 @@ def test_importing_the_package_stays_light():
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
         == "[]\n"
     )
+
+
+def test_the_readme_example_prints_what_compare_gives():
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Is system B better than A?")[1].split("\n## ")[0]
+    block = section.split("```python\n")[1].split("```")[0]
+    namespace: dict = {}
+    exec(block.split("nlgmetrics.compare(a, b)")[0], namespace)  # the imports and the two lists
+    result = nlgmetrics.compare(namespace["a"], namespace["b"])
+    shown = dict(re.findall(r"'(\w+)': ([-0-9.]+|'\w+'|True)", block))
+    assert len(shown) >= 12
+    for key, text in shown.items():
+        if text.startswith("'") or text == "True":
+            assert repr(result[key]) == text, key
+        else:
+            digits = len(text.split(".")[1]) if "." in text else 0
+            assert round(result[key], digits) == float(text), key
