@@ -17,8 +17,9 @@ the dialog aspects need NLTK's stopwords (``$NLTK_DATA``).
 - **CTC D-cnndm (released)**: CTC's own SummEval scores shipped with the data, set beside the
   paper's Tables D.1-D.3.
 
-Correlations come from :func:`nlgmetrics.meta_eval.correlate`: sample level everywhere, summary
-level on SummEval (100 documents × 16 systems) and system level wherever system ids exist.
+Correlations come from :func:`nlgmetrics.meta_eval.meta_evaluate` (what ``nlgmetrics meta-eval`` runs),
+with 95% bootstrap intervals (1,000 resamples of the documents, seed 0): sample level everywhere,
+summary level on SummEval (100 documents × 16 systems) and system level wherever system ids exist.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pathlib import Path
 
 from nlgmetrics.core import runtime
 from nlgmetrics.ctc import ASPECTS, ENGAGINGNESS_JOIN, CTCScorer
-from nlgmetrics.meta_eval import COEFFICIENTS, correlate
+from nlgmetrics.meta_eval import COEFFICIENTS, meta_evaluate
 from tests.references import meta_eval_data
 
 RESULTS = Path(__file__).parent / "results"
@@ -92,6 +93,20 @@ RUNS = [
 ]
 
 
+RESAMPLES = 1000
+
+
+def correlations(metric: list[float], human: list[float], doc_ids=None, system_ids=None) -> dict[str, dict]:
+    """``{level: {"pearson", ..., "pearson_ci", ...}}`` of one metric against one human column, through
+    :func:`meta_evaluate` on records (the ids present decide the levels)."""
+    records = [{"metric": m, "human": h} for m, h in zip(metric, human)]
+    for key, ids in (("doc_id", doc_ids), ("system_id", system_ids)):
+        for record, value in zip(records, ids or []):
+            record[key] = value
+    result = meta_evaluate(records, human="human", predicted="metric", resamples=RESAMPLES)
+    return {level: by_dimension["human"] for level, by_dimension in result.items()}
+
+
 def rouge_l(aspect: str, inputs: dict[str, list]) -> list[float]:
     """ROUGE-L F-measure of each prediction against the text CTC aligns it with for ``aspect``."""
     from rouge_score.rouge_scorer import RougeScorer
@@ -140,8 +155,8 @@ def evaluate_run(run: Run, limit: int | None = None) -> dict:
         "items": len(ctc),
         "rouge_l_against": ROUGE_TARGETS[run.aspect],
         "metrics": {
-            ALIGNER: correlate(ctc, human[run.aspect], **ids),
-            "ROUGE-L": correlate(rouge, human[run.aspect], **ids),
+            ALIGNER: correlations(ctc, human[run.aspect], **ids),
+            "ROUGE-L": correlations(rouge, human[run.aspect], **ids),
         },
         "seconds": {ALIGNER: round(ctc_seconds, 1), "ROUGE-L": round(rouge_seconds, 1)},
     }
@@ -152,7 +167,7 @@ def released_predictions() -> dict:
     out = {}
     for aspect, tables in PAPER_D_CNNDM.items():
         data = meta_eval_data.ctc_predictions(aspect)
-        ours = correlate(data["ctc"], data["human"], doc_ids=data["doc_id"], system_ids=data["system_id"])
+        ours = correlations(data["ctc"], data["human"], doc_ids=data["doc_id"], system_ids=data["system_id"])
         paper = {
             table: {level: dict(zip(COEFFICIENTS, values)) for level, values in levels.items()}
             for table, levels in tables.items()
@@ -170,9 +185,14 @@ def released_predictions() -> dict:
 
 
 def _triple(values: dict | None) -> list[str]:
+    """The three coefficients, each with its interval where the result has one."""
     if values is None:
         return ["", "", ""]
-    return [f"{values[k]:.4f}" for k in COEFFICIENTS]
+    cells = []
+    for k in COEFFICIENTS:
+        interval = values.get(f"{k}_ci")
+        cells.append(f"{values[k]:.4f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval else ""))
+    return cells
 
 
 def markdown(result: dict) -> str:
@@ -185,7 +205,9 @@ def markdown(result: dict) -> str:
         "F-measure with stemming, between the prediction and the text that CTC aligns it against "
         "(last column); against 11 references it is the mean F-measure. Summary level: per-document "
         "correlation over the 16 systems, averaged over documents (documents with a constant column "
-        "are left out: `skipped`). System level: per-system means, correlated across systems.",
+        "are left out: `skipped`). System level: per-system means, correlated across systems. In "
+        "brackets (runs since the intervals were added): the 95% bootstrap interval, 1,000 resamples of "
+        "the documents (of the items where a set has no document ids), seed 0.",
         "",
         "| data set | aspect | level | n | E-minilm P | S | K | ROUGE-L P | S | K | ROUGE-L against |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -269,15 +291,29 @@ def plot(result: dict, folder: Path) -> list[Path]:
             width = 0.8 / len(bars)
             for k, (name, values) in enumerate(bars.items()):
                 xs = [c + (k - (len(bars) - 1) / 2) * width for c in range(len(COEFFICIENTS))]
+                errors = None
+                if all(f"{c}_ci" in values for c in COEFFICIENTS):
+                    errors = [
+                        [values[c] - values[f"{c}_ci"][0] for c in COEFFICIENTS],
+                        [values[f"{c}_ci"][1] - values[c] for c in COEFFICIENTS],
+                    ]
                 drawn = axis.bar(
-                    xs, [values[c] for c in COEFFICIENTS], width, label=name, color=colours[name]
+                    xs,
+                    [values[c] for c in COEFFICIENTS],
+                    width,
+                    yerr=errors,
+                    capsize=2,
+                    label=name,
+                    color=colours[name],
                 )
                 axis.bar_label(drawn, fmt="%.2f", fontsize=7, padding=1)
             axis.set_xticks(range(len(COEFFICIENTS)), [c.capitalize() for c in COEFFICIENTS])
             axis.set_title(title, fontsize=10)
             axis.axhline(0, color="black", linewidth=0.6)
             axis.grid(axis="y", alpha=0.3)
-        values = [v[c] for _, bars in panels for v in bars.values() for c in COEFFICIENTS]
+        values = [
+            v.get(f"{c}_ci", [v[c]])[0] for _, bars in panels for v in bars.values() for c in COEFFICIENTS
+        ]
         lowest = min((v for v in values if not math.isnan(v)), default=0.0)
         axes[0][0].set_ylim(min(0.0, lowest) - 0.05, 1.1)  # room for the labels above a 1.00 bar
         axes[0][0].set_ylabel("correlation with human judgments")

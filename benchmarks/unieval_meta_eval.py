@@ -5,8 +5,8 @@
 Reads ``unieval_topical_chat_result.json`` (unieval-dialog, Topical-Chat, 360 responses) and
 ``unieval_sfres_result.json`` (unieval-sum on data2text, SFRES, 1,181 utterances) from
 ``../shared/data/meta_eval``, correlates each dimension's ``predict_scores`` with the human ``scores``
-at the sample (turn) level with :func:`nlgmetrics.meta_eval.correlate` (scipy Pearson, Spearman,
-Kendall tau-b), and writes ``benchmarks/results/unieval_meta_eval.{json,md}`` beside UniEval's
+at the sample (turn) level with :func:`nlgmetrics.meta_eval.meta_evaluate` (scipy Pearson, Spearman,
+Kendall tau-b; 95% bootstrap intervals over 1,000 resamples of the items, seed 0), and writes ``benchmarks/results/unieval_meta_eval.{json,md}`` beside UniEval's
 published numbers (its ``reproduce/README.md``).
 """
 
@@ -16,7 +16,7 @@ import json
 import os
 from pathlib import Path
 
-from nlgmetrics.meta_eval import correlate
+from nlgmetrics.meta_eval import meta_evaluate, read_records
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("NLGMETRICS_META_EVAL", ROOT.parent / "shared" / "data" / "meta_eval"))
@@ -39,24 +39,21 @@ PUBLISHED = {
 """(dataset, dimension) → UniEval's published turn/sample-level (Pearson, Spearman, Kendall)."""
 
 
-def reproduce() -> list[dict]:
+def reproduce(resamples: int = 0) -> list[dict]:
+    """One row per (dataset, dimension): our coefficients (and intervals with ``resamples``) beside UniEval's."""
     rows = []
     for dataset, name in FILES.items():
-        items = json.loads((DATA / name).read_text(encoding="utf-8"))
-        for (d, dimension), published in PUBLISHED.items():
-            if d != dataset:
-                continue
-            ours = correlate(
-                [item["predict_scores"][dimension] for item in items],
-                [item["scores"][dimension] for item in items],
-                levels=["sample"],
-            )["sample"]
+        dimensions = [d for (data, d) in PUBLISHED if data == dataset]
+        result = meta_evaluate(
+            read_records(DATA / name), protocols=["sample"], dimensions=dimensions, resamples=resamples
+        )["sample"]
+        for dimension, ours in result.items():
+            published = PUBLISHED[(dataset, dimension)]
             rows.append(
                 {
                     "dataset": dataset,
                     "dimension": dimension,
-                    "n": ours["n"],
-                    **{k: ours[k] for k in ("pearson", "spearman", "kendall")},
+                    **ours,
                     "published": dict(zip(("pearson", "spearman", "kendall"), published)),
                 }
             )
@@ -64,22 +61,28 @@ def reproduce() -> list[dict]:
 
 
 def main() -> None:
-    rows = reproduce()
+    rows = reproduce(resamples=1000)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "unieval_meta_eval.json").write_text(json.dumps(rows, indent=2) + "\n")
     lines = [
         "# UniEval's published correlations, recomputed from its released predictions",
         "",
-        "Sample (turn) level, scipy Pearson / Spearman / Kendall tau-b, via `nlgmetrics.meta_eval.correlate`.",
+        "Sample (turn) level, scipy Pearson / Spearman / Kendall tau-b, via `nlgmetrics.meta_eval.meta_evaluate`"
+        " (`nlgmetrics meta-eval FILE --protocol sample`); in brackets the 95% bootstrap interval (1,000"
+        " resamples of the items, seed 0).",
         "",
         "| dataset | dimension | n | Pearson | Spearman | Kendall | published P / S / K |",
         "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         p = r["published"]
+        ours = " | ".join(
+            f"{r[k]:.6f} [{r[k + '_ci'][0]:.3f}, {r[k + '_ci'][1]:.3f}]"
+            for k in ("pearson", "spearman", "kendall")
+        )
         lines.append(
-            f"| {r['dataset']} | {r['dimension']} | {r['n']} | {r['pearson']:.6f} | {r['spearman']:.6f} | "
-            f"{r['kendall']:.6f} | {p['pearson']:.6f} / {p['spearman']:.6f} / {p['kendall']:.6f} |"
+            f"| {r['dataset']} | {r['dimension']} | {r['n']} | {ours} | "
+            f"{p['pearson']:.6f} / {p['spearman']:.6f} / {p['kendall']:.6f} |"
         )
     (RESULTS / "unieval_meta_eval.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))

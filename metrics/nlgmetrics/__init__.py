@@ -4,7 +4,9 @@
 >>> nlgmetrics.list_modules()
 ['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'unieval', 'usr']
 
-Importing the package loads no model library (torch, transformers, evaluate load on first use).
+Importing the package loads no model library (torch, transformers, evaluate load on first use);
+``nlgmetrics.compare`` and ``nlgmetrics.compare_many`` (paired significance between systems) load
+numpy on first use.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from .modules.metric import NLGMetric
+    from .significance import compare, compare_many
 
 
 def list_modules() -> list[str]:
@@ -44,4 +47,16 @@ def load(name: str, config_name: str | None = None, **load_kwargs: Any) -> NLGMe
     return module
 
 
-__all__ = ["__version__", "list_modules", "load"]
+_LAZY = {"compare": "significance", "compare_many": "significance"}
+"""Public functions imported from their submodule on first use (keeps ``import nlgmetrics`` light)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["__version__", "compare", "compare_many", "list_modules", "load"]

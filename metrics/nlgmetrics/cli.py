@@ -4,6 +4,8 @@
     nlgmetrics score data.csv --metric infolm --option measure=l2_distance --column predictions=summary
     nlgmetrics score big.jsonl --metric ctc_consistency --num-processes 4   # 4 processes, one shard each
     nlgmetrics list
+    nlgmetrics compare a.ctc_consistency.jsonl b.ctc_consistency.jsonl --metric ctc_consistency
+    nlgmetrics meta-eval topical_chat_result.json --human scores --predicted predict_scores --protocol sample
     python -m nlgmetrics --version
 
 Each row needs the module's input fields (``predictions``, ``sources``, ``references``,
@@ -485,7 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = OneLineErrorParser(prog="nlgmetrics", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{score,list}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{score,list,compare,meta-eval}")
 
     score = sub.add_parser(
         "score",
@@ -564,6 +566,10 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("names", nargs="*", metavar="NAME", help="only these modules")
     listing.add_argument("-v", "--verbose", action="store_true", help="the full range text and option help")
     listing.set_defaults(func=cmd_list)
+
+    from .cli_stats import add_commands  # compare and meta-eval
+
+    add_commands(sub)
     return parser
 
 

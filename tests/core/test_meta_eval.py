@@ -6,13 +6,15 @@ handed to scipy.stats directly.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 
+import numpy as np
 import pytest
 from scipy import stats
 
-from nlgmetrics.meta_eval import correlate
+from nlgmetrics.meta_eval import correlate, meta_evaluate, read_records
 from tests.references import meta_eval_data
 
 
@@ -162,3 +164,194 @@ def test_released_predictions_carry_the_same_human_scores_as_summeval(released):
     for aspect, data in released.items():
         assert data["doc_id"] == inputs["doc_id"] and data["system_id"] == inputs["system_id"]
         assert data["human"] == human[aspect]
+
+
+# --- bootstrap intervals and meta_evaluate over records -------------------------------------------
+
+
+def _by_hand_intervals(judged: dict, resamples: int, seed: int, confidence: float) -> dict[str, dict]:
+    """The documented resampling, step by step: documents in order of first appearance, resample r
+    draws ``rng.integers(0, D, size=D)``, every item of a drawn document comes along; scipy for
+    every coefficient, percentiles of the defined ones."""
+    documents = list(dict.fromkeys(judged["doc"]))
+    members = {d: [i for i, doc in enumerate(judged["doc"]) if doc == d] for d in documents}
+    rng = np.random.default_rng(seed)
+    draws: dict[str, list[dict]] = {"sample": [], "summary": [], "system": []}
+    for _ in range(resamples):
+        drawn = [documents[k] for k in rng.integers(0, len(documents), size=len(documents))]
+        items = [i for d in drawn for i in members[d]]
+        draws["sample"].append(
+            _scipy([judged["metric"][i] for i in items], [judged["human"][i] for i in items])
+        )
+        per_doc = []
+        for d in drawn:
+            human = [judged["human"][i] for i in members[d]]
+            if len(set(human)) > 1:
+                per_doc.append(_scipy([judged["metric"][i] for i in members[d]], human))
+        if per_doc:  # a resample of constant documents only has no summary-level value
+            draws["summary"].append({k: sum(c[k] for c in per_doc) / len(per_doc) for k in per_doc[0]})
+        means = []
+        for system in sorted(set(judged["system"])):
+            rows = [i for i in items if judged["system"][i] == system]
+            means.append(
+                (
+                    sum(judged["metric"][i] for i in rows) / len(rows),
+                    sum(judged["human"][i] for i in rows) / len(rows),
+                )
+            )
+        if len(means) > 1:
+            draws["system"].append(_scipy([m for m, _ in means], [h for _, h in means]))
+    tail = 50 * (1 - confidence)
+    return {
+        level: {k: list(np.percentile([v[k] for v in values], [tail, 100 - tail])) for k in values[0]}
+        for level, values in draws.items()
+        if values
+    }
+
+
+def test_bootstrap_intervals_resample_documents_as_documented(judged):
+    result = correlate(
+        judged["metric"],
+        judged["human"],
+        doc_ids=judged["doc"],
+        system_ids=judged["system"],
+        resamples=200,
+        seed=3,
+        confidence=0.9,
+    )
+    expected = _by_hand_intervals(judged, 200, 3, 0.9)
+    for level in ("sample", "summary", "system"):
+        assert result[level]["resamples"] == 200
+        for name in ("pearson", "spearman", "kendall"):
+            low, high = result[level][f"{name}_ci"]
+            assert (low, high) == pytest.approx(tuple(expected[level][name]), abs=1e-12), (level, name)
+            assert low <= result[level][name] <= high, (level, name)
+
+
+def test_without_doc_ids_every_item_is_resampled_alone(judged):
+    result = correlate(judged["metric"], judged["human"], resamples=100, seed=0)
+    by_hand = dict(judged, doc=list(range(60)), system=["one"] * 60)  # only the sample level
+    expected = _by_hand_intervals(by_hand, 100, 0, 0.95)["sample"]
+    for name in ("pearson", "spearman", "kendall"):
+        assert result["sample"][f"{name}_ci"] == pytest.approx(expected[name], abs=1e-12)
+
+
+def test_no_resamples_no_intervals(judged):
+    assert "pearson_ci" not in correlate(judged["metric"], judged["human"])["sample"]
+
+
+def _records(judged: dict) -> list[dict]:
+    """The judged items as records: a second (noisier) metric dimension, human scores per dimension."""
+    return [
+        {
+            "doc_id": judged["doc"][i],
+            "system_id": judged["system"][i],
+            "scores": {"quality": judged["human"][i], "length": float(i % 7)},
+            "predict_scores": {"quality": judged["metric"][i], "length": judged["metric"][i] * (i % 3)},
+        }
+        for i in range(60)
+    ]
+
+
+def test_meta_evaluate_gives_every_protocol_and_dimension_as_correlate_does(judged):
+    records = _records(judged)
+    result = meta_evaluate(records, resamples=50, seed=1)
+    assert list(result) == ["sample", "summary", "system"]
+    for dimension in ("quality", "length"):
+        expected = correlate(
+            [r["predict_scores"][dimension] for r in records],
+            [r["scores"][dimension] for r in records],
+            doc_ids=judged["doc"],
+            system_ids=judged["system"],
+            resamples=50,
+            seed=1,
+        )
+        for protocol in result:
+            assert result[protocol][dimension] == expected[protocol]
+    _assert_close(result["sample"]["quality"], _scipy(judged["metric"], judged["human"]))
+
+
+def test_meta_evaluate_protocols_dimensions_and_plain_numbers(judged):
+    records = [dict(r, metric=r["predict_scores"]["quality"]) for r in _records(judged)]
+    one = meta_evaluate(
+        records, predicted="metric", protocols=["system"], dimensions=["quality"], resamples=0
+    )
+    assert list(one) == ["system"] and list(one["system"]) == ["quality"]
+    # a plain number is correlated with every human dimension
+    every = meta_evaluate(records, predicted="metric", protocols="sample", resamples=0)
+    assert list(every["sample"]) == ["quality", "length"]
+    plain = [{"human": r["scores"]["quality"], "metric": r["metric"]} for r in records]
+    alone = meta_evaluate(plain, human="human", predicted="metric", resamples=0)
+    assert list(alone) == ["sample"] and list(alone["sample"]) == ["human"]
+    assert alone["sample"]["human"] == every["sample"]["quality"]
+
+
+def test_read_records_reads_a_json_list_and_jsonl(tmp_path, judged):
+    records = _records(judged)
+    (tmp_path / "list.json").write_text(json.dumps(records))
+    (tmp_path / "lines.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    assert read_records(tmp_path / "list.json") == read_records(tmp_path / "lines.jsonl") == records
+    (tmp_path / "bad.jsonl").write_text('{"a": 1}\n{"a": \n')
+    with pytest.raises(ValueError, match="bad.jsonl:2: not valid JSON"):
+        read_records(tmp_path / "bad.jsonl")
+    with pytest.raises(ValueError, match="does not exist"):
+        read_records(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize(
+    ("change", "options", "message"),
+    [
+        (
+            lambda r: r.pop("doc_id") if r["system_id"] == "s2" else None,
+            {"protocols": ["summary"]},
+            r"summary protocol needs doc_id in every record; records\[2\] has none",
+        ),
+        (lambda r: r.pop("system_id"), {"protocols": ["system"]}, r"system protocol needs system_id"),
+        (lambda r: None, {"protocols": ["corpus"]}, "unknown protocol 'corpus'"),
+        (
+            lambda r: None,
+            {"dimensions": ["fluency"]},
+            "unknown dimension 'fluency'; the records give quality, length",
+        ),
+        (
+            lambda r: r.pop("predict_scores") if r["doc_id"] == "d1" else None,
+            {},
+            r"records\[5\] has no field 'predict_scores'",
+        ),
+        (
+            lambda r: r["scores"].pop("quality") if r["doc_id"] == "d2" else None,
+            {},
+            r"records\[10\]\['scores'\] has no dimension 'quality'",
+        ),
+        (
+            lambda r: r["scores"].update(quality="high"),
+            {},
+            r"records\[0\]\['scores'\]\['quality'\] must be a number",
+        ),
+        (lambda r: r.update(scores=[1, 2]), {}, r"records\[0\]\['scores'\] must be a number or a dict"),
+        (lambda r: r.update(scores={"other": 1.0}), {}, "share no dimension"),
+        (lambda r: None, {"resamples": -1}, "resamples must be a non-negative integer"),
+        (lambda r: None, {"confidence": 1.0}, "confidence must be a number between 0 and 1"),
+        (
+            lambda r: r["predict_scores"].update(quality=None),
+            {},
+            "dimension 'quality': need at least 2 items",
+        ),
+    ],
+)
+def test_meta_evaluate_bad_input_is_one_line(judged, change, options, message):
+    records = _records(judged)
+    for record in records:
+        change(record)
+    with pytest.raises(ValueError, match=message) as error:
+        meta_evaluate(records, resamples=0, **options) if "resamples" not in options else meta_evaluate(
+            records, **options
+        )
+    assert "\n" not in str(error.value)
+
+
+def test_meta_evaluate_needs_a_list_of_dicts():
+    with pytest.raises(ValueError, match="non-empty list of dicts"):
+        meta_evaluate([])
+    with pytest.raises(ValueError, match=r"records\[1\] must be a dict, got str"):
+        meta_evaluate([{"scores": 1, "predict_scores": 2}, "x"])

@@ -1,6 +1,6 @@
 """Loaders for the human-judgment sets in ../shared/data/meta_eval, as CTC inputs plus human scores.
 
-Each loader returns ``(inputs, human)``: ``inputs`` are the CTC module's compute() fields (plus
+Each loader returns ``(inputs, human)`` (SummEval and Yelp from :mod:`nlgmetrics.judgments`' readers): ``inputs`` are the CTC module's compute() fields (plus
 ``doc_id`` / ``system_id`` where the set has them) and ``human`` maps a judged quality to one score
 per example. :func:`ctc_predictions` reads CTC's own released SummEval scores instead.
 
@@ -13,6 +13,8 @@ import json
 import os
 from pathlib import Path
 
+from nlgmetrics import judgments
+
 DATA = Path(
     os.environ.get("NLGMETRICS_META_EVAL", Path(__file__).resolve().parents[3] / "shared/data/meta_eval")
 )
@@ -20,37 +22,20 @@ DATA = Path(
 
 def summeval() -> tuple[dict[str, list], dict[str, list]]:
     """SummEval (CNN/DM): 100 documents × 16 systems, 11 references, expert scores (1-5)."""
-    inputs: dict[str, list] = {
-        "predictions": [],
-        "sources": [],
-        "references": [],
-        "doc_id": [],
-        "system_id": [],
+    records = judgments.read_summeval(DATA / "summeval")
+    inputs = {
+        k: [r[k] for r in records] for k in ("predictions", "sources", "references", "doc_id", "system_id")
     }
-    human: dict[str, list] = {"consistency": [], "relevance": [], "coherence": [], "fluency": []}
-    with (DATA / "summeval" / "summeval.jsonl").open() as f:
-        for doc_id, line in enumerate(f):
-            row = json.loads(line)
-            for system, summary in row["sys_summs"].items():
-                inputs["predictions"].append(summary["sys_summ"])
-                inputs["sources"].append(row["src"])
-                inputs["references"].append(row["ref_summs"])
-                inputs["doc_id"].append(doc_id)
-                inputs["system_id"].append(system)
-                for key in human:
-                    human[key].append(summary["scores"][key])
-    return inputs, human
+    return inputs, {
+        k: [r["scores"][k] for r in records] for k in ("consistency", "relevance", "coherence", "fluency")
+    }
 
 
 def yelp() -> tuple[dict[str, list], dict[str, list]]:
     """Yelp sentiment transfer (Mir et al. 2019): 2,928 outputs of 12 systems, preservation (1-5)."""
-    rows = json.loads((DATA / "yelp" / "ctc_yelp.json").read_text())
-    inputs = {
-        "predictions": [r["output_sent"] for r in rows],
-        "sources": [r["input_sent"] for r in rows],
-        "system_id": [r["model"] for r in rows],
-    }
-    return inputs, {"preservation": [r["preservation"] for r in rows]}
+    records = judgments.read_yelp(DATA / "yelp")
+    inputs = {k: [r[k] for r in records] for k in ("predictions", "sources", "system_id")}
+    return inputs, {"preservation": [r["scores"]["preservation"] for r in records]}
 
 
 def dialog(name: str) -> tuple[dict[str, list], dict[str, list]]:
