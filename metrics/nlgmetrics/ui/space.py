@@ -1,11 +1,11 @@
 """The project's Space: one Gradio app for every module, built from the modules' declarations.
 
-One tab per family (``ModuleSpec.family``), each with three modes: *Score one example* (the
-module's input fields, its registered configs, its compute() options, a token heat map from the
-module's details renderer), *Batch* (a CSV or JSONL upload scored into a table, a distribution
-plot and downloadable CSV/JSONL) and *Compare A/B* (two predictions, or two system files, scored
-by every selected module). The endpoint ``/score`` (``api_name="score"``) takes a module, a config,
-JSON records and JSON options and returns the compute() result.
+One tab per family (``ModuleSpec.family``), each with three modes: *Score one example* (the input
+fields of the chosen config, e.g. UniEval's task, the registered configs, the compute() options, a
+token heat map from the module's details renderer), *Batch* (a CSV or JSONL upload scored into a
+table, a distribution plot and downloadable CSV/JSONL) and *Compare A/B* (two predictions, or two
+system files, scored by every selected module). The endpoint ``/score`` (``api_name="score"``) takes
+a module, a config, JSON records and JSON options and returns the compute() result.
 
 Nothing here names a module or a family: a new entry in ``nlgmetrics.modules.SPECS`` appears
 with its own tab. Models load on first use, once per process, shared by every user; each loaded
