@@ -184,6 +184,7 @@ def test_other_list_options_are_capped_by_examples_and_characters():
         ("MAX_QUEUE", "-3", "NLGMETRICS_SPACE_MAX_QUEUE='-3' must be a positive integer"),
         ("MAX_EXAMPLES", "many", "NLGMETRICS_SPACE_MAX_EXAMPLES='many' must be a positive integer"),
         ("MAX_CHARS", "1e3", "NLGMETRICS_SPACE_MAX_CHARS='1e3' must be a positive integer"),
+        ("MAX_REFERENCES", "²", "NLGMETRICS_SPACE_MAX_REFERENCES='²' must be a positive integer"),
         ("MAX_EXAMPLE", "8", "unknown setting NLGMETRICS_SPACE_MAX_EXAMPLE; the settings are"),
     ],
 )

@@ -74,9 +74,10 @@ class Limits:
             value = os.environ.get(variable)
             if value is None:
                 continue
-            if not value.strip().isdigit() or int(value) <= 0:
+            text = value.strip()
+            if not (text.isascii() and text.isdigit()) or int(text) <= 0:  # "²".isdigit() is True
                 raise ValueError(f"{variable}={value!r} must be a positive integer")
-            given[name] = int(value)
+            given[name] = int(text)
         return cls(**given)
 
     def describe(self) -> str:
