@@ -168,7 +168,7 @@ DEFAULT_REASON = {
 
 EMPTY_NOTE = {
     "engagingness": "\n  The response is aligned with the fact and the history joined, as the reference joins them:\n"
-    "  an empty `sources` or `contexts` alone is scored against the other one; both empty give `NaN`.",
+    "  an empty `sources` or `contexts` makes the example `NaN` like any other empty text.",
 }
 
 EMOJI = {

@@ -15,9 +15,14 @@ try:
 except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "metrics"))
 
+from nlgmetrics.ui.records import Limits
 from nlgmetrics.ui.space import build_space, launch
 
-demo = build_space()
+try:
+    limits = Limits.from_env()
+except ValueError as err:  # a bad NLGMETRICS_SPACE_* setting: one line, not a traceback
+    sys.exit(f"nlgmetrics space: {err}")
+demo = build_space(limits)
 
 if __name__ == "__main__":
     launch(demo)

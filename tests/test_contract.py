@@ -323,6 +323,24 @@ def test_an_empty_text_scores_nan_with_exactly_one_warning(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_a_blank_text_in_any_field_scores_nan_with_one_warning_naming_the_field(name):
+    """The README's contract for every module: whichever input is blank, its example is not scored as if
+    the text said something (issue 17: UniEval scored blank sources, references and facts)."""
+    metric = load(name)
+    inputs = examples(name, 3)
+    for field in SPECS[name].inputs:
+        for blank in ("", " \u200b\ufeff\n"):
+            odd = {f: list(values) for f, values in inputs.items()}
+            odd[field][1] = blank
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                scores = metric.compute(**odd)["scores"]
+            ours = [str(w.message) for w in caught if issubclass(w.category, NLGMetricsWarning)]
+            assert len(ours) == 1 and f"{field}[1]" in ours[0], (field, ours)
+            assert math.isnan(scores[1]) and math.isfinite(scores[0]) and math.isfinite(scores[2]), field
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_zero_examples_give_an_empty_result(name):
     metric = load(name)
     empty = {field: [] for field in SPECS[name].inputs}

@@ -11,7 +11,15 @@ import nlgmetrics
 from nlgmetrics.modules import SPECS
 
 REPO = Path(__file__).resolve().parents[2]
-LIMITS = {"MAX_EXAMPLES": "8", "MAX_CHARS": "600", "MAX_UPLOAD_BYTES": "20000", "MAX_QUEUE": "64"}
+LIMITS = {
+    "MAX_EXAMPLES": "8",
+    "MAX_CHARS": "600",
+    "MAX_UPLOAD_BYTES": "20000",
+    "MAX_QUEUE": "64",
+    "MAX_REFERENCES": "4",
+    "MAX_QUESTIONS": "3",
+    "MAX_TEMPLATE_CHARS": "300",
+}
 
 
 def tiny_config(name: str) -> str:

@@ -252,3 +252,41 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
     toast.wait_for()
     text = toast.inner_text()
     assert f"hf download {weight.repo_id} --revision {'f' * 40}" in text and "Traceback" not in text
+
+
+def wait_until_shown(page, element_id: str, shown: bool) -> None:
+    page.wait_for_function(
+        f"(() => {{ const e = document.querySelector('#{element_id}'); "
+        f"return !!(e && e.offsetParent !== null); }})() === {str(shown).lower()}"
+    )
+
+
+def test_unieval_dialogue_shows_its_fields_and_scores(page):
+    """Choosing a UniEval task shows that task's fields (dialogue: contexts, no references) and scores it."""
+    from tests.unieval.test_unieval import inputs_of
+
+    spec = SPECS["unieval"]
+    family = spec.family
+    open_mode(page, family, "single")
+    choose(page, f"{family}-single-config", "dialogue")
+    for field in ("predictions", "sources", "references", "contexts"):
+        wait_until_shown(page, f"{family}-single-{field}", field in spec.inputs_for("dialogue"))
+    data = inputs_of("dialogue", 1)
+    for field, values in data.items():
+        page.fill(f"#{family}-single-{field} textarea", values[0])
+    page.click(f"#{family}-single-run")
+    note = wait_for_text(page, f"{family}-single-note", "config dialogue")
+    assert "Scored with unieval" in note
+    want = direct("unieval", "dialogue").compute(**data, return_details=True)
+    assert float(page.input_value(f"#{family}-single-score input")) == display(want["scores"][0])
+    parts = page.inner_text(f"#{family}-single-parts")
+    assert all(shown(want[f"mean_{d}"]) in parts for d in ("engagingness", "groundedness"))
+    choose(page, f"{family}-single-config", "data2text")
+    for field in ("predictions", "sources", "references", "contexts"):
+        wait_until_shown(page, f"{family}-single-{field}", field in spec.inputs_for("data2text"))
+    open_mode(page, family, "batch")
+    choose(page, f"{family}-batch-config", "fact")
+    page.wait_for_function(
+        f"(() => {{ const t = document.querySelector('#{family}-batch-fields').innerText; "
+        "return t.includes('Fields: predictions, sources') && !t.includes('references'); })()"
+    )

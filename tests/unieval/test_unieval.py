@@ -240,7 +240,7 @@ def test_several_references():
         metric.compute(predictions=PREDICTIONS[:3], references=refs, multi_reference="median")
 
 
-def test_empty_predictions_are_nan_for_sentence_dimensions_with_one_warning():
+def test_empty_predictions_are_nan_for_every_dimension_with_one_warning():
     metric = nlgmetrics.load("unieval", "dialogue", device="cpu")
     data = inputs_of("dialogue", 3)
     data["predictions"] = ["", " \n ", PREDICTIONS[2]]
@@ -249,9 +249,9 @@ def test_empty_predictions_are_nan_for_sentence_dimensions_with_one_warning():
         result = metric.compute(**data)
     ours = [w for w in caught if issubclass(w.category, NLGMetricsWarning)]
     assert len(ours) == 1 and "predictions[0], predictions[1]" in str(ours[0].message)
-    assert math.isnan(result["engagingness"][0]) and math.isnan(result["overall"][1])
-    assert all(math.isfinite(result[d][0]) for d in ("naturalness", "coherence", "groundedness"))
-    assert result["mean_engagingness"] == result["engagingness"][2]
+    for d in [*TASKS["dialogue"].dimensions, "overall"]:
+        assert math.isnan(result[d][0]) and math.isnan(result[d][1]) and math.isfinite(result[d][2])
+        assert result[f"mean_{d}"] == result[d][2]
 
 
 def test_details_give_each_sentence_with_its_score():

@@ -105,9 +105,15 @@ class InformationMeasure:
 
 
 def _real(name: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name}={value!r} must be a finite real number")
-    return float(value)
+    try:
+        real = float(value)
+    except OverflowError:  # an int beyond the float range
+        raise ValueError(f"{name}={value!r} is too large: it must be a finite real number") from None
+    if not math.isfinite(real):
+        raise ValueError(f"{name}={value!r} must be a finite real number")
+    return real
 
 
 def information_measure(
@@ -117,7 +123,7 @@ def information_measure(
 
     Unlike torchmetrics, integers are accepted for ``alpha`` and ``beta`` (``alpha=2`` means 2.0).
     """
-    if name not in MEASURES:
+    if not isinstance(name, str) or name not in MEASURES:
         raise ValueError(f"measure={name!r} is not one of {', '.join(MEASURES)}")
     used = MEASURES[name].parameters
     given = {"alpha": alpha, "beta": beta}

@@ -138,8 +138,15 @@ class InfoLMModel(MaskedLanguageModel):
 # Scoring
 
 
-def _user_idf(idf: Mapping, tokenizer) -> IdfWeights:
-    """``{token (as the tokenizer spells it) or token id: weight}``; unlisted tokens get the largest weight."""
+def _user_idf(idf: Mapping, tokenizer, window: int, dtype: torch.dtype) -> IdfWeights:
+    """``{token (as the tokenizer spells it) or token id: weight}``; unlisted tokens get the largest weight.
+
+    Each text's bag is divided by the sum of its weights (up to ``window`` of them) in ``dtype``: a weight that
+    could make that sum overflow, or a positive one below the smallest normal number (its products with the
+    probabilities would round to 0), is refused.
+    """
+    limits, name = torch.finfo(dtype), str(dtype).removeprefix("torch.")
+    largest = limits.max / window
     weights = {}
     for token, weight in idf.items():
         if isinstance(token, bool) or not isinstance(token, (int, str)):
@@ -154,6 +161,18 @@ def _user_idf(idf: Mapping, tokenizer) -> IdfWeights:
         weight = _real(f"idf[{token!r}]", weight)
         if weight < 0:
             raise ValueError(f"idf[{token!r}]={weight} must not be negative")
+        if weight > largest:
+            raise ValueError(
+                f"idf[{token!r}]={weight:g} is too large: the weights of one text (up to {window} tokens) must "
+                f"sum to at most the {name} maximum ({limits.max:.3g}), so each at most {largest:.3g}; only "
+                "their ratios matter: scale them down"
+            )
+        if 0 < weight < limits.smallest_normal:
+            raise ValueError(
+                f"idf[{token!r}]={weight:g} is below the smallest normal {name} ({limits.smallest_normal:.3g}): "
+                "its products with the probabilities would round to 0; only the ratios of the weights matter: "
+                "scale them up"
+            )
         weights[token_id] = weight
     if not weights:
         raise ValueError("idf is an empty mapping; give weights, True, False or a corpus of texts")
@@ -262,7 +281,7 @@ class InfoLMScorer:
         if isinstance(idf, bool):
             return
         if isinstance(idf, Mapping):
-            _user_idf(idf, self.lm.tokenizer)
+            _user_idf(idf, self.lm.tokenizer, self.lm.window, self.lm.bag_dtype)
             return
         if isinstance(idf, (str, bytes)) or not isinstance(idf, Sequence) or not idf:
             raise ValueError(
@@ -290,7 +309,7 @@ class InfoLMScorer:
             return UNIFORM, UNIFORM
         self._check_idf(idf)
         if isinstance(idf, Mapping):
-            weights = _user_idf(idf, self.lm.tokenizer)
+            weights = _user_idf(idf, self.lm.tokenizer, self.lm.window, self.lm.bag_dtype)
             return weights, weights
         weights = IdfWeights.from_texts([ids for ids, _ in self.lm.encode(list(idf))])
         return weights, weights

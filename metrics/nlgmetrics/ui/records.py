@@ -14,6 +14,10 @@ ValueError: record 0 has no field 'predictions' (its fields: prediction); the mo
 Traceback (most recent call last):
 ...
 ValueError: record 0: predictions has 21 characters; this Space takes at most 20 per text
+>>> Limits(model_concurrency=0)
+Traceback (most recent call last):
+...
+ValueError: model_concurrency=0 must be a positive integer
 """
 
 from __future__ import annotations
@@ -23,50 +27,73 @@ import io
 import json
 import math
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name, "")
-    return int(value) if value.strip().isdigit() else default
+ENV_PREFIX = "NLGMETRICS_SPACE_"
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What one request may ask of the Space (each overridable by an environment variable)."""
+    """What one request may ask of the Space (each overridable by an environment variable); all positive."""
 
     max_examples: int = 256
+    """Examples per request; also the entries of a list option (InfoLM's idf corpus)."""
     max_chars: int = 4000
+    """Characters per text, in the records and in a list option."""
     max_upload_bytes: int = 2_000_000
     model_concurrency: int = 1
     """Requests scoring with one loaded model at the same time."""
     max_queue: int = 64
     """Requests waiting in Gradio's queue before new ones are turned away."""
+    max_references: int = 16
+    """Texts in one list field of one example (several references)."""
+    max_questions: int = 16
+    """Entries of a mapping option of templates (UniEval's custom questions) per request."""
+    max_template_chars: int = 2000
+    """Characters per template (and per template name)."""
+
+    def __post_init__(self) -> None:
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"{name}={value!r} must be a positive integer")
 
     @classmethod
     def from_env(cls) -> Limits:
-        """``NLGMETRICS_SPACE_MAX_EXAMPLES``, ``_MAX_CHARS``, ``_MAX_UPLOAD_BYTES``, ``_MODEL_CONCURRENCY``,
-        ``_MAX_QUEUE`` override the defaults."""
-        default = cls()
-        return cls(
-            **{
-                name: _env_int(f"NLGMETRICS_SPACE_{name.upper()}", getattr(default, name))
-                for name in cls.__dataclass_fields__
-            }
-        )
+        """The defaults, overridden by ``NLGMETRICS_SPACE_<FIELD>`` variables (``NLGMETRICS_SPACE_MAX_CHARS``);
+        a value that is not a positive integer, or an unknown ``NLGMETRICS_SPACE_*`` name, is a ValueError."""
+        names = {f"{ENV_PREFIX}{f.name.upper()}": f.name for f in fields(cls)}
+        unknown = sorted(k for k in os.environ if k.startswith(ENV_PREFIX) and k not in names)
+        if unknown:
+            raise ValueError(f"unknown setting {', '.join(unknown)}; the settings are {', '.join(names)}")
+        given = {}
+        for variable, name in names.items():
+            value = os.environ.get(variable)
+            if value is None:
+                continue
+            text = value.strip()
+            if not (text.isascii() and text.isdigit()) or int(text) <= 0:  # "²".isdigit() is True
+                raise ValueError(f"{variable}={value!r} must be a positive integer")
+            given[name] = int(text)
+        return cls(**given)
 
     def describe(self) -> str:
         return (
             f"at most {self.max_examples} examples per request, {self.max_chars} characters per text, "
-            f"uploads up to {self.max_upload_bytes // 1000} kB"
+            f"{self.max_references} references per example, {self.max_questions} custom questions of up to "
+            f"{self.max_template_chars} characters, uploads up to {self.max_upload_bytes // 1000} kB"
         )
 
 
 def _check_text(value: Any, where: str, limits: Limits) -> None:
     texts = value if isinstance(value, list) else [value]
+    if len(texts) > limits.max_references:
+        raise ValueError(
+            f"{where} has {len(texts)} texts; this Space takes at most {limits.max_references} per example"
+        )
     for text in texts:
         if isinstance(text, str) and len(text) > limits.max_chars:
             raise ValueError(
@@ -108,6 +135,43 @@ def records_to_fields(
                 f"{', '.join(inputs)}"
             )
     return fields
+
+
+def check_option_sizes(options: Mapping[str, Any], limits: Limits) -> None:
+    """Bound the work compute() options can ask for: a mapping of templates (UniEval's custom questions) holds
+    at most ``max_questions`` of at most ``max_template_chars`` characters; any other list or mapping at most
+    ``max_examples`` entries, each text at most ``max_chars`` characters (so does a string option).
+    """
+    for name, value in options.items():
+        if isinstance(value, Mapping) and value and all(isinstance(v, str) for v in value.values()):
+            if len(value) > limits.max_questions:
+                raise ValueError(
+                    f"option {name} has {len(value)} entries; this Space takes at most {limits.max_questions} "
+                    "per request"
+                )
+            for key, text in value.items():
+                for what in (str(key), text):
+                    if len(what) > limits.max_template_chars:
+                        raise ValueError(
+                            f"option {name}[{key!r}] has {len(what)} characters; this Space takes at most "
+                            f"{limits.max_template_chars} per template"
+                        )
+        elif isinstance(value, (Mapping, list, tuple)):
+            if len(value) > limits.max_examples:
+                raise ValueError(
+                    f"option {name} has {len(value)} entries; this Space takes at most {limits.max_examples}"
+                )
+            for key, text in value.items() if isinstance(value, Mapping) else enumerate(value):
+                for what in (key, text):
+                    if isinstance(what, str) and len(what) > limits.max_chars:
+                        raise ValueError(
+                            f"option {name}[{key!r}] has {len(what)} characters; this Space takes at most "
+                            f"{limits.max_chars} per text"
+                        )
+        elif isinstance(value, str) and len(value) > limits.max_chars:
+            raise ValueError(
+                f"option {name} has {len(value)} characters; this Space takes at most {limits.max_chars}"
+            )
 
 
 def read_upload(path: str | os.PathLike, limits: Limits) -> list[dict]:

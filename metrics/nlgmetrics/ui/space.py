@@ -1,11 +1,11 @@
 """The project's Space: one Gradio app for every module, built from the modules' declarations.
 
-One tab per family (``ModuleSpec.family``), each with three modes: *Score one example* (the
-module's input fields, its registered configs, its compute() options, a token heat map from the
-module's details renderer), *Batch* (a CSV or JSONL upload scored into a table, a distribution
-plot and downloadable CSV/JSONL) and *Compare A/B* (two predictions, or two system files, scored
-by every selected module). The endpoint ``/score`` (``api_name="score"``) takes a module, a config,
-JSON records and JSON options and returns the compute() result.
+One tab per family (``ModuleSpec.family``), each with three modes: *Score one example* (the input
+fields of the chosen config, e.g. UniEval's task, the registered configs, the compute() options, a
+token heat map from the module's details renderer), *Batch* (a CSV or JSONL upload scored into a
+table, a distribution plot and downloadable CSV/JSONL) and *Compare A/B* (two predictions, or two
+system files, scored by every selected module). The endpoint ``/score`` (``api_name="score"``) takes
+a module, a config, JSON records and JSON options and returns the compute() result.
 
 Nothing here names a module or a family: a new entry in ``nlgmetrics.modules.SPECS`` appears
 with its own tab. Models load on first use, once per process, shared by every user; each loaded
@@ -35,6 +35,7 @@ from ..modules.spec import FIELDS, ModuleSpec, Option
 from .availability import config_status, default_choice
 from .records import (
     Limits,
+    check_option_sizes,
     display,
     per_example,
     read_upload,
@@ -161,10 +162,29 @@ def score_records(
         options = {}
     if not isinstance(options, dict):
         raise SpaceError(f"options must be a JSON object of {name}.compute() options")
-    options = spec.check_compute_options(options)  # only compute() options: no weights, paths or code
-    fields = records_to_fields(spec.inputs, records, pool.limits, extra_ok=extra_ok)
+    given = [f for f in FIELDS if f in options]
+    if given:
+        raise SpaceError(
+            f"{', '.join(given)} {'is an input' if len(given) == 1 else 'are inputs'}, not an option: inputs go "
+            "in the records (one object per example with the fields "
+            f"{', '.join(spec.inputs_for(config if config in spec.configs else None))}); options only take "
+            f"{name}.compute() options"
+        )
     config, note = resolve_config(spec, config)
+    inputs = spec.inputs_for(config)  # the chosen config's (UniEval: the task's)
+    options = spec.check_compute_options(options, config)  # only compute() options: no weights, paths or code
+    check_option_sizes(options, pool.limits)
+    fields = records_to_fields(inputs, records, pool.limits, extra_ok=extra_ok)
     return pool.compute(name, config, fields, options), config, note
+
+
+def config_inputs(spec: ModuleSpec, chosen: str | None) -> tuple[str, ...]:
+    """The input fields of the config a mode would use (the default's for "" or an unknown name)."""
+    try:
+        config, _ = resolve_config(spec, chosen)
+    except SpaceError:
+        return spec.inputs
+    return spec.inputs_for(config)
 
 
 # ---- options as widgets ---------------------------------------------------------------------------------
@@ -277,7 +297,8 @@ def _by_family() -> dict[str, list[ModuleSpec]]:
 
 
 def _ordered_fields(specs: Sequence[ModuleSpec]) -> list[str]:
-    used = {f for s in specs for f in s.inputs}
+    """Every input field of the modules, over all their configs (UniEval's tasks differ), in FIELDS' order."""
+    used = {f for s in specs for c in (None, *s.configs) for f in s.inputs_for(c)}
     return [f for f in (*FIELDS, *sorted(used - set(FIELDS))) if f in used]
 
 
@@ -387,7 +408,8 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
     def on_module(name: str):
         spec = SPECS[name]
         updates = [gr.update(choices=config_choices(spec), value="")]
-        updates += [gr.update(visible=f in spec.inputs, label=field_label(spec, f)) for f in fields]
+        inputs = config_inputs(spec, "")
+        updates += [gr.update(visible=f in inputs, label=field_label(spec, f)) for f in fields]
         own = {o.name: o for o in spec.compute_options}
         updates += [
             gr.update(visible=o in own, label=f"{o}: {own[o].help}" if o in own else None) for o in options
@@ -440,7 +462,7 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
             spec = SPECS[name]
             texts = dict(zip(fields, values[: len(fields)]))
             option_values = dict(zip(options, values[len(fields) :]))
-            record = {f: _text_field(spec, f, texts[f] or "") for f in spec.inputs}
+            record = {f: _text_field(spec, f, texts[f] or "") for f in config_inputs(spec, chosen)}
             chosen_options = {**parse_options(spec, option_values), "return_details": True}
             result, used, note_text = score_records(pool, name, chosen, [record], chosen_options)
             value = result["scores"][0]
@@ -465,6 +487,12 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
         )
         module.change(on_module, module, [config, *boxes.values(), *opts.values()], api_visibility="private")
 
+        def on_config(name: str, chosen: str):
+            inputs = config_inputs(SPECS[name], chosen)
+            return [gr.update(visible=f in inputs) for f in fields]
+
+        config.change(on_config, [module, config], list(boxes.values()), api_visibility="private")
+
     # ---- batch ----
     with gr.Tab("Batch", id=f"{family}-batch"):
         gr.Markdown(
@@ -473,7 +501,9 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
         )
         b_module = module_dropdown("batch")
         b_config = config_dropdown("batch", first)
-        b_fields = gr.Markdown(f"Fields: {', '.join(f'`{f}`' for f in first.inputs)}")
+        b_fields = gr.Markdown(
+            f"Fields: {', '.join(f'`{f}`' for f in first.inputs)}", elem_id=f"{family}-batch-fields"
+        )
         upload = gr.File(label="Examples file", file_types=[".csv", ".jsonl"], elem_id=f"{family}-batch-file")
         with gr.Accordion("Options", open=False):
             b_opts = option_components(options, first)
@@ -530,12 +560,18 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
             own = {o.name for o in spec.compute_options}
             return [
                 gr.update(choices=config_choices(spec), value=""),
-                f"Fields: {', '.join(f'`{f}`' for f in spec.inputs)}",
+                f"Fields: {', '.join(f'`{f}`' for f in config_inputs(spec, ''))}",
                 *[gr.update(visible=o in own) for o in options],
             ]
 
         b_module.change(
             on_batch_module, b_module, [b_config, b_fields, *b_opts.values()], api_visibility="private"
+        )
+        b_config.change(
+            lambda name, chosen: f"Fields: {', '.join(f'`{f}`' for f in config_inputs(SPECS[name], chosen))}",
+            [b_module, b_config],
+            b_fields,
+            api_visibility="private",
         )
 
     # ---- compare A/B ----
@@ -599,12 +635,13 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
             summary, per_row, counts, notes = [], [], [], []
             for name in selected:
                 spec = SPECS[name]
-                missing = [f for f in spec.inputs if any(f not in r or r[f] in ("", None) for r in records_a)]
+                inputs = config_inputs(spec, chosen)
+                missing = [f for f in inputs if any(f not in r or r[f] in ("", None) for r in records_a)]
                 if missing:
                     raise SpaceError(f"{name} needs {', '.join(missing)}: fill it in or deselect {name}")
-                only = [{f: r[f] for f in spec.inputs} for r in records_a]
+                only = [{f: r[f] for f in inputs} for r in records_a]
                 result_a, used, note_a = score_records(pool, name, chosen, only, {})
-                only_b = [{f: r[f] for f in spec.inputs} for r in records_b]
+                only_b = [{f: r[f] for f in inputs} for r in records_b]
                 result_b, _, _ = score_records(pool, name, chosen, only_b, {})
                 hib = result_a.get("higher_is_better")
                 wins = {"A": 0, "B": 0, "tie": 0, "n/a": 0, "?": 0}

@@ -39,7 +39,15 @@ def placeholders(template: str) -> tuple[str, ...]:
     ('prediction', 'source')
     """
     found = []
-    for _, name, spec, conversion in string.Formatter().parse(template):
+    try:
+        parts = list(string.Formatter().parse(template))
+    except (
+        ValueError
+    ) as err:  # "Single '}' encountered in format string", "expected '}' before end of string"
+        raise ValueError(
+            f"question {template!r} has an unmatched brace ({err}); write a literal brace as {{{{ or }}}}"
+        ) from None
+    for _, name, spec, conversion in parts:
         if name is None:
             continue
         if name not in PLACEHOLDERS or spec or conversion:

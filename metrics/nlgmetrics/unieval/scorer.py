@@ -143,8 +143,39 @@ class _Slot:
     part: int
 
 
+RESERVED = ("scores", "score", "overall", "details", "signature", "higher_is_better")
+"""Result keys a custom question may not be named (nor any ``mean_*``): its column would overwrite them."""
+
+
 def _listed(labels: list[str], limit: int = 8) -> str:
     return ", ".join(labels[:limit]) + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+def _blank_fields(
+    data: Mapping[str, list], dims: Mapping[str, Dimension], multi: str
+) -> tuple[list[set[str]], list[str]]:
+    """The fields each example cannot be scored on (blank texts the dimensions read), and their labels.
+
+    A reference field is blank when every reference read is: the first (``multi="first"``), or all of them.
+    """
+    read = [f for f in data if any(f in d.fields for d in dims.values())]
+    n = len(data["predictions"])
+    blank: list[set[str]] = [set() for _ in range(n)]
+    labels: list[str] = []
+    for i in range(n):
+        for field in read:
+            value = data[field][i]
+            if field != "references":
+                if is_blank(value):
+                    blank[i].add(field)
+                    labels.append(f"{field}[{i}]")
+                continue
+            used = value[:1] if multi == "first" else value
+            empty = [k for k, text in enumerate(used) if is_blank(text)]
+            labels += [f"{field}[{i}]" if len(value) == 1 else f"{field}[{i}][{k}]" for k in empty]
+            if len(empty) == len(used):
+                blank[i].add(field)
+    return blank, labels
 
 
 class UniEvalScorer:
@@ -224,9 +255,18 @@ class UniEvalScorer:
             for name, question in questions.items():
                 if not isinstance(name, str) or not name or not isinstance(question, str):
                     raise ValueError(f"questions[{name!r}]: names and questions must be non-empty strings")
-                if name in out or name in ("overall", "score", "scores", "details"):
+                if name in RESERVED or name.startswith("mean_"):
+                    raise ValueError(
+                        f"questions[{name!r}]: the name is reserved for the result ({', '.join(RESERVED)} "
+                        "and every mean_* name); choose another"
+                    )
+                if name in out:
                     raise ValueError(f"questions[{name!r}]: the name is taken; choose another")
-                if "prediction" not in placeholders(question):
+                try:
+                    read = placeholders(question)
+                except ValueError as err:
+                    raise ValueError(f"questions[{name!r}]: {err}") from None
+                if "prediction" not in read:
                     raise ValueError(f"questions[{name!r}] must contain {{prediction}}")
                 out[name] = Dimension(name, question)
         if not out:
@@ -334,11 +374,12 @@ class UniEvalScorer:
             return self.empty_result(**options)
         multi = options["multi_reference"]
 
-        blank = [i for i, p in enumerate(data["predictions"]) if is_blank(p)]
+        blank, labels = _blank_fields(data, dims, multi)
         sentences = {}
         if any(d.per_sentence for d in dims.values()):
             sentences = {
-                i: ([] if i in set(blank) else sent_tokenize(p)) for i, p in enumerate(data["predictions"])
+                i: ([] if "predictions" in blank[i] else sent_tokenize(p))
+                for i, p in enumerate(data["predictions"])
             }
 
         texts: dict[str, int] = {}
@@ -354,12 +395,15 @@ class UniEvalScorer:
                 if field in data
             }
             for name, dim in dims.items():
+                if blank[i].intersection(dim.fields):
+                    continue  # NaN: it reads a blank text
                 if dim.per_sentence:
                     for k, sentence in enumerate(sentences[i]):
                         ask(_Slot(i, name, k), dim.text(**{**values, "prediction": sentence}))
                 elif "references" in dim.fields and multi != "first":
                     for k, reference in enumerate(data["references"][i]):
-                        ask(_Slot(i, name, k), dim.text(**{**values, "reference": reference}))
+                        if not is_blank(reference):  # a blank one among several is skipped
+                            ask(_Slot(i, name, k), dim.text(**{**values, "reference": reference}))
                 else:
                     ask(_Slot(i, name, 0), dim.text(**values))
 
@@ -381,7 +425,7 @@ class UniEvalScorer:
             for i in range(n):
                 values = parts.get((i, name), [])
                 if not values:
-                    column.append(math.nan)  # a blank prediction has no sentence
+                    column.append(math.nan)  # it reads a blank text
                 elif dim.per_sentence == "sum":
                     column.append(math.fsum(values))
                 elif dim.per_sentence == "mean" or multi == "mean":
@@ -417,16 +461,16 @@ class UniEvalScorer:
                 }
                 for i in range(n)
             ]
-        self._warn(data, dims, blank, truncated, slots, n)
+        self._warn(labels, with_overall, truncated, slots, n)
         return result
 
-    def _warn(self, data, dims, blank, truncated, slots, n) -> None:
-        per_sentence = [name for name, dim in dims.items() if dim.per_sentence]
-        if blank and per_sentence:
+    def _warn(self, labels: list[str], with_overall: bool, truncated, slots, n) -> None:
+        if labels:
             runtime.warn(
-                f"unieval: {_listed([f'predictions[{i}]' for i in blank])} are empty (or only whitespace, "
-                f"zero-width or control characters) and have no sentence; {', '.join(per_sentence)} "
-                f"(scored per sentence) and the overall are NaN for them and left out of the means."
+                f"unieval: {_listed(labels)} {'is' if len(labels) == 1 else 'are'} empty (or only whitespace, "
+                "zero-width or control characters): every dimension that reads one"
+                f"{' (and the overall)' if with_overall else ''} is NaN for its example and left out of the "
+                "means; a blank reference among several is skipped with multi_reference='mean' or 'max'."
             )
         if truncated:
             examples = sorted({slot.example for slot, t in slots if t in truncated})

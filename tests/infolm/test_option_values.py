@@ -1,0 +1,59 @@
+"""Issue 17 §6 and §11 for InfoLM: idf weights that would overflow, and a measure that is not a name."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+import nlgmetrics
+from nlgmetrics.infolm import InfoLMScorer
+
+
+@pytest.fixture(scope="module")
+def scorer(tiny_snapshots):
+    return InfoLMScorer(device="cpu", batch_size=8)
+
+
+@pytest.fixture(scope="module")
+def module(tiny_snapshots):
+    return nlgmetrics.load("infolm", device="cpu")
+
+
+def test_weights_near_the_float_maximum_are_refused_naming_the_option(scorer, module, monkeypatch):
+    monkeypatch.setattr(scorer.lm, "bags", lambda *a: pytest.fail("model work before validation"))
+    window = scorer.lm.window
+    largest = torch.finfo(scorer.lm.bag_dtype).max / window
+    for weight in (1e308, largest * 1.01, 10**400):
+        with pytest.raises(ValueError, match=r"idf\['the'\]=.* too large") as err:
+            scorer.score(["the cat the"], ["the dog"], idf={"the": weight})
+        assert "\n" not in str(err.value)
+        with pytest.raises(ValueError, match=r"idf\['the'\]=.* too large"):
+            module.compute(predictions=["the cat the"], references=["the dog"], idf={"the": weight})
+    for weight in (math.inf, math.nan):
+        with pytest.raises(ValueError, match=r"idf\['the'\]=.* finite"):
+            scorer.score(["the cat"], ["the dog"], idf={"the": weight})
+    with pytest.raises(ValueError, match=r"idf\['the'\]=.* smallest normal"):
+        scorer.score(["the cat"], ["the dog"], idf={"the": 1e-320})
+
+
+def test_the_largest_accepted_weights_still_give_the_uniform_score(scorer, monkeypatch):
+    """Only the ratios of the weights matter: the same weight for every token, however large, is idf=False."""
+    largest = torch.finfo(scorer.lm.bag_dtype).max / scorer.lm.window
+    vocab = scorer.lm.tokenizer.get_vocab()
+    predictions, references = ["the cat sat on the mat"], ["the dog sat on the mat"]
+    tokens = {t for text in predictions + references for t in scorer.lm.tokenizer.tokenize(text)}
+    assert tokens <= set(vocab)
+    uniform = scorer.score(predictions, references, idf=False)["scores"]
+    huge = scorer.score(predictions, references, idf=dict.fromkeys(tokens, largest))["scores"]
+    assert math.isfinite(huge[0]) and huge[0] != 0.0
+    assert huge == pytest.approx(uniform, rel=1e-9)
+
+
+@pytest.mark.parametrize("measure", [["kl_divergence"], {"kl_divergence": 1}, 3, None.__class__])
+def test_a_measure_that_is_not_a_name_is_a_clear_value_error(scorer, module, measure):
+    for compute in (scorer.score, lambda *a, **k: module.compute(predictions=a[0], references=a[1], **k)):
+        with pytest.raises(ValueError, match=r"measure=.* is not one of kl_divergence") as err:
+            compute(["the cat"], ["the dog"], measure=measure)
+        assert "\n" not in str(err.value)
