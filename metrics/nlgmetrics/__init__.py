@@ -47,7 +47,7 @@ def load(name: str, config_name: str | None = None, **load_kwargs: Any) -> NLGMe
     return module
 
 
-_LAZY = {"compare": "significance", "compare_many": "significance"}
+_LAZY = {"compare": "significance", "compare_many": "significance", "register": "registration"}
 """Public functions imported from their submodule on first use (keeps ``import nlgmetrics`` light)."""
 
 
@@ -59,4 +59,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["__version__", "compare", "compare_many", "list_modules", "load"]
+__all__ = ["__version__", "compare", "compare_many", "list_modules", "load", "register"]

@@ -481,13 +481,27 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_register(args: argparse.Namespace) -> int:
+    from .registration import register
+
+    for change in register(remove=args.remove):
+        print(change)
+    if not args.remove:
+        print(
+            "evaluate.load('<name>', '<config>') now loads these modules (evaluate logs that it uses the cached version)"
+        )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
     from .modules.spec import COMMON_LOAD_OPTIONS
 
     parser = OneLineErrorParser(prog="nlgmetrics", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{score,list,compare,meta-eval}")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="{score,list,compare,meta-eval,register}"
+    )
 
     score = sub.add_parser(
         "score",
@@ -566,6 +580,16 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("names", nargs="*", metavar="NAME", help="only these modules")
     listing.add_argument("-v", "--verbose", action="store_true", help="the full range text and option help")
     listing.set_defaults(func=cmd_list)
+
+    registering = sub.add_parser(
+        "register",
+        help="make evaluate.load('<name>') find the 8 modules (writes them into evaluate's modules cache)",
+        description="Install the 8 module scripts into evaluate's modules cache (HF_MODULES_CACHE), so "
+        "that evaluate.load('ctc_consistency', ...) works with a bare name in any script, offline too. "
+        "Idempotent; a new nlgmetrics version replaces what an older one wrote.",
+    )
+    registering.add_argument("--remove", action="store_true", help="remove exactly what register wrote")
+    registering.set_defaults(func=cmd_register)
 
     from .cli_stats import add_commands  # compare and meta-eval
 
