@@ -17,8 +17,8 @@ from tests.helpers import PARITY
 @pytest.fixture(scope="session", autouse=True)
 def tiny_snapshots(usr_release, tmp_path_factory) -> dict[str, Path]:
     """Tiny random models for every registered weight, in the offline HF cache the tests use; USR's are
-    written in the released transformers-2.x layout and converted by hub_models/convert_usr.py first."""
-    from hub_models.convert_usr import convert
+    written in the released transformers-2.x layout and converted by nlgmetrics.convert.usr first."""
+    from nlgmetrics.convert.usr import convert
     from nlgmetrics.core.registry import usr_weight_name
 
     usr_names = {usr_weight_name(part): part for part in ("mlm", "dr_c", "dr_f")}

@@ -481,6 +481,16 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    from importlib import import_module
+
+    converter = import_module(f".convert.{args.kind}", __package__)
+    try:
+        return converter.main(args.options, prog=f"nlgmetrics convert {args.kind}")
+    except SystemExit as exit_:  # the converter's own --help and usage errors
+        return exit_.code if isinstance(exit_.code, int) else 0
+
+
 def cmd_register(args: argparse.Namespace) -> int:
     from .registration import register
 
@@ -500,7 +510,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineErrorParser(prog="nlgmetrics", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(
-        dest="command", required=True, metavar="{score,list,compare,meta-eval,register}"
+        dest="command", required=True, metavar="{score,list,compare,meta-eval,convert,weights,register}"
     )
 
     score = sub.add_parser(
@@ -580,6 +590,20 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("names", nargs="*", metavar="NAME", help="only these modules")
     listing.add_argument("-v", "--verbose", action="store_true", help="the full range text and option help")
     listing.set_defaults(func=cmd_list)
+
+    converting = sub.add_parser(
+        "convert",
+        help="convert the authors' original CTC or USR checkpoints into transformers folders",
+        description="Convert an original checkpoint (the authors' Google Drive downloads) into a folder "
+        "that loads with aligner='D:<folder>' / 'R:<folder>' (ctc) or mlm=, dr_c=, dr_f= (usr). "
+        "'nlgmetrics convert ctc --help' and 'nlgmetrics convert usr --help' list the options.",
+        add_help=True,
+    )
+    converting.add_argument("kind", choices=("ctc", "usr"), help="which release the checkpoint is from")
+    converting.add_argument(
+        "options", nargs=argparse.REMAINDER, help="the converter's options (see KIND --help)"
+    )
+    converting.set_defaults(func=cmd_convert)
 
     registering = sub.add_parser(
         "register",

@@ -25,7 +25,8 @@ import pytest
 import torch
 from transformers import AutoModel
 
-from hub_models import convert_ctc
+from nlgmetrics.cli import main as cli_main
+from nlgmetrics.convert import ctc as convert_ctc
 from nlgmetrics.core.registry import WeightSpec
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.ctc import CTCScorer
@@ -59,7 +60,7 @@ def checkpoints(tmp_path_factory) -> dict[str, tuple[Path, Path, Path]]:
         torch.save(original_checkpoint(AutoModel.from_pretrained(base_dir), name), ckpt)
         converted = root / name / "converted"
         args = ["--checkpoint", str(ckpt), "--variant", variant, "--direction", direction]
-        assert convert_ctc.main([*args, "--base", str(base_dir), "--output", str(converted)]) == 0
+        assert cli_main(["convert", "ctc", *args, "--base", str(base_dir), "--output", str(converted)]) == 0
         out[name] = (base_dir, ckpt, converted)
     return out
 
@@ -163,7 +164,9 @@ def test_converter_and_publish_command_lines(checkpoints, tmp_path):
     command = [
         sys.executable,
         "-m",
-        "hub_models.convert_ctc",
+        "nlgmetrics",
+        "convert",
+        "ctc",
         "--checkpoint",
         str(ckpt),
         "--variant",

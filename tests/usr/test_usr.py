@@ -11,7 +11,9 @@ import pytest
 import torch
 
 import nlgmetrics
-from hub_models import convert_usr, publish
+from hub_models import publish
+from nlgmetrics.cli import main as cli_main
+from nlgmetrics.convert import usr as convert_usr
 from nlgmetrics.core.registry import USR_RELEASE, WEIGHTS, usr_weight_name
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.usr import preprocess, regression
@@ -171,8 +173,10 @@ def test_spacy_splits_contractions():
 
 def test_converter_round_trip(tmp_path, usr_release):
     assert (
-        convert_usr.main(
+        cli_main(
             [
+                "convert",
+                "usr",
                 "--mlm",
                 str(usr_release["mlm"]),
                 "--dr-c",

@@ -1,0 +1,218 @@
+"""Convert the released USR checkpoints (transformers 2.x folders) into standard transformers folders.
+
+    nlgmetrics convert usr --mlm examples/roberta_ft --dr-c examples/ctx --dr-f examples/uk \\
+        --output out/
+
+The release (Google Drive folder of the USR README) holds three ``save_pretrained`` folders of
+transformers 2.1.1: ``roberta_ft/`` (``RobertaForMaskedLM``, USR-MLM), ``ctx/`` (USR-DR-c) and
+``uk/`` (USR-DR-f), both ``RobertaForSequenceClassification`` with 2 labels; each has
+``pytorch_model.bin`` and ``config.json`` (the DR folders also the roberta-base BPE files). They
+become ``OUT/mlm``, ``OUT/dr_c`` and ``OUT/dr_f``: safetensors, the tokenizer, a model card and
+``usr_conversion.json`` (what was converted, for ``publish.py``).
+
+Loading is strict: a missing, unexpected or misshaped key is an error. The only keys dropped are
+``roberta.pooler.*`` (2.x built a pooler the USR models never use: the MLM head reads every
+token, the classification head reads ``<s>``'s last hidden state) and stale position/token-type
+buffers; the model card lists what was dropped. The 2.x MLM head kept its output bias as
+``lm_head.bias`` only; current classes tie ``lm_head.decoder.bias`` to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import torch
+import transformers
+
+from .. import __version__
+from ..core.registry import USR_CHECKPOINTS, WEIGHTS, usr_weight_name
+from .cards import usr_model_card
+
+DR_LABELS = {
+    "id2label": {0: "OTHER_RESPONSE", 1: "TRUE_RESPONSE"},
+    "label2id": {"OTHER_RESPONSE": 0, "TRUE_RESPONSE": 1},
+}
+"""USR's retrieval labels (QQP's ["0", "1"] in the released code): 1 = the response belongs to the context."""
+DROPPED_PREFIXES = ("roberta.pooler.",)
+_BUFFERS = ("embeddings.position_ids", "embeddings.token_type_ids")
+DEFAULT_TOKENIZER = "FacebookAI/roberta-base"
+"""For a folder without vocab.json/merges.txt (the released roberta_ft/): the code loads roberta-base's."""
+
+
+class ConversionError(ValueError):
+    """The checkpoint does not match the expected architecture."""
+
+
+def map_state_dict(
+    state: dict[str, torch.Tensor], architecture: str
+) -> tuple[dict[str, torch.Tensor], list[str]]:
+    """(the state dict for the current class, the keys dropped); unknown keys are kept so the strict
+    load reports them."""
+    mapped, dropped = {}, []
+    for key, tensor in state.items():
+        if key.startswith(DROPPED_PREFIXES) or key.endswith(_BUFFERS):
+            dropped.append(key)
+            continue
+        mapped[key] = tensor
+    if (
+        architecture == "RobertaForMaskedLM"
+        and "lm_head.bias" in mapped
+        and "lm_head.decoder.bias" not in mapped
+    ):
+        mapped["lm_head.decoder.bias"] = mapped["lm_head.bias"]
+    return mapped, sorted(dropped)
+
+
+def read_checkpoint(folder: Path) -> tuple[dict[str, torch.Tensor], dict]:
+    weights, config = folder / "pytorch_model.bin", folder / "config.json"
+    for path in (weights, config):
+        if not path.is_file():
+            raise ConversionError(
+                f"{folder} has no {path.name}: is it a transformers 2.x save_pretrained folder?"
+            )
+    try:
+        state = torch.load(weights, map_location="cpu", weights_only=True)
+    except Exception as err:  # noqa: BLE001 - any unpickling failure means the same thing here
+        raise ConversionError(f"{weights} is not a PyTorch state dict ({err})") from None
+    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+        raise ConversionError(
+            f"{weights} is not a state dict of tensors (an HTML error page from Google Drive?)"
+        )
+    return state, json.loads(config.read_text())
+
+
+def build_model(
+    state: dict[str, torch.Tensor], config_dict: dict, architecture: str
+) -> tuple[torch.nn.Module, list[str]]:
+    """The current-transformers model with every tensor of the checkpoint, loaded strictly."""
+    config = transformers.RobertaConfig.from_dict(
+        {
+            k: v
+            for k, v in config_dict.items()
+            if k not in ("architectures", "model_type", "id2label", "label2id")
+        }
+    )
+    config.architectures = [architecture]
+    if architecture == "RobertaForSequenceClassification":
+        if config_dict.get("num_labels", 2) != 2:
+            raise ConversionError(
+                f"a USR DR model has 2 labels, this config says {config_dict['num_labels']}"
+            )
+        config.id2label, config.label2id = DR_LABELS["id2label"], DR_LABELS["label2id"]
+    mapped, dropped = map_state_dict(state, architecture)
+    embeddings = mapped.get("roberta.embeddings.word_embeddings.weight")
+    decoder = mapped.get("lm_head.decoder.weight")
+    if architecture == "RobertaForMaskedLM" and embeddings is not None and decoder is not None:
+        config.tie_word_embeddings = bool(torch.equal(embeddings, decoder))
+    model = getattr(transformers, architecture)(config)
+    expected = set(model.state_dict())
+    missing, unexpected = sorted(expected - set(mapped)), sorted(set(mapped) - expected)
+    if missing or unexpected:
+        raise ConversionError(
+            f"the checkpoint does not fit {architecture}: missing {missing[:5]}{' ...' if len(missing) > 5 else ''}, "
+            f"unexpected {unexpected[:5]}{' ...' if len(unexpected) > 5 else ''}"
+        )
+    try:
+        model.load_state_dict(mapped, strict=True)
+    except RuntimeError as err:
+        raise ConversionError(f"the checkpoint does not fit {architecture}: {err}") from None
+    return model.eval(), dropped
+
+
+def load_tokenizer(folder: Path, tokenizer: str, tokenizer_revision: str | None):
+    if (folder / "vocab.json").is_file() and (folder / "merges.txt").is_file():
+        loaded = transformers.RobertaTokenizer.from_pretrained(str(folder))
+    else:
+        loaded = transformers.AutoTokenizer.from_pretrained(tokenizer, revision=tokenizer_revision)
+    loaded.model_max_length = 512
+    return loaded
+
+
+def convert_one(
+    part: str,
+    folder: str | Path,
+    output: str | Path,
+    tokenizer: str = DEFAULT_TOKENIZER,
+    tokenizer_revision: str | None = None,
+) -> Path:
+    """Convert one released folder (``part`` = mlm, dr_c or dr_f) into ``output``."""
+    released, architecture, _ = USR_CHECKPOINTS[part]
+    folder, output = Path(folder), Path(output)
+    state, config_dict = read_checkpoint(folder)
+    model, dropped = build_model(state, config_dict, architecture)
+    loaded_tokenizer = load_tokenizer(folder, tokenizer, tokenizer_revision)
+    if len(loaded_tokenizer) > model.config.vocab_size:
+        raise ConversionError(
+            f"the tokenizer has {len(loaded_tokenizer)} tokens but the model only {model.config.vocab_size}"
+        )
+    output.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(output)
+    loaded_tokenizer.save_pretrained(output)
+    spec = WEIGHTS[usr_weight_name(part)]
+    weights = folder / "pytorch_model.bin"
+    metadata = {
+        "registry_name": spec.name,
+        "repo_id": spec.repo_id,
+        "revision": spec.revision,
+        "family": "usr",
+        "part": part,
+        "released_folder": released,
+        "architecture": architecture,
+        "checkpoint": f"{released}/pytorch_model.bin",
+        "checkpoint_sha256": hashlib.sha256(weights.read_bytes()).hexdigest(),
+        "dropped_keys": dropped,
+        "tokenizer": "the checkpoint folder's vocab.json/merges.txt"
+        if (folder / "vocab.json").is_file()
+        else f"{tokenizer}@{tokenizer_revision or 'main'}",
+        "converted_with": f"nlgmetrics {__version__}, transformers {transformers.__version__}",
+    }
+    (output / "usr_conversion.json").write_text(json.dumps(metadata, indent=2) + "\n")
+    (output / "README.md").write_text(usr_model_card(spec, part, metadata))
+    return output
+
+
+def convert(
+    mlm: str | Path,
+    dr_c: str | Path,
+    dr_f: str | Path,
+    output: str | Path,
+    tokenizer: str = DEFAULT_TOKENIZER,
+    tokenizer_revision: str | None = None,
+) -> dict[str, Path]:
+    """Convert the three released folders into ``output/mlm``, ``output/dr_c`` and ``output/dr_f``."""
+    folders = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
+    return {
+        part: convert_one(part, folder, Path(output) / part, tokenizer, tokenizer_revision)
+        for part, folder in folders.items()
+    }
+
+
+def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert usr") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    parser.add_argument("--mlm", required=True, help="the released roberta_ft/ folder (USR-MLM)")
+    parser.add_argument("--dr-c", required=True, help="the released ctx/ folder (USR-DR-c)")
+    parser.add_argument("--dr-f", required=True, help="the released uk/ folder (USR-DR-f)")
+    parser.add_argument("--output", required=True, help="output root: OUT/mlm, OUT/dr_c, OUT/dr_f")
+    parser.add_argument(
+        "--tokenizer", default=DEFAULT_TOKENIZER, help="tokenizer for a folder without vocab.json/merges.txt"
+    )
+    parser.add_argument("--tokenizer-revision", default=None)
+    args = parser.parse_args(argv)
+    try:
+        folders = convert(
+            args.mlm, args.dr_c, args.dr_f, args.output, args.tokenizer, args.tokenizer_revision
+        )
+    except ConversionError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    for part, folder in folders.items():
+        print(f"converted {part} -> {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
