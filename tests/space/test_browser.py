@@ -222,7 +222,7 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
 
 def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_it(page, monkeypatch):
     """Within a family the chosen module's fields appear; a config whose weights are missing is a message
-    naming the repo and the download command (never a traceback)."""
+    naming the repo and how to get it: unpublished, so its conversion (never a traceback)."""
     family = max(FAMILIES, key=lambda f: sum(s.family == f for s in SPECS.values()))
     names = sorted(n for n, s in SPECS.items() if s.family == family)
     open_mode(page, family, "single")
@@ -248,10 +248,10 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
     monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision="f" * 40))
     choose(page, f"{family}-single-config", spec.default_config)
     page.click(f"#{family}-single-run")
-    toast = page.locator(".toast-body", has_text="hf download").first
+    toast = page.locator(".toast-body", has_text="not published on the Hub yet").first
     toast.wait_for()
     text = toast.inner_text()
-    assert f"hf download {weight.repo_id} --revision {'f' * 40}" in text and "Traceback" not in text
+    assert weight.conversion and weight.conversion in text and "E-minilm" in text and "Traceback" not in text
 
 
 def wait_until_shown(page, element_id: str, shown: bool) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.resources
 import importlib.util
 import os
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -26,15 +27,52 @@ class WeightsUnavailableError(OSError):
     """The weights are neither in the local cache nor reachable on the Hub."""
 
 
-def offline_help(repo_id: str, revision: str | None) -> str:
-    """How to make ``repo_id@revision`` available on a machine without network."""
-    rev = f" --revision {revision}" if revision else ""
+def hub_offline() -> bool:
+    """``HF_HUB_OFFLINE`` is set to a true value (as huggingface_hub reads it)."""
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in {"1", "ON", "YES", "TRUE"}
+
+
+HUB_CHECK_SECONDS = 3.0
+"""How long the one connection check waits for the Hub before a load gives up (instead of minutes of
+retries when the network is down)."""
+
+
+def hub_unreachable(timeout: float = HUB_CHECK_SECONDS) -> str | None:
+    """Why the Hub endpoint (``HF_ENDPOINT``) cannot be reached, from one TCP connection; None if it can."""
+    import socket
+    from urllib.parse import urlparse
+
+    from huggingface_hub import constants
+
+    url = urlparse(constants.ENDPOINT)
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        socket.create_connection((url.hostname, port), timeout=timeout).close()
+    except OSError as err:
+        return f"the Hub ({constants.ENDPOINT}) could not be reached: {err.strerror or type(err).__name__}"
+    return None
+
+
+def how_to_get_weights(repo_id: str, revision: str | None) -> str:
+    """One line: the exact way to get ``repo_id@revision`` (registered weights know theirs)."""
+    from .registry import how_to_get, weight_for_repo
+
+    spec = weight_for_repo(repo_id)
+    if spec is not None and spec.revision == revision:
+        return how_to_get(spec)
+    return f"`hf download {repo_id}" + (f" --revision {revision}`" if revision else "`")
+
+
+def unavailable(repo_id: str, revision: str | None, why: str) -> str:
+    """The one-line error for weights that cannot load, with the way to get them."""
+    advice = how_to_get_weights(repo_id, revision)
+    at = f"{repo_id!r} at revision {revision or 'main'!r}"
+    if advice.startswith("not published"):
+        return f"{at} is {advice}"
     return (
-        f"Could not load {repo_id!r} at revision {revision or 'main'!r}: it is not in the local Hugging Face "
-        f"cache and the Hub could not be reached. Pre-download it on a machine with network access with "
-        f"`hf download {repo_id}{rev}` (or `huggingface-cli download {repo_id}{rev}`) into the same HF_HOME / "
-        f"HF_HUB_CACHE, then run offline with HF_HUB_OFFLINE=1 (weights) and HF_EVALUATE_OFFLINE=1 "
-        f"(evaluate's module scripts)."
+        f"{at} is not in the local Hugging Face cache and {why}. Get it with {advice} (on a machine with "
+        "network access, into the same HF_HOME / HF_HUB_CACHE), then run offline with HF_HUB_OFFLINE=1 "
+        "(weights) and HF_EVALUATE_OFFLINE=1 (evaluate's module scripts)."
     )
 
 
@@ -58,16 +96,32 @@ def check_source(source: str, what: str) -> None:
 
 
 def from_pretrained(loader: Callable[..., T], source: str, revision: str | None, **kwargs: Any) -> T:
-    """``loader(source, revision=revision)``, turning cache misses into a helpful error."""
+    """``loader(source, revision=revision)``, turning a miss into one line that says how to get the weights.
+
+    Weights in the local cache at a commit id, or unpublished ones, load from the cache without the network.
+    Otherwise, with ``HF_HUB_OFFLINE`` unset, one short connection check comes first: an unreachable Hub
+    fails in seconds, not after minutes of retries.
+    """
     if os.path.isdir(os.path.expanduser(source)):
         return loader(os.path.expanduser(source), **kwargs)
     check_source(source, "weights")
+    offline = hub_offline()
+    advice = how_to_get_weights(source, revision)
+    if not offline and (advice.startswith("not published") or re.fullmatch(r"[0-9a-f]{40}", revision or "")):
+        try:  # immutable (a commit id) or nowhere else (unpublished): the cache is the answer
+            return loader(source, revision=revision, local_files_only=True, **kwargs)
+        except OSError:
+            if advice.startswith("not published"):
+                raise WeightsUnavailableError(unavailable(source, revision, "")) from None
+    if not offline and (why := hub_unreachable()):
+        raise WeightsUnavailableError(unavailable(source, revision, why))
     try:
         return loader(source, revision=revision, **kwargs)
     except OSError as err:
         if isinstance(err, WeightsUnavailableError):
             raise
-        raise WeightsUnavailableError(f"{offline_help(source, revision)}\nCause: {err}") from err
+        why = "this machine is offline (HF_HUB_OFFLINE=1)" if offline else "the Hub did not give it"
+        raise WeightsUnavailableError(f"{unavailable(source, revision, why)}\nCause: {err}") from err
 
 
 def load_model_and_tokenizer(

@@ -65,6 +65,9 @@ class WeightSpec:
     base: str | None = None
     """For converted checkpoints: the Hub repo they were fine-tuned from (config and tokenizer)."""
     notes: str = ""
+    conversion: str = ""
+    """For weights converted from an original release that are not on the Hub yet: the exact
+    ``nlgmetrics convert ...`` command that makes them from the original download."""
 
     @property
     def pinned(self) -> bool:
@@ -227,7 +230,9 @@ def _ctc_checkpoint(variant: str, direction: str, published: dict[str, str]) -> 
         num_layers=layers,
         base=base,
         source=f"CTC release (Deng et al. 2021), {variant}/{direction}.ckpt in {CTC_DRIVE_FOLDER}; "
-        "converted by hub_models/convert_ctc.py",
+        "converted by nlgmetrics convert ctc",
+        conversion=f"nlgmetrics convert ctc --checkpoint {variant}/{direction}.ckpt --variant {variant} "
+        f"--direction {direction} --base {base} --output ./{name}",
         license="mit",
         roles=("token_classifier",) if variant.startswith("D") else ("regressor",),
         notes=("align(a → b) for " + direction.replace("_to_", " → ") + "; label 0 = aligned")
@@ -299,7 +304,8 @@ def usr_checkpoint_weights(published: dict[str, str] | None = None) -> dict[str,
             num_layers=12,
             base="FacebookAI/roberta-base",
             source=f"USR release (Mehri & Eskenazi 2020), {folder}/ in {USR_DRIVE_FOLDER}; "
-            "converted by hub_models/convert_usr.py",
+            "converted by nlgmetrics convert usr",
+            conversion="nlgmetrics convert usr --mlm roberta_ft --dr-c ctx --dr-f uk --output ./usr-topical_chat",
             license="apache-2.0",
             roles=(role,),
             families=("usr",),
@@ -309,6 +315,41 @@ def usr_checkpoint_weights(published: dict[str, str] | None = None) -> dict[str,
 
 
 WEIGHTS.update(usr_checkpoint_weights())
+
+
+def is_published(spec: WeightSpec) -> bool:
+    """On the Hub: a third-party repo, or one of ours whose upload publish.py recorded."""
+    return not spec.conversion or spec.repo_id in PUBLISHED_REVISIONS
+
+
+def how_to_get(spec: WeightSpec) -> str:
+    """One line: the exact way to get ``spec``'s weights onto this machine.
+
+    >>> print(how_to_get(WEIGHTS["ctc-D-xsum-doc_to_summ"]))  # doctest: +ELLIPSIS
+    not published on the Hub yet: convert the original checkpoint (from https://drive...) with `nlgmetrics convert ctc --checkpoint D-xsum/doc_to_summ.ckpt --variant D-xsum ... --output ./ctc-D-xsum-doc_to_summ`, then load with aligner='D:./ctc-D-xsum-doc_to_summ'; or use a config that loads now: E-minilm (embedded, offline), ...
+    >>> how_to_get(WEIGHTS["bert-base-uncased"])
+    '`hf download google-bert/bert-base-uncased --revision 86b5e0934494bd15c9632b12f734a8a67f723594`'
+    """
+    if is_published(spec):
+        return f"`hf download {spec.repo_id} --revision {spec.revision}`"
+    if "usr" in spec.families:
+        return (
+            f"not published on the Hub yet: convert the original release (the folders roberta_ft/, ctx/ and uk/ "
+            f"in {USR_DRIVE_FOLDER}) with `{spec.conversion}`, then load with "
+            "mlm='./usr-topical_chat/mlm', dr_c='./usr-topical_chat/dr_c', dr_f='./usr-topical_chat/dr_f'"
+        )
+    kind = spec.name.split("-")[1]
+    folder = spec.conversion.rsplit(" ", 1)[-1]
+    return (
+        f"not published on the Hub yet: convert the original checkpoint (from {CTC_DRIVE_FOLDER}) with "
+        f"`{spec.conversion}`, then load with aligner='{kind}:{folder}'; or use a config that loads now: "
+        "E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli"
+    )
+
+
+def weight_for_repo(repo_id: str) -> WeightSpec | None:
+    """The registered weight stored in Hub repo ``repo_id`` (None for a user's repo or folder)."""
+    return next((spec for spec in WEIGHTS.values() if spec.repo_id == repo_id), None)
 
 
 def weights_for(role: str | None = None, family: str | None = None) -> list[str]:

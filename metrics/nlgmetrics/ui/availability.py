@@ -15,10 +15,10 @@ True
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
-from ..core.hub import embedded_folder
+from ..core.hub import embedded_folder, hub_offline
+from ..core.registry import how_to_get
 
 
 @dataclass(frozen=True)
@@ -35,14 +35,16 @@ class ConfigStatus:
         """A one-paragraph explanation for a config that cannot load (empty when it can)."""
         if self.available is not False:
             return ""
-        repos = ", ".join(f"`{w.repo_id}` at revision `{w.revision}`" for w in self.missing)
-        offline = os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
-        where = "this machine is offline (HF_HUB_OFFLINE=1)" if offline else "the Hub could not be reached"
-        return (
-            f"Config `{self.config}` of `{self.module}` needs {repos}, which is not in the local Hugging Face "
-            f"cache, and {where}. To use it, download the weights on a machine with network access "
-            f"into the same HF_HOME and restart: {download_commands(self.missing)}"
+        from ..core.registry import is_published
+
+        where = "this machine is offline (HF_HUB_OFFLINE=1)" if hub_offline() else "not downloaded yet"
+        needs = "; ".join(
+            f"`{w.repo_id}` is {how_to_get(w)}"
+            if not is_published(w)
+            else f"`{w.repo_id}` is not in the local cache ({where}): get it with {how_to_get(w)} and restart"
+            for w in self.missing
         )
+        return f"Config `{self.config}` of `{self.module}` cannot load here: {needs}."
 
 
 def weight_available(weight) -> bool:
@@ -65,8 +67,8 @@ def config_status(spec, config: str) -> ConfigStatus:
 
 
 def download_commands(weights) -> str:
-    """The ``hf download`` command of each weight, as Markdown code spans."""
-    return " and ".join(f"`hf download {w.repo_id} --revision {w.revision}`" for w in weights)
+    """The way to get each weight (``hf download``, or the conversion of an unpublished one), one line."""
+    return " and ".join(how_to_get(w) for w in weights)
 
 
 def available_configs(spec) -> list[str]:
@@ -87,8 +89,5 @@ def default_choice(spec) -> tuple[str, str]:
     for config in candidates:
         if config and config_status(spec, config).available is not False:
             status = config_status(spec, spec.default_config)
-            return config, (
-                f"The default config `{spec.default_config}` of `{spec.name}` is not on this machine, so "
-                f"`{config}` was used; get the default with {download_commands(status.missing)}."
-            )
+            return config, f"`{config}` was used instead of the default. {status.message()}"
     return spec.default_config, ""

@@ -23,7 +23,6 @@ which config was wanted and how to get its weights.
 from __future__ import annotations
 
 import math
-import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -93,11 +92,6 @@ def score_one(module, texts: dict[str, str]) -> tuple[float | None, list, dict]:
     return (None if math.isnan(score) else score), module.spec.render_details(details), result
 
 
-def _download_command(error: Exception) -> str:
-    found = re.search(r"`(hf download [^`]+)`", str(error))
-    return found.group(1) if found else ""
-
-
 def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: Any) -> tuple[Any, str]:
     """The module to show, and a Markdown banner ("" when it is the one asked for).
 
@@ -121,12 +115,9 @@ def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: An
                 raise
             wanted_error = err
         module = nlgmetrics.load(name, fallback, **load_kwargs)
-    command = _download_command(wanted_error)
-    how = f"`{command}`" if command else "download its weights with `hf download`"
+    reason = " ".join(str(wanted_error).split("\nCause:")[0].split())
     banner = (
-        f"**Showing config `{fallback}` instead of the default `{spec.default_config}`**: the weights of "
-        f"`{spec.default_config}` are not on this machine and could not be downloaded. To score with "
-        f"`{spec.default_config}`, run {how} (with network access, into the same HF_HOME) and restart the app; "
+        f"**Showing config `{fallback}` instead of the default `{spec.default_config}`**: {reason}. "
         f"`{fallback}` runs offline."
     )
     print(f"nlgmetrics: warning: {spec.default_config} unavailable; showing {fallback}", file=sys.stderr)
