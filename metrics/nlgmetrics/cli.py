@@ -481,6 +481,52 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def weight_lines(spec) -> list[str]:
+    """Where one registered weight comes from and how to get it (no model is loaded)."""
+    from .core.hub import embedded_folder
+    from .core.registry import how_to_get, is_published
+    from .ui.availability import weight_available
+
+    folder = embedded_folder(spec.embedded_package)
+    if folder is None and weight_available(spec):
+        from huggingface_hub import try_to_load_from_cache
+
+        folder = os.path.dirname(try_to_load_from_cache(spec.repo_id, "config.json", revision=spec.revision))
+    cached = (
+        f"embedded ({spec.embedded_package})"
+        if spec.embedded_package and folder
+        else "yes"
+        if folder
+        else "no"
+    )
+    size = sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file()) if folder else None
+    size_text = f" · {size / 1e6:,.1f} MB" if size is not None else ""
+    return [
+        f"    {spec.repo_id} @ {spec.revision} · licence {spec.license} · published: "
+        f"{'yes' if is_published(spec) else 'no'} · on this machine: {cached}{size_text}",
+        f"    get it: {how_to_get(spec) if not (folder and spec.embedded_package) else 'shipped by the package'}",
+    ]
+
+
+def cmd_weights(args: argparse.Namespace) -> int:
+    from .modules import SPECS
+
+    names = args.names or sorted(SPECS)
+    unknown = [name for name in names if name not in SPECS]
+    if unknown:
+        raise CLIError(f"unknown metric {unknown[0]!r}; choose one of {', '.join(sorted(SPECS))}")
+    for n, name in enumerate(names):
+        spec = SPECS[name]
+        print(("\n" if n else "") + f"{name}")
+        for config in spec.configs:
+            default = " (default)" if config == spec.default_config else ""
+            print(f"  {config}{default}")
+            for weight in spec.weights_of(config) or []:
+                for line in weight_lines(weight):
+                    print(line)
+    return 0
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     from importlib import import_module
 
@@ -591,6 +637,16 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("-v", "--verbose", action="store_true", help="the full range text and option help")
     listing.set_defaults(func=cmd_list)
 
+    weights = sub.add_parser(
+        "weights",
+        help="every config's weights: repo and revision, published, on this machine, size, licence, how to get them",
+        description="For every config of the modules: its weights' repo id and pinned revision, whether they "
+        "are published on the Hub, whether they are on this machine (and their size), their licence, and "
+        "the exact way to get them (the download, or the conversion of the original checkpoint).",
+    )
+    weights.add_argument("names", nargs="*", metavar="MODULE", help="only these modules")
+    weights.set_defaults(func=cmd_weights)
+
     converting = sub.add_parser(
         "convert",
         help="convert the authors' original CTC or USR checkpoints into transformers folders",
@@ -639,6 +695,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("nlgmetrics: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`nlgmetrics list | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
