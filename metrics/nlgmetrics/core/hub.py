@@ -17,6 +17,8 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from .tokenize import tokenize
+
 T = TypeVar("T")
 
 _ROBERTA_LIKE = {"roberta", "xlm-roberta", "camembert", "longformer", "data2vec-text", "xmod"}
@@ -107,8 +109,8 @@ def embedded_folder(package: str | None) -> str | None:
 
 def special_token_layout(tokenizer) -> tuple[int, int]:
     """How many special tokens the tokenizer puts before and after a text's tokens."""
-    full = tokenizer("hello world")["input_ids"]
-    bare = tokenizer("hello world", add_special_tokens=False)["input_ids"]
+    full = tokenize(tokenizer, "hello world")["input_ids"]
+    bare = tokenize(tokenizer, "hello world", add_special_tokens=False)["input_ids"]
     for start in range(len(full) - len(bare) + 1):
         if full[start : start + len(bare)] == bare:
             return start, len(full) - start - len(bare)
@@ -128,7 +130,7 @@ def encode_within_window(tokenizer, texts: Sequence[str], window: int) -> list[t
     """(token ids with special tokens, was it cut) per text, cut to ``window`` as the tokenizer's truncation does."""
     n_suffix = special_token_layout(tokenizer)[1]
     out = []
-    for ids in tokenizer(list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
+    for ids in tokenize(tokenizer, list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
         cut = len(ids) > window
         if cut:
             ids = ids[: window - n_suffix] + ids[len(ids) - n_suffix :]

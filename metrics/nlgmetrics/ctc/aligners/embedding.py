@@ -19,6 +19,7 @@ from transformers import AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokeniz
 
 from ...core.batching import padded_batches, to_device
 from ...core.hub import encode_within_window, from_pretrained, model_window, special_token_layout
+from ...core.tokenize import tokenize
 from ...core.validation import is_blank
 from .base import (
     NAN_ALIGNMENT,
@@ -110,7 +111,8 @@ class EmbeddingAligner(Aligner):
 
     def _windows(self, texts: Sequence[str]) -> list[list[list[int]]]:
         """Each text as overlapping windows that fit the model (one window when it fits)."""
-        encoded = self.tokenizer(
+        encoded = tokenize(
+            self.tokenizer,
             list(texts),
             truncation=True,
             max_length=self.max_length,
