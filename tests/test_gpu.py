@@ -100,3 +100,11 @@ def test_allow_tf32_shows_in_the_signature_and_restores_the_flags(name, config):
     for key, values in score_lists(strict).items():
         # TF32 keeps 10 mantissa bits (eps ≈ 1e-3): well inside the bf16 bound (8 bits)
         assert close(values, score_lists(tf32)[key], BF16_BOUND, BF16_BOUND), key
+
+
+@pytest.mark.parametrize("name", ["ctc_consistency", "infolm", "unieval", "usr"])
+def test_a_cuda_index_past_the_gpus_present_is_refused_at_load(name):
+    index = torch.cuda.device_count()
+    with pytest.raises(ValueError, match=rf"^device='cuda:{index}': there is no cuda device {index} here"):
+        nlgmetrics.load(name, device=f"cuda:{index}")
+    assert nlgmetrics.load(name, device=f"cuda:{index - 1}").scorer is not None
