@@ -25,6 +25,7 @@ import torch
 
 from ..core import runtime
 from ..core.batching import resolve_token_budget
+from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.registry import resolve_weight
 from ..core.validation import check_batch_size, check_inputs, is_blank
@@ -205,18 +206,20 @@ class InfoLMScorer:
         check_batch_size(batch_size)
         check_batch_size(max_batch_tokens, "max_batch_tokens")
         self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
-        source = resolve_weight(model or DEFAULT_MODEL, model_revision, role="masked_lm", option="model")
+        name = DEFAULT_MODEL if model is None else model
+        source = resolve_weight(name, model_revision, role="masked_lm", option="model")
         self.source = source
         device = runtime.select_device(device)
-        self.lm = InfoLMModel.load(
-            source.path,
-            source.revision,
-            device=device,
-            dtype=dtype,
-            batch_size=batch_size,
-            name=model or DEFAULT_MODEL,
-            max_batch_tokens=resolve_token_budget(device, batch_size, max_batch_tokens),
-        )
+        with naming_option(None if source.spec else f"model={name!r}"):
+            self.lm = InfoLMModel.load(
+                source.path,
+                source.revision,
+                device=device,
+                dtype=dtype,
+                batch_size=batch_size,
+                name=name,
+                max_batch_tokens=resolve_token_budget(device, batch_size, max_batch_tokens),
+            )
 
     def __repr__(self) -> str:
         return f"InfoLMScorer(model={self.lm.name!r})"

@@ -19,7 +19,7 @@ import torch
 
 from ..core import runtime
 from ..core.batching import length_sorted_batches
-from ..core.hub import load_model_and_tokenizer
+from ..core.hub import load_model_and_tokenizer, naming_option
 from ..core.registry import resolve_weight
 from ..core.result import mean_of
 from ..core.tokenize import tokenize
@@ -178,11 +178,12 @@ class UniEvalScorer:
         if task not in TASKS:
             raise ValueError(f"unieval has no task {task!r}; valid: {', '.join(TASKS)}")
         self.task: Task = TASKS[task]
-        name = model or self.task.model
+        name = self.task.model if model is None else model
         self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
-        self.evaluator = UniEvalModel.load(
-            self.source.path, self.source.revision, device=device, dtype=dtype, batch_size=batch_size
-        )
+        with naming_option(None if self.source.spec else f"model={name!r}"):
+            self.evaluator = UniEvalModel.load(
+                self.source.path, self.source.revision, device=device, dtype=dtype, batch_size=batch_size
+            )
 
     def __repr__(self) -> str:
         return f"UniEvalScorer(task={self.task.name!r}, model={self.source.name!r})"

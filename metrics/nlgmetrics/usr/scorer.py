@@ -20,7 +20,7 @@ import torch
 
 from ..core import runtime
 from ..core.batching import padded_batches
-from ..core.hub import load_model_and_tokenizer
+from ..core.hub import load_model_and_tokenizer, naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.registry import ResolvedWeight, resolve_weight, usr_weight_name
 from ..core.result import mean_of
@@ -146,18 +146,28 @@ class USRScorer:
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {
-            part: resolve_weight(given[part] or usr_weight_name(part, config), role=roles[part], option=part)
+            part: resolve_weight(
+                usr_weight_name(part, config) if given[part] is None else given[part],
+                role=roles[part],
+                option=part,
+            )
             for part in SUB_METRICS
         }
         options = {"device": device, "dtype": dtype, "batch_size": batch_size}
-        mlm_source = self.sources["mlm"]
-        self.lm = MaskedLanguageModel.load(mlm_source.path, mlm_source.revision, name="USR-MLM", **options)
-        self.classifiers = {
-            part: SequenceClassifier.load(
-                self.sources[part].path, self.sources[part].revision, name=f"USR-{part}", **options
-            )
-            for part in ("dr_c", "dr_f")
+        custom = {
+            part: None if self.sources[part].spec else f"{part}={given[part]!r}" for part in SUB_METRICS
         }
+        mlm_source = self.sources["mlm"]
+        with naming_option(custom["mlm"]):
+            self.lm = MaskedLanguageModel.load(
+                mlm_source.path, mlm_source.revision, name="USR-MLM", **options
+            )
+        self.classifiers: dict[str, SequenceClassifier] = {}
+        for part in ("dr_c", "dr_f"):
+            with naming_option(custom[part]):
+                self.classifiers[part] = SequenceClassifier.load(
+                    self.sources[part].path, self.sources[part].revision, name=f"USR-{part}", **options
+                )
 
     def __repr__(self) -> str:
         return f"USRScorer({', '.join(f'{p}={s.name!r}' for p, s in self.sources.items())})"

@@ -108,8 +108,9 @@ def offset_groups(offsets: Sequence[tuple[int, int]], text: str) -> list[list[in
 
 
 def load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dtype):
-    """A converted ``*ForTokenClassification`` checkpoint and its tokenizer."""
-    return load_model_and_tokenizer(
+    """A converted ``*ForTokenClassification`` checkpoint with two labels (aligned, hallucinated) and its
+    tokenizer."""
+    model, tokenizer = load_model_and_tokenizer(
         AutoModelForTokenClassification,
         source.source,
         source.revision,
@@ -117,6 +118,12 @@ def load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dt
         dtype,
         head="trained token-classification head (a D aligner converted by hub_models/convert_ctc.py)",
     )
+    if model.config.num_labels != 2:
+        raise ValueError(
+            f"{source.source!r} is not a D aligner: its classifier has {model.config.num_labels} labels, not 2 "
+            "(aligned, hallucinated)"
+        )
+    return model, tokenizer
 
 
 class DiscriminativeAligner(Aligner):

@@ -15,10 +15,10 @@ import math
 from collections.abc import Callable, Sequence
 
 import torch
-from transformers import AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
+from transformers import AutoModel, GPT2Tokenizer, RobertaTokenizer
 
 from ...core.batching import padded_batches, to_device
-from ...core.hub import encode_within_window, from_pretrained, model_window, special_token_layout
+from ...core.hub import encode_within_window, load_model, load_tokenizer, model_window, special_token_layout
 from ...core.tokenize import tokenize
 from ...core.validation import is_blank
 from .base import (
@@ -51,12 +51,10 @@ def _wants_prefix_space(tokenizer) -> bool:
 
 def load_encoder(source: AlignerSource, device: torch.device, dtype: torch.dtype):
     """Tokenizer (with a prefix space for byte-level BPE) and encoder cut after the chosen layer."""
-    tokenizer = from_pretrained(AutoTokenizer.from_pretrained, source.source, source.revision)
+    tokenizer = load_tokenizer(source.source, source.revision)
     if _wants_prefix_space(tokenizer):
-        tokenizer = from_pretrained(
-            AutoTokenizer.from_pretrained, source.source, source.revision, add_prefix_space=True
-        )
-    model = from_pretrained(AutoModel.from_pretrained, source.source, source.revision)
+        tokenizer = load_tokenizer(source.source, source.revision, add_prefix_space=True)
+    model = load_model(AutoModel, source.source, source.revision)
     if getattr(model.config, "is_encoder_decoder", False):
         model = model.get_encoder()
     n_layers = model.config.num_hidden_layers
