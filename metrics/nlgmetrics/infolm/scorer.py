@@ -87,6 +87,8 @@ class _Text:
     truncated: bool = False
     idf_fallback: bool = False
     """All idf weights were 0 (every token occurs in every text of its corpus): weighted uniformly."""
+    blank: bool = False
+    """The text itself is blank (else no positions means only special tokens, such as ``"[SEP]"``)."""
 
 
 class InfoLMModel(MaskedLanguageModel):
@@ -106,7 +108,7 @@ class InfoLMModel(MaskedLanguageModel):
         fallback = bool(positions) and sum(weights) == 0
         if fallback:
             weights = [1.0] * len(positions)
-        return _Text(ids, positions, weights, truncated, fallback)
+        return _Text(ids, positions, weights, truncated, fallback, blank)
 
     @torch.inference_mode()
     def bags(
@@ -446,17 +448,24 @@ class InfoLMScorer:
         labelled = [(f"predictions[{i}]", t) for i, t in enumerate(preds)] + [
             (f"references[{i}][{k}]", t) for i, example in enumerate(refs) for k, t in enumerate(example)
         ]
-        blank = [label for label, t in labelled if not t.positions]
+        blank = [label for label, t in labelled if not t.positions and t.blank]
+        special = [label for label, t in labelled if not t.positions and not t.blank]
         has_bags = [
             bool(p.positions) and any(r.positions for r in example) for p, example in zip(preds, refs)
         ]
-        if blank:
+        if blank or special:
             undefined = sum(not ok for ok in has_bags)
+            reasons = [
+                f"{_listed(labels)} have no words ({why})"
+                for labels, why in (
+                    (blank, "empty, or only whitespace, zero-width or control characters"),
+                    (special, "only special tokens such as [SEP]"),
+                )
+                if labels
+            ]
             runtime.warn(
-                f"infolm: {_listed(blank)} have no words (empty, or only whitespace, zero-width or control "
-                "characters), so no bag of "
-                f"distributions; {undefined} of {n} examples score NaN and are left out of mean_score (an empty "
-                "reference among others is skipped)."
+                f"infolm: {'; '.join(reasons)}, so no bag of distributions; {undefined} of {n} examples score "
+                "NaN and are left out of mean_score (an empty reference among others is skipped)."
             )
         degenerate = [str(i) for i, s in enumerate(scores) if not math.isfinite(s) and has_bags[i]]
         if degenerate:

@@ -419,16 +419,20 @@ class UniEvalScorer:
                 }
                 for i in range(n)
             ]
-        self._warn(data, dims, blank, truncated, slots, n)
+        self._warn(data, dims, blank, truncated, slots, n, with_overall)
         return result
 
-    def _warn(self, data, dims, blank, truncated, slots, n) -> None:
+    def _warn(self, data, dims, blank, truncated, slots, n, with_overall: bool = False) -> None:
         per_sentence = [name for name, dim in dims.items() if dim.per_sentence]
         if blank and per_sentence:
+            nan = f"{', '.join(per_sentence)} (scored per sentence)" + (
+                " and the overall" if with_overall else ""
+            )
+            verb = "are" if with_overall or len(per_sentence) > 1 else "is"
             runtime.warn(
                 f"unieval: {_listed([f'predictions[{i}]' for i in blank])} are empty (or only whitespace, "
-                f"zero-width or control characters) and have no sentence; {', '.join(per_sentence)} "
-                f"(scored per sentence) and the overall are NaN for them and left out of the means."
+                f"zero-width or control characters) and have no sentence; {nan} {verb} NaN for them and left "
+                "out of the means."
             )
         if truncated:
             examples = sorted({slot.example for slot, t in slots if t in truncated})

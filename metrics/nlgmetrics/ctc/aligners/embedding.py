@@ -222,7 +222,9 @@ class EmbeddingAligner(Aligner):
             padding = (torch.arange(wb) >= b_lengths[:, None])[:, None, :]
             a, b, padding = (to_device(t, self.device) for t in (a, b, padding))
             similarity = torch.bmm(embedded[a], embedded[b].transpose(1, 2)).masked_fill_(padding, -math.inf)
-            best = similarity.max(dim=2).values.cpu()
+            # cosines of unit vectors lie in [-1, 1]; float32 rounding of the norms and the product can
+            # give 1.0000001, so the scores are clamped to the range they provably have
+            best = similarity.max(dim=2).values.clamp_(-1.0, 1.0).cpu()
             for row, k in zip(best, group):
                 out[k] = row[: lengths[k][0]].tolist()
         return out
