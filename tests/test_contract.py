@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
+import json
 import math
+import shutil
 import warnings
 from pathlib import Path
 
@@ -485,6 +487,96 @@ def test_one_infolm_scorer_shared_by_threads():
 
     for k, scores in enumerate(run_threads(task)):
         assert scores == [sequential[k]] * REPEATS
+
+
+# ---- threads sharing one tokenizer, inputs longer than the model window (issue 17) -----------------------
+
+STRESS_THREADS, STRESS_ROUNDS = 8, 10
+STRESS = {
+    "E": ([("ctc_consistency", "E-roberta", {})], 150),
+    "D": ([("ctc_consistency", "D-cnndm", {})], 150),
+    "D-albert": ([("ctc_consistency", "D-mix-albert", {})], 150),
+    "R": ([("ctc_consistency", "R-cnndm", {}), ("ctc_relevance", "R-cnndm", {})], 150),
+    "infolm": ([("infolm", None, {"model": "short-window"})], 25),
+    "unieval": ([("unieval", "summarization", {})], 300),
+    "usr": ([("usr", None, {})], 40),
+}
+"""Per stress case: (module, config, load options) of the modules sharing one loaded model, and the words
+of the long text, just past the window (about 3.7 tokens a word: 512 tokens for the aligners, 1,024 for
+UniEval's questions, 64 for the InfoLM model below, USR's 100-token MLM window and 128-token DR pairs)."""
+
+
+@pytest.fixture(scope="session")
+def bert_with_a_short_window(tiny_snapshots, tmp_path_factory) -> str:
+    """The tiny bert-base-uncased with a 64-token window (its tokenizer's ``model_max_length``): InfoLM then
+    cuts long texts as with the real 512-token window, at a cost the stress test can repeat."""
+    folder = tmp_path_factory.mktemp("bert-window-64")
+    shutil.copytree(tiny_snapshots["bert-base-uncased"], folder, dirs_exist_ok=True)
+    settings = json.loads((folder / "tokenizer_config.json").read_text())
+    (folder / "tokenizer_config.json").write_text(json.dumps({**settings, "model_max_length": 64}))
+    return str(folder)
+
+
+def long_jobs(kind: str, short_window_folder: str) -> list[tuple[nlgmetrics.modules.NLGMetric, dict, dict]]:
+    """(loaded module, inputs, compute options) per distinct job of a stress case: two inputs with a text
+    longer than the window, and two settings that make the one shared tokenizer truncate differently (CTC:
+    truncated or windowed reading; UniEval: two dimensions). R runs two modules over the one cached
+    regressor, as the Space does."""
+    loaders, words = STRESS[kind]
+    long_text = " ".join(f"word{i} fact" for i in range(words))
+
+    def inputs(metric: nlgmetrics.modules.NLGMetric, shift: int) -> dict[str, list]:
+        texts = {"predictions": [f"The cat sat {WORDS[shift]}."]}
+        for field in metric.inputs:
+            texts.setdefault(field, [f"{WORDS[shift + 1]} {long_text}"])
+        return texts
+
+    metrics = [
+        nlgmetrics.load(name, config, device="cpu", **{k: short_window_folder for k in kw})
+        for name, config, kw in loaders
+    ]
+    modes = {
+        "unieval": [{"dimensions": ["coherence"]}, {"dimensions": ["consistency"]}],
+        "infolm": [{}],
+        "usr": [{}],
+    }.get(kind, [{"long_inputs": "truncate"}, {"long_inputs": "window"}])
+    return [
+        (metric, inputs(metric, shift), options)
+        for metric in metrics
+        for shift in (0, 3)
+        for options in modes
+    ]
+
+
+@pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.parametrize("kind", ["E", "D", "D-albert", "R", "infolm", "unieval", "usr"])
+def test_threads_sharing_one_tokenizer_with_long_inputs_get_the_sequential_scores(
+    kind, bert_with_a_short_window
+):
+    """8 threads × 10 rounds on modules loaded once, inputs past the window, settings differing per thread:
+    equal to the sequential scores, bit for bit (a shared tokenizer's truncation state once leaked between
+    calls: crashes and silently different scores)."""
+    jobs = long_jobs(kind, bert_with_a_short_window)
+    sequential = [metric.compute(**inputs, **options)["scores"] for metric, inputs, options in jobs]
+    if kind != "usr":  # USR reads the end of a long history by design and says nothing
+        metric, inputs, options = jobs[0]
+        with pytest.warns(NLGMetricsWarning, match="longer than"):
+            metric.compute(**inputs, **options)
+
+    def task(thread: int) -> list[list[float] | str]:
+        metric, inputs, options = jobs[thread % len(jobs)]
+        out = []
+        for _ in range(STRESS_ROUNDS):
+            try:
+                out.append(metric.compute(**inputs, **options)["scores"])
+            except BaseException as err:  # tokenizers' PanicException is not an Exception
+                out.append(f"{type(err).__name__}: {err}")
+        return out
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=STRESS_THREADS) as pool:
+        results = list(pool.map(task, range(STRESS_THREADS)))
+    for thread, scores in enumerate(results):
+        assert scores == [sequential[thread % len(jobs)]] * STRESS_ROUNDS, f"thread {thread}"
 
 
 def test_signature_names_the_config_or_says_custom(minilm_dir):

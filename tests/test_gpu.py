@@ -109,3 +109,11 @@ def test_allow_tf32_shows_in_the_signature_and_restores_the_flags(name, config):
     assert torch.backends.cuda.matmul.fp32_precision == before
     # how far TF32 moves the numbers is bounded on the model bodies (test_cuda_hidden_states_...)
     assert all(math.isfinite(v) for values in score_lists(tf32).values() for v in values)
+
+
+@pytest.mark.parametrize("name", ["ctc_consistency", "infolm", "unieval", "usr"])
+def test_a_cuda_index_past_the_gpus_present_is_refused_at_load(name):
+    index = torch.cuda.device_count()
+    with pytest.raises(ValueError, match=rf"^device='cuda:{index}': there is no cuda device {index} here"):
+        nlgmetrics.load(name, device=f"cuda:{index}")
+    assert nlgmetrics.load(name, device=f"cuda:{index - 1}").scorer is not None

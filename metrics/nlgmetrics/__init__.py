@@ -38,6 +38,10 @@ def load(name: str, config_name: str | None = None, **load_kwargs: Any) -> NLGMe
     """
     from .modules import SPECS
 
+    if not isinstance(name, str):
+        raise ValueError(
+            f"name={name!r} must be one module name, a string: one of {', '.join(list_modules())}"
+        )
     if name not in SPECS:
         raise ValueError(f"unknown module {name!r}; choose one of {', '.join(list_modules())}")
     from .modules.metric import MODULES

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from pathlib import Path
 
 import nltk
@@ -48,10 +49,10 @@ def test_harmonic_mean_is_the_true_one():
     assert harmonic_mean(0.0, 0.0) == 0.0
 
 
-def test_parse_custom_aligner(tmp_path, monkeypatch):
+def test_parse_custom_aligner(tmp_path, monkeypatch, tiny_snapshots):
     assert parse_custom_aligner("E:org/model").layer is None
     assert parse_custom_aligner("E:org/model@12").layer == 12
-    (tmp_path / "path@with@signs").mkdir()
+    shutil.copytree(tiny_snapshots["bert-base-uncased"], tmp_path / "path@with@signs")  # a model folder
     monkeypatch.chdir(tmp_path)
     assert parse_custom_aligner("E:./path@with@signs").source == "./path@with@signs"
     with pytest.raises(ValueError, match="not understood"):

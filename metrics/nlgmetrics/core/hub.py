@@ -15,8 +15,11 @@ import importlib.resources
 import importlib.util
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
+
+from .tokenize import tokenize
 
 T = TypeVar("T")
 
@@ -96,14 +99,21 @@ def check_source(source: str, what: str) -> None:
 
 
 def from_pretrained(loader: Callable[..., T], source: str, revision: str | None, **kwargs: Any) -> T:
-    """``loader(source, revision=revision)``, turning a miss into one line that says how to get the weights.
+    """``loader(source, revision=revision)``, turning a miss into one line that says how to get the weights,
+    and a local folder that does not load (a corrupt or truncated file) into one ValueError line naming it.
 
     Weights in the local cache at a commit id, or unpublished ones, load from the cache without the network.
     Otherwise, with ``HF_HUB_OFFLINE`` unset, one short connection check comes first: an unreachable Hub
     fails in seconds, not after minutes of retries.
     """
     if os.path.isdir(os.path.expanduser(source)):
-        return loader(os.path.expanduser(source), **kwargs)
+        try:
+            return loader(os.path.expanduser(source), **kwargs)
+        except (MemoryError, ValueError):
+            raise
+        except Exception as err:
+            first = (str(err).strip().splitlines() or [""])[0]
+            raise ValueError(f"the folder {source!r} does not load: {type(err).__name__}: {first}") from err
     check_source(source, "weights")
     offline = hub_offline()
     advice = how_to_get_weights(source, revision)
@@ -124,21 +134,84 @@ def from_pretrained(loader: Callable[..., T], source: str, revision: str | None,
         raise WeightsUnavailableError(f"{unavailable(source, revision, why)}\nCause: {err}") from err
 
 
+def load_tokenizer(source: str, revision: str | None, **kwargs: Any) -> Any:
+    """The tokenizer of ``source``; one that knows only its special tokens (transformers' fallback when the
+    tokenizer files are missing: every word would be unknown) is a ValueError."""
+    from transformers import AutoTokenizer
+
+    tokenizer = from_pretrained(AutoTokenizer.from_pretrained, source, revision, **kwargs)
+    if not set(tokenizer.get_vocab()) - set(tokenizer.all_special_tokens):
+        raise ValueError(
+            f"{source!r} has no tokenizer files (tokenizer.json or a vocabulary): its tokenizer knows only "
+            "its special tokens and would read every word as unknown"
+        )
+    return tokenizer
+
+
+_LAYER_WEIGHT = re.compile(r"(^|\.)(embeddings|embed_tokens|shared|(layer|layers|block)\.\d+)\.")
+"""Embedding and transformer-block weights: a checkpoint that matches its config never misses or leaves
+unused any of these."""
+
+
+def load_model(auto_class, source: str, revision: str | None, *, head: str | None = None) -> Any:
+    """``auto_class`` weights from ``source`` (not moved, train mode as loaded).
+
+    With ``head`` (e.g. ``"a trained token-classification head"``) the checkpoint must carry every weight
+    outside the base model: a head that ``from_pretrained`` would initialise at random is an error. A local
+    folder whose config.json does not describe its weights (other sizes, another depth or model type) is an
+    error, not a model with some weights at random.
+    """
+    folder = os.path.isdir(os.path.expanduser(source))
+    extra = {"ignore_mismatched_sizes": True} if folder else {}  # report mismatches ourselves, in one line
+    model, info = from_pretrained(
+        auto_class.from_pretrained, source, revision, output_loading_info=True, **extra
+    )
+    if folder:
+        check_weights_match_config(info, source)
+    if head is not None:
+        check_head(model, info, source, head)
+    return model
+
+
+def check_weights_match_config(loading_info: dict, source: str) -> None:
+    """Raise when the weights have other shapes than config.json says, or when embedding or layer weights are
+    missing from the checkpoint or left unused (another depth or model type than the weights')."""
+    mismatched = sorted(loading_info.get("mismatched_keys") or [])
+    if mismatched:
+        key, saved, expected = mismatched[0]
+        raise ValueError(
+            f"{source!r}: config.json does not describe the weights: {key} is {list(saved)} in the checkpoint "
+            f"but {list(expected)} by config.json ({len(mismatched)} weights differ)"
+        )
+    for keys, how in (("missing_keys", "missing from the checkpoint"), ("unexpected_keys", "not used")):
+        layers = sorted(k for k in loading_info.get(keys) or [] if _LAYER_WEIGHT.search(k))
+        if layers:
+            raise ValueError(
+                f"{source!r}: config.json does not describe the weights: {len(layers)} embedding and layer "
+                f"weights are {how} (e.g. {layers[0]}); is config.json the one saved with these weights?"
+            )
+
+
 def load_model_and_tokenizer(
     auto_class, source: str, revision: str | None, device, dtype, *, head: str | None = None
 ) -> tuple[Any, Any]:
-    """``auto_class`` weights (on ``device`` in ``dtype``, eval mode) and the tokenizer from ``source``.
-
-    With ``head`` (e.g. ``"a trained token-classification head"``) the checkpoint must carry every
-    weight outside the base model: a head that ``from_pretrained`` would initialise at random is an error.
-    """
-    from transformers import AutoTokenizer
-
-    tokenizer = from_pretrained(AutoTokenizer.from_pretrained, source, revision)
-    model, info = from_pretrained(auto_class.from_pretrained, source, revision, output_loading_info=True)
-    if head is not None:
-        check_head(model, info, source, head)
+    """``auto_class`` weights (on ``device`` in ``dtype``, eval mode, see :func:`load_model`) and the tokenizer
+    from ``source``."""
+    tokenizer = load_tokenizer(source, revision)
+    model = load_model(auto_class, source, revision, head=head)
     return model.to(device=device, dtype=dtype).eval(), tokenizer
+
+
+@contextmanager
+def naming_option(option: str | None) -> Iterator[None]:
+    """A ValueError raised inside starts with ``option`` (``model='./x': ...``), the load option the user
+    gave; None leaves errors as they are (registered weights)."""
+    try:
+        yield
+    except ValueError as err:
+        if option is None:
+            raise
+        raise ValueError(f"{option}: {err}") from err
 
 
 def check_head(model, loading_info: dict, source: str, head: str) -> None:
@@ -161,8 +234,8 @@ def embedded_folder(package: str | None) -> str | None:
 
 def special_token_layout(tokenizer) -> tuple[int, int]:
     """How many special tokens the tokenizer puts before and after a text's tokens."""
-    full = tokenizer("hello world")["input_ids"]
-    bare = tokenizer("hello world", add_special_tokens=False)["input_ids"]
+    full = tokenize(tokenizer, "hello world")["input_ids"]
+    bare = tokenize(tokenizer, "hello world", add_special_tokens=False)["input_ids"]
     for start in range(len(full) - len(bare) + 1):
         if full[start : start + len(bare)] == bare:
             return start, len(full) - start - len(bare)
@@ -182,7 +255,7 @@ def encode_within_window(tokenizer, texts: Sequence[str], window: int) -> list[t
     """(token ids with special tokens, was it cut) per text, cut to ``window`` as the tokenizer's truncation does."""
     n_suffix = special_token_layout(tokenizer)[1]
     out = []
-    for ids in tokenizer(list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
+    for ids in tokenize(tokenizer, list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
         cut = len(ids) > window
         if cut:
             ids = ids[: window - n_suffix] + ids[len(ids) - n_suffix :]

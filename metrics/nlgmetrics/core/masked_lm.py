@@ -16,20 +16,18 @@ import torch
 
 from . import runtime
 from .batching import batches_of
-from .hub import check_head, encode_within_window, from_pretrained, model_window
+from .hub import encode_within_window, load_model, load_tokenizer, model_window
 
 
 def load_masked_lm(source: str, revision: str | None, device: torch.device, dtype: torch.dtype):
     """A ``*ForMaskedLM`` with its trained vocabulary head, and its tokenizer."""
-    from transformers import AutoModelForMaskedLM, AutoTokenizer
+    from transformers import AutoModelForMaskedLM
 
-    tokenizer = from_pretrained(AutoTokenizer.from_pretrained, source, revision)
+    tokenizer = load_tokenizer(source, revision)
     if tokenizer.mask_token_id is None:
         raise ValueError(f"{source!r} has no mask token: a masked language model is needed")
-    model, info = from_pretrained(
-        AutoModelForMaskedLM.from_pretrained, source, revision, output_loading_info=True
-    )
-    check_head(model, info, source, "trained masked-LM head (a checkpoint saved with its vocabulary head)")
+    head = "trained masked-LM head (a checkpoint saved with its vocabulary head)"
+    model = load_model(AutoModelForMaskedLM, source, revision, head=head)
     return model.to(device=device, dtype=dtype).eval(), tokenizer
 
 

@@ -412,4 +412,73 @@ def resolve_weight(
             return ResolvedWeight(name, folder, None, spec)
         return ResolvedWeight(name, spec.repo_id, spec.revision, spec)
     check_source(name, option)
+    if os.path.isdir(os.path.expanduser(name)):
+        check_model_folder(name, role=role, option=f"{option}={name!r}")
     return ResolvedWeight(name, name, revision)
+
+
+ROLE_CLASSES = {
+    "encoder": "MODEL_MAPPING_NAMES",
+    "token_classifier": "MODEL_FOR_TOKEN_CLASSIFICATION_MAPPING_NAMES",
+    "regressor": "MODEL_FOR_SEQUENCE_CLASSIFICATION_MAPPING_NAMES",
+    "masked_lm": "MODEL_FOR_MASKED_LM_MAPPING_NAMES",
+    "seq2seq": "MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES",
+    "sequence_classifier": "MODEL_FOR_SEQUENCE_CLASSIFICATION_MAPPING_NAMES",
+}
+"""Each role's transformers auto-class table (model type → class): the model types that can serve in it."""
+WEIGHT_FILES = (
+    "model.safetensors",
+    "model.safetensors.index.json",
+    "pytorch_model.bin",
+    "pytorch_model.bin.index.json",
+)
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "vocab.txt",
+    "vocab.json",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+    "sentencepiece.model",
+    "tokenizer.model",
+)
+"""A tokenizer's own files (any one): without them ``AutoTokenizer`` falls back to a vocabulary of only the
+special tokens and every word becomes unknown."""
+
+
+def check_model_folder(folder: str, *, role: str, option: str) -> None:
+    """A local weights folder holds what ``role`` loads, else one ValueError line naming ``option`` and what is
+    wrong: a config.json (valid JSON, with a ``model_type`` that can serve as ``role``), the weights, and the
+    tokenizer files. Checked before anything loads, so transformers' internals never surface."""
+    from transformers import __version__
+    from transformers.models.auto import modeling_auto
+
+    path = os.path.abspath(os.path.expanduser(folder))
+    present = set(os.listdir(path))
+    where = f"{option}: the folder {path!r}"
+    if "config.json" not in present:
+        raise ValueError(
+            f"{where} is not a model folder: it has no config.json (a weights folder holds config.json, "
+            f"{' or '.join(WEIGHT_FILES[::2])}, and the tokenizer files)"
+        )
+    try:
+        with open(os.path.join(path, "config.json"), encoding="utf-8") as file:
+            config = json.load(file)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{where}: its config.json cannot be read as JSON ({err})") from None
+    model_type = config.get("model_type") if isinstance(config, dict) else None
+    if not isinstance(model_type, str) or not model_type:
+        raise ValueError(f"{where}: its config.json names no model_type")
+    if model_type not in getattr(modeling_auto, ROLE_CLASSES[role]):
+        known = model_type in modeling_auto.MODEL_MAPPING_NAMES
+        raise ValueError(
+            f"{where} holds a {model_type!r} model, which "
+            + (f"cannot serve as a {ROLES[role]}" if known else f"transformers {__version__} does not know")
+            + f" (the {ROLES[role]}s registered here: {', '.join(weights_for(role))})"
+        )
+    if not present & set(WEIGHT_FILES):
+        raise ValueError(f"{where} has no weights ({' or '.join(WEIGHT_FILES[::2])})")
+    if not present & set(TOKENIZER_FILES):
+        raise ValueError(
+            f"{where} has no tokenizer files (one of {', '.join(TOKENIZER_FILES)}): without them transformers "
+            "falls back to a vocabulary of special tokens and reads every word as unknown"
+        )

@@ -34,6 +34,10 @@ _DTYPES = {
 }
 
 
+_RUNNABLE = ("cpu", "cuda", "mps")
+"""Device types the models run on (``meta`` and the other torch types are refused at load)."""
+
+
 class NLGMetricsWarning(UserWarning):
     """Warnings about the data being scored (empty texts, truncation)."""
 
@@ -59,7 +63,11 @@ def warn(message: str) -> None:
 
 
 def select_device(device: str | torch.device | None = None) -> torch.device:
-    """The device to run on: ``device`` if given, else ``$NLGMETRICS_DEVICE``, else cuda, then mps, then cpu."""
+    """The device to run on: ``device`` if given, else ``$NLGMETRICS_DEVICE``, else cuda, then mps, then cpu.
+
+    A device the models cannot run on (``meta``, another device type, cuda or mps where there is none, a
+    cuda index past the GPUs present) is a ValueError naming it, so that a load fails before any work.
+    """
     if device is None:
         device = os.environ.get("NLGMETRICS_DEVICE") or None
     if device is None:
@@ -73,10 +81,21 @@ def select_device(device: str | torch.device | None = None) -> torch.device:
         resolved = torch.device(device)
     except (RuntimeError, TypeError) as err:
         raise ValueError(f"device={device!r} is not a valid torch device ({err})") from None
+    if resolved.type not in _RUNNABLE:
+        raise ValueError(
+            f"device={device!r} cannot run the models: use 'cpu', 'cuda', 'cuda:<index>' or 'mps'"
+            + (" (a meta tensor holds no data)" if resolved.type == "meta" else "")
+        )
     if resolved.type == "cuda" and not torch.cuda.is_available():
         raise ValueError(f"device={device!r} was requested but CUDA is not available here")
     if resolved.type == "mps" and not torch.backends.mps.is_available():
         raise ValueError(f"device={device!r} was requested but MPS is not available here")
+    count = torch.cuda.device_count() if resolved.type == "cuda" else 1
+    if resolved.type != "cpu" and resolved.index is not None and resolved.index >= count:
+        raise ValueError(
+            f"device={device!r}: there is no {resolved.type} device {resolved.index} here "
+            f"({count} found: {resolved.type}:0 to {resolved.type}:{count - 1})"
+        )
     return resolved
 
 

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..core import runtime
+from ..core.hub import naming_option
 from ..core.result import mean_of
 from ..core.validation import check_batch_size, check_inputs, is_blank
 from .aligners import load_aligner
@@ -69,7 +70,7 @@ def resolve_aligner(aspect: str, aligner: str | None, revision: str | None = Non
         raise ValueError(f"unknown CTC aspect {aspect!r}; choose one of {sorted(ASPECTS)}")
     if aligner is not None and not isinstance(aligner, str):
         raise ValueError(f"aligner={aligner!r} must be a string: a config name or '<kind>:<repo-or-dir>'")
-    name = aligner or ASPECTS[aspect].default_variant
+    name = ASPECTS[aspect].default_variant if aligner is None else aligner
     if ":" in name:
         custom = parse_custom_aligner(name, revision)
         return AlignerChoice(name, custom.kind, custom)
@@ -78,6 +79,11 @@ def resolve_aligner(aspect: str, aligner: str | None, revision: str | None = Non
         raise ValueError(
             f"ctc_{aspect} has no checkpoint for aligner {name!r}; valid configs are: {', '.join(valid)} "
             "(or a custom aligner such as 'E:<repo-or-dir>@<layer>')"
+        )
+    if revision is not None:
+        raise ValueError(
+            f"aligner {name!r} is registered at pinned revisions; aligner_revision={revision!r} is for custom "
+            "aligners ('E:<repo>', 'D:<repo>', 'R:<repo>')"
         )
     return AlignerChoice(name, CTC_VARIANTS[name].kind)
 
@@ -170,17 +176,19 @@ class CTCScorer:
         self.aspect = ASPECTS[aspect]
         self.sources: dict[str, AlignerSource] = {}
         self.aligners: dict[AlignerSource, Aligner] = {}
+        option = f"aligner={self.choice.name!r}" if self.choice.custom is not None else None
         for direction in self.aspect.directions:
             source = self.choice.source_for(direction)
             self.sources[direction] = source
             if source not in self.aligners:
-                self.aligners[source] = load_aligner(
-                    source,
-                    device=device,
-                    dtype=dtype,
-                    batch_size=batch_size,
-                    max_batch_tokens=max_batch_tokens,
-                )
+                with naming_option(option):
+                    self.aligners[source] = load_aligner(
+                        source,
+                        device=device,
+                        dtype=dtype,
+                        batch_size=batch_size,
+                        max_batch_tokens=max_batch_tokens,
+                    )
 
     def __repr__(self) -> str:
         return f"CTCScorer(aspect={self.aspect.name!r}, aligner={self.choice.name!r})"

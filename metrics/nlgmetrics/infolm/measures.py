@@ -71,7 +71,9 @@ class InformationMeasure:
 
     Values are exact, never patched: a bag that gives zero probability to a token the other
     needs makes KL ``-inf`` (torchmetrics' ``nan_to_num`` would turn it into ``-3.4e38``), and
-    an undefined value stays NaN.
+    an undefined value stays NaN. The one exception is rounding past a bound that holds for every
+    pair of distributions: KL and the alpha divergence are ≤ 0, and a sum that rounds to a tiny
+    positive number (+5.9e-16) is returned as 0.
     """
 
     name: str
@@ -84,10 +86,13 @@ class InformationMeasure:
 
     def __call__(self, p: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
         name, alpha, beta = self.name, self.alpha, self.beta
+        # −KL(r‖p) ≤ 0 for any two distributions (Gibbs' inequality), and the alpha divergence as signed
+        # here is ≤ 0 for every alpha (Hölder's inequality: Σ r^α p^(1−α) ≤ 1 for 0 < α < 1, ≥ 1 otherwise);
+        # a positive value is float rounding of the bags and the sum, so it is clamped to the bound, 0.
         if name == "kl_divergence":
-            return (torch.xlogy(r, p) - torch.xlogy(r, r)).sum(-1)
+            return (torch.xlogy(r, p) - torch.xlogy(r, r)).sum(-1).clamp(max=0.0)
         if name == "alpha_divergence":
-            return (1 - _sum_of_powers(r, alpha, p, 1 - alpha)) / (alpha * (alpha - 1))
+            return ((1 - _sum_of_powers(r, alpha, p, 1 - alpha)) / (alpha * (alpha - 1))).clamp(max=0.0)
         if name in ("ab_divergence", "beta_divergence"):
             alpha = 1.0 if name == "beta_divergence" else alpha
             s = alpha + beta

@@ -25,6 +25,7 @@ import torch
 
 from ..core import runtime
 from ..core.batching import resolve_token_budget
+from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.registry import resolve_weight
 from ..core.validation import check_batch_size, check_inputs, is_blank
@@ -86,6 +87,8 @@ class _Text:
     truncated: bool = False
     idf_fallback: bool = False
     """All idf weights were 0 (every token occurs in every text of its corpus): weighted uniformly."""
+    blank: bool = False
+    """The text itself is blank (else no positions means only special tokens, such as ``"[SEP]"``)."""
 
 
 class InfoLMModel(MaskedLanguageModel):
@@ -105,7 +108,7 @@ class InfoLMModel(MaskedLanguageModel):
         fallback = bool(positions) and sum(weights) == 0
         if fallback:
             weights = [1.0] * len(positions)
-        return _Text(ids, positions, weights, truncated, fallback)
+        return _Text(ids, positions, weights, truncated, fallback, blank)
 
     @torch.inference_mode()
     def bags(
@@ -224,18 +227,20 @@ class InfoLMScorer:
         check_batch_size(batch_size)
         check_batch_size(max_batch_tokens, "max_batch_tokens")
         self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
-        source = resolve_weight(model or DEFAULT_MODEL, model_revision, role="masked_lm", option="model")
+        name = DEFAULT_MODEL if model is None else model
+        source = resolve_weight(name, model_revision, role="masked_lm", option="model")
         self.source = source
         device = runtime.select_device(device)
-        self.lm = InfoLMModel.load(
-            source.path,
-            source.revision,
-            device=device,
-            dtype=dtype,
-            batch_size=batch_size,
-            name=model or DEFAULT_MODEL,
-            max_batch_tokens=resolve_token_budget(device, batch_size, max_batch_tokens),
-        )
+        with naming_option(None if source.spec else f"model={name!r}"):
+            self.lm = InfoLMModel.load(
+                source.path,
+                source.revision,
+                device=device,
+                dtype=dtype,
+                batch_size=batch_size,
+                name=name,
+                max_batch_tokens=resolve_token_budget(device, batch_size, max_batch_tokens),
+            )
 
     def __repr__(self) -> str:
         return f"InfoLMScorer(model={self.lm.name!r})"
@@ -462,17 +467,24 @@ class InfoLMScorer:
         labelled = [(f"predictions[{i}]", t) for i, t in enumerate(preds)] + [
             (f"references[{i}][{k}]", t) for i, example in enumerate(refs) for k, t in enumerate(example)
         ]
-        blank = [label for label, t in labelled if not t.positions]
+        blank = [label for label, t in labelled if not t.positions and t.blank]
+        special = [label for label, t in labelled if not t.positions and not t.blank]
         has_bags = [
             bool(p.positions) and any(r.positions for r in example) for p, example in zip(preds, refs)
         ]
-        if blank:
+        if blank or special:
             undefined = sum(not ok for ok in has_bags)
+            reasons = [
+                f"{_listed(labels)} have no words ({why})"
+                for labels, why in (
+                    (blank, "empty, or only whitespace, zero-width or control characters"),
+                    (special, "only special tokens such as [SEP]"),
+                )
+                if labels
+            ]
             runtime.warn(
-                f"infolm: {_listed(blank)} have no words (empty, or only whitespace, zero-width or control "
-                "characters), so no bag of "
-                f"distributions; {undefined} of {n} examples score NaN and are left out of mean_score (an empty "
-                "reference among others is skipped)."
+                f"infolm: {'; '.join(reasons)}, so no bag of distributions; {undefined} of {n} examples score "
+                "NaN and are left out of mean_score (an empty reference among others is skipped)."
             )
         degenerate = [str(i) for i, s in enumerate(scores) if not math.isfinite(s) and has_bags[i]]
         if degenerate:

@@ -138,7 +138,7 @@ def make_scorer(spec: ModuleSpec, config: str | None, aligner: str | None = None
 
     if config and aligner and config != aligner:
         raise ValueError(f"config name {config!r} and aligner={aligner!r} disagree; give only one")
-    return CTCScorer(spec.name.removeprefix("ctc_"), aligner or config, **load_options)
+    return CTCScorer(spec.name.removeprefix("ctc_"), config if aligner is None else aligner, **load_options)
 
 
 def variant_weights(spec: ModuleSpec, config: str) -> list:

@@ -113,7 +113,7 @@ def make_scorer(spec: ModuleSpec, config: str | None, model: str | None = None, 
 
     if config and model and config != model:
         raise ValueError(f"config name {config!r} and model={model!r} disagree; give only one")
-    return InfoLMScorer(model or config, **load_options)
+    return InfoLMScorer(config if model is None else model, **load_options)
 
 
 def top_tokens(details: dict) -> list[tuple[str, float | None]]:

@@ -19,9 +19,10 @@ import torch
 
 from ..core import runtime
 from ..core.batching import length_sorted_batches
-from ..core.hub import load_model_and_tokenizer
+from ..core.hub import load_model_and_tokenizer, naming_option
 from ..core.registry import resolve_weight
 from ..core.result import mean_of
+from ..core.tokenize import tokenize
 from ..core.validation import check_batch_size, check_inputs, is_blank
 from . import DEFAULT_TASK, MAX_LENGTH, MULTI_REFERENCE, PLACEHOLDERS, TASKS, Dimension, Task, placeholders
 from .sentences import sent_tokenize
@@ -44,8 +45,8 @@ class UniEvalModel:
         self.batch_size = batch_size
         self.max_length = max_length
         self.device = next(model.parameters()).device
-        self.yes_id = tokenizer("Yes")["input_ids"][0]
-        self.no_id = tokenizer("No")["input_ids"][0]
+        self.yes_id = tokenize(tokenizer, "Yes")["input_ids"][0]
+        self.no_id = tokenize(tokenizer, "No")["input_ids"][0]
         if self.yes_id == self.no_id:
             raise ValueError("the tokenizer gives 'Yes' and 'No' the same first token: not a UniEval model")
         config = model.config
@@ -74,9 +75,9 @@ class UniEvalModel:
         """Token ids of each question, cut on the right to ``max_length`` (the final ``</s>`` kept) as UniEval."""
         if not texts:
             return []
-        return self.tokenizer(list(texts), max_length=self.max_length, truncation=True, verbose=False)[
-            "input_ids"
-        ]
+        return tokenize(
+            self.tokenizer, list(texts), max_length=self.max_length, truncation=True, verbose=False
+        )["input_ids"]
 
     @torch.inference_mode()
     def _answer(self, rows: Sequence[Sequence[int]]) -> list[float]:
@@ -208,11 +209,12 @@ class UniEvalScorer:
         if task not in TASKS:
             raise ValueError(f"unieval has no task {task!r}; valid: {', '.join(TASKS)}")
         self.task: Task = TASKS[task]
-        name = model or self.task.model
+        name = self.task.model if model is None else model
         self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
-        self.evaluator = UniEvalModel.load(
-            self.source.path, self.source.revision, device=device, dtype=dtype, batch_size=batch_size
-        )
+        with naming_option(None if self.source.spec else f"model={name!r}"):
+            self.evaluator = UniEvalModel.load(
+                self.source.path, self.source.revision, device=device, dtype=dtype, batch_size=batch_size
+            )
 
     def __repr__(self) -> str:
         return f"UniEvalScorer(task={self.task.name!r}, model={self.source.name!r})"

@@ -20,10 +20,11 @@ import torch
 
 from ..core import runtime
 from ..core.batching import padded_batches
-from ..core.hub import load_model_and_tokenizer
+from ..core.hub import load_model_and_tokenizer, naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.registry import ResolvedWeight, resolve_weight, usr_weight_name
 from ..core.result import mean_of
+from ..core.tokenize import tokenize
 from ..core.validation import check_batch_size, check_inputs, is_blank
 from . import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs
@@ -32,9 +33,9 @@ from .regression import usr_score
 
 def pair_layout(tokenizer) -> tuple[list[int], list[int], list[int]]:
     """The special tokens a tokenizer puts before, between and after a pair (``<s>``, ``</s></s>``, ``</s>``)."""
-    a = tokenizer("hello", add_special_tokens=False)["input_ids"]
-    b = tokenizer("world", add_special_tokens=False)["input_ids"]
-    full = tokenizer("hello", "world")["input_ids"]
+    a = tokenize(tokenizer, "hello", add_special_tokens=False)["input_ids"]
+    b = tokenize(tokenizer, "world", add_special_tokens=False)["input_ids"]
+    full = tokenize(tokenizer, "hello", "world")["input_ids"]
     for start in range(len(full)):
         if full[start : start + len(a)] == a:
             for middle_end in range(start + len(a), len(full)):
@@ -77,8 +78,8 @@ class SequenceClassifier:
 
     def encode_pair(self, a: str, b: str, max_length: int = DR_MAX_LENGTH) -> tuple[list[int], bool]:
         """``<s> a </s></s> b </s>`` within ``max_length`` (2.1.1's longest_first), and whether it was cut."""
-        ids_a = self.tokenizer(a, add_special_tokens=False)["input_ids"]
-        ids_b = self.tokenizer(b, add_special_tokens=False)["input_ids"]
+        ids_a = tokenize(self.tokenizer, a, add_special_tokens=False)["input_ids"]
+        ids_b = tokenize(self.tokenizer, b, add_special_tokens=False)["input_ids"]
         cut_a, cut_b = longest_first(ids_a, ids_b, max_length - self.n_special)
         cut = len(cut_a) + len(cut_b) < len(ids_a) + len(ids_b)
         return [*self.prefix, *cut_a, *self.middle, *cut_b, *self.suffix], cut
@@ -145,18 +146,28 @@ class USRScorer:
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {
-            part: resolve_weight(given[part] or usr_weight_name(part, config), role=roles[part], option=part)
+            part: resolve_weight(
+                usr_weight_name(part, config) if given[part] is None else given[part],
+                role=roles[part],
+                option=part,
+            )
             for part in SUB_METRICS
         }
         options = {"device": device, "dtype": dtype, "batch_size": batch_size}
-        mlm_source = self.sources["mlm"]
-        self.lm = MaskedLanguageModel.load(mlm_source.path, mlm_source.revision, name="USR-MLM", **options)
-        self.classifiers = {
-            part: SequenceClassifier.load(
-                self.sources[part].path, self.sources[part].revision, name=f"USR-{part}", **options
-            )
-            for part in ("dr_c", "dr_f")
+        custom = {
+            part: None if self.sources[part].spec else f"{part}={given[part]!r}" for part in SUB_METRICS
         }
+        mlm_source = self.sources["mlm"]
+        with naming_option(custom["mlm"]):
+            self.lm = MaskedLanguageModel.load(
+                mlm_source.path, mlm_source.revision, name="USR-MLM", **options
+            )
+        self.classifiers: dict[str, SequenceClassifier] = {}
+        for part in ("dr_c", "dr_f"):
+            with naming_option(custom[part]):
+                self.classifiers[part] = SequenceClassifier.load(
+                    self.sources[part].path, self.sources[part].revision, name=f"USR-{part}", **options
+                )
 
     def __repr__(self) -> str:
         return f"USRScorer({', '.join(f'{p}={s.name!r}' for p, s in self.sources.items())})"
@@ -187,7 +198,9 @@ class USRScorer:
 
     def mlm_windows(self, lines: Sequence[str]) -> list[list[int]]:
         """``<s> line </s>`` ids (never truncated by the tokenizer), then the last MLM_WINDOW of them."""
-        encoded = self.lm.tokenizer(list(lines), add_special_tokens=True, verbose=False)["input_ids"]
+        encoded = tokenize(self.lm.tokenizer, list(lines), add_special_tokens=True, verbose=False)[
+            "input_ids"
+        ]
         return [ids[-MLM_WINDOW:] for ids in encoded]
 
     def mlm_scores(self, windows: Sequence[list[int]], done=lambda n: None) -> list[list[float]]:
@@ -291,7 +304,9 @@ class USRScorer:
             }
             for e in examples
         ]
-        full = self.lm.tokenizer([examples[i].inputs.mlm for i in mlm_rows], verbose=False)["input_ids"]
+        full = tokenize(self.lm.tokenizer, [examples[i].inputs.mlm for i in mlm_rows], verbose=False)[
+            "input_ids"
+        ]
         for i, ids, window, values in zip(mlm_rows, full, windows, token_log_probs):
             tokens = self.lm.token_names(window[1:-1])
             details[i]["mlm_tokens"] = [{"token": t, "log_prob": v} for t, v in zip(tokens, values)]

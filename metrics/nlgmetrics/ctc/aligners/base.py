@@ -15,6 +15,7 @@ AlignerSource(kind='E', source='sentence-transformers/all-mpnet-base-v2', revisi
 from __future__ import annotations
 
 import math
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from ...core import runtime
 from ...core.batching import resolve_token_budget
 from ...core.hub import check_source
-from ...core.registry import ResolvedWeight, WeightSpec, resolve_weight
+from ...core.registry import ResolvedWeight, WeightSpec, check_model_folder, resolve_weight
 from ...core.stopwords import is_stopword
 from ...core.validation import check_batch_size
 
@@ -208,4 +209,6 @@ def parse_custom_aligner(text: str, revision: str | None = None) -> AlignerSourc
     if at and tail.isdigit() and kind == "E":
         source, layer = head, int(tail)
     check_source(source, f"aligner={text!r}")
+    if os.path.isdir(os.path.expanduser(source)):
+        check_model_folder(source, role=ROLE_OF_KIND[kind], option=f"aligner={text!r}")
     return AlignerSource(kind, source, revision, layer, label=text)

@@ -32,6 +32,7 @@ from transformers import AutoModelForTokenClassification
 
 from ...core.batching import padded_batches, to_device
 from ...core.hub import load_model_and_tokenizer
+from ...core.tokenize import tokenize
 from ...core.validation import is_blank
 from .base import (
     NAN_ALIGNMENT,
@@ -107,8 +108,9 @@ def offset_groups(offsets: Sequence[tuple[int, int]], text: str) -> list[list[in
 
 
 def load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dtype):
-    """A converted ``*ForTokenClassification`` checkpoint and its tokenizer."""
-    return load_model_and_tokenizer(
+    """A converted ``*ForTokenClassification`` checkpoint with two labels (aligned, hallucinated) and its
+    tokenizer."""
+    model, tokenizer = load_model_and_tokenizer(
         AutoModelForTokenClassification,
         source.source,
         source.revision,
@@ -116,6 +118,12 @@ def load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dt
         dtype,
         head="trained token-classification head (a D aligner converted by hub_models/convert_ctc.py)",
     )
+    if model.config.num_labels != 2:
+        raise ValueError(
+            f"{source.source!r} is not a D aligner: its classifier has {model.config.num_labels} labels, not 2 "
+            "(aligned, hallucinated)"
+        )
+    return model, tokenizer
 
 
 class DiscriminativeAligner(Aligner):
@@ -131,7 +139,9 @@ class DiscriminativeAligner(Aligner):
         )
         self.max_length = MAX_LENGTH
         self.aligned_label = (model.config.label2id or {}).get("ALIGNED", 0)
-        pieces = tokenizer.convert_ids_to_tokens(tokenizer("a b", add_special_tokens=False)["input_ids"])
+        pieces = tokenizer.convert_ids_to_tokens(
+            tokenize(tokenizer, "a b", add_special_tokens=False)["input_ids"]
+        )
         self.marker = pieces[-1][0]
         self.special_strings = [
             t for t in (tokenizer.bos_token, tokenizer.eos_token, tokenizer.unk_token) if t
@@ -139,7 +149,7 @@ class DiscriminativeAligner(Aligner):
 
     def prepare_input(self, texts: Sequence[str]) -> tuple[list[str], list[bool]]:
         """Cleaned ``a`` texts cut to 256 token ids and decoded back (steps 1-2), and which were cut."""
-        encoded = self.tokenizer(list(texts), verbose=False)["input_ids"]
+        encoded = tokenize(self.tokenizer, list(texts), verbose=False)["input_ids"]
         prepared = []
         for ids in encoded:
             text = self.tokenizer.decode(ids[:INPUT_CUT], clean_up_tokenization_spaces=False)
@@ -154,7 +164,7 @@ class DiscriminativeAligner(Aligner):
         texts; None for a text with no words or over the model window."""
         if not texts:
             return []
-        encoded = self.tokenizer(list(texts), return_offsets_mapping=True, verbose=False)
+        encoded = tokenize(self.tokenizer, list(texts), return_offsets_mapping=True, verbose=False)
         out: list[list[list[int]] | None] = []
         for text, ids, offsets in zip(texts, encoded["input_ids"], encoded["offset_mapping"]):
             words = text.split()
@@ -214,7 +224,8 @@ class DiscriminativeAligner(Aligner):
         """Pair encodings with only the context truncated; every overflow window is returned."""
         if not texts:
             return {"input_ids": [], "overflow_to_sample_mapping": []}
-        return self.tokenizer(
+        return tokenize(
+            self.tokenizer,
             texts,
             contexts,
             truncation="only_second",

@@ -15,10 +15,11 @@ import math
 from collections.abc import Callable, Sequence
 
 import torch
-from transformers import AutoModel, AutoTokenizer, GPT2Tokenizer, RobertaTokenizer
+from transformers import AutoModel, GPT2Tokenizer, RobertaTokenizer
 
 from ...core.batching import padded_batches, to_device
-from ...core.hub import encode_within_window, from_pretrained, model_window, special_token_layout
+from ...core.hub import encode_within_window, load_model, load_tokenizer, model_window, special_token_layout
+from ...core.tokenize import tokenize
 from ...core.validation import is_blank
 from .base import (
     NAN_ALIGNMENT,
@@ -50,12 +51,10 @@ def _wants_prefix_space(tokenizer) -> bool:
 
 def load_encoder(source: AlignerSource, device: torch.device, dtype: torch.dtype):
     """Tokenizer (with a prefix space for byte-level BPE) and encoder cut after the chosen layer."""
-    tokenizer = from_pretrained(AutoTokenizer.from_pretrained, source.source, source.revision)
+    tokenizer = load_tokenizer(source.source, source.revision)
     if _wants_prefix_space(tokenizer):
-        tokenizer = from_pretrained(
-            AutoTokenizer.from_pretrained, source.source, source.revision, add_prefix_space=True
-        )
-    model = from_pretrained(AutoModel.from_pretrained, source.source, source.revision)
+        tokenizer = load_tokenizer(source.source, source.revision, add_prefix_space=True)
+    model = load_model(AutoModel, source.source, source.revision)
     if getattr(model.config, "is_encoder_decoder", False):
         model = model.get_encoder()
     n_layers = model.config.num_hidden_layers
@@ -110,7 +109,8 @@ class EmbeddingAligner(Aligner):
 
     def _windows(self, texts: Sequence[str]) -> list[list[list[int]]]:
         """Each text as overlapping windows that fit the model (one window when it fits)."""
-        encoded = self.tokenizer(
+        encoded = tokenize(
+            self.tokenizer,
             list(texts),
             truncation=True,
             max_length=self.max_length,
@@ -222,7 +222,9 @@ class EmbeddingAligner(Aligner):
             padding = (torch.arange(wb) >= b_lengths[:, None])[:, None, :]
             a, b, padding = (to_device(t, self.device) for t in (a, b, padding))
             similarity = torch.bmm(embedded[a], embedded[b].transpose(1, 2)).masked_fill_(padding, -math.inf)
-            best = similarity.max(dim=2).values.cpu()
+            # cosines of unit vectors lie in [-1, 1]; float32 rounding of the norms and the product can
+            # give 1.0000001, so the scores are clamped to the range they provably have
+            best = similarity.max(dim=2).values.clamp_(-1.0, 1.0).cpu()
             for row, k in zip(best, group):
                 out[k] = row[: lengths[k][0]].tolist()
         return out

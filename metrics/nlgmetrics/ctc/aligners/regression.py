@@ -16,6 +16,7 @@ from transformers import AutoModelForSequenceClassification
 
 from ...core.batching import padded_batches
 from ...core.hub import load_model_and_tokenizer
+from ...core.tokenize import tokenize
 from ...core.validation import is_blank
 from .base import (
     NAN_ALIGNMENT,
@@ -65,10 +66,12 @@ class RegressionAligner(Aligner):
     ) -> tuple[list[dict], list[int], list[bool]]:
         """Encoded ``(b, a)`` rows, the pair each row belongs to, and which pairs were truncated."""
         a_lengths = [
-            len(ids) for ids in self.tokenizer([a for a, _ in pairs], add_special_tokens=False)["input_ids"]
+            len(ids)
+            for ids in tokenize(self.tokenizer, [a for a, _ in pairs], add_special_tokens=False)["input_ids"]
         ]
         b_lengths = [
-            len(ids) for ids in self.tokenizer([b for _, b in pairs], add_special_tokens=False)["input_ids"]
+            len(ids)
+            for ids in tokenize(self.tokenizer, [b for _, b in pairs], add_special_tokens=False)["input_ids"]
         ]
         too_long = [la + lb + 3 > MAX_LENGTH for la, lb in zip(a_lengths, b_lengths)]
         # window mode slides over b when a leaves room for at least half a window of it
@@ -79,7 +82,8 @@ class RegressionAligner(Aligner):
         rows, owners = [], []
         plain = [k for k, s in enumerate(sliding) if not s]
         if plain:
-            encoded = self.tokenizer(
+            encoded = tokenize(
+                self.tokenizer,
                 [pairs[k][1] for k in plain],
                 [pairs[k][0] for k in plain],
                 truncation="longest_first",
@@ -89,7 +93,8 @@ class RegressionAligner(Aligner):
             owners += plain
         windowed = [k for k, s in enumerate(sliding) if s]
         if windowed:
-            encoded = self.tokenizer(
+            encoded = tokenize(
+                self.tokenizer,
                 [pairs[k][1] for k in windowed],
                 [pairs[k][0] for k in windowed],
                 truncation="only_first",
