@@ -404,6 +404,9 @@ Our `E-minilm` numbers come from `benchmarks/minilm_layer_selection.py` on the s
 An empty text is scored `NaN` and left out of the mean, with a warning:
 
 ```python
+import nlgmetrics
+
+metric = nlgmetrics.load("{name}", "E-minilm")
 metric.compute({empty_call})
 # {{'scores': [nan, ...], 'mean_score': ...}}
 ```
