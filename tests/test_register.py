@@ -3,36 +3,23 @@ nlgmetrics, offline and against a Hub that has no such module, gives ``nlgmetric
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 import nlgmetrics
+from nlgmetrics import testing
 from nlgmetrics.modules import SPECS
 from nlgmetrics.registration import MARKER, PREFIX, version_hash
+from nlgmetrics.testing import bare_evaluate_load, same_results
 from tests.test_contract import config_of, examples
 
 NAMES = sorted(SPECS)
 pytestmark = pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
-
-USER_SCRIPT = """
-import json, sys, warnings
-warnings.simplefilter("ignore")
-import evaluate
-assert "nlgmetrics" not in sys.modules
-cases = json.loads(sys.argv[1])
-out = {}
-for name, config, inputs in cases:
-    module = evaluate.load(name, config)
-    out[name] = [type(module).__module__.split(".")[0], module.compute(**inputs)]
-print(json.dumps(out))
-"""
 
 
 def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
@@ -51,12 +38,6 @@ def register(env: dict[str, str], cwd: Path, *more: str) -> str:
     return done.stdout
 
 
-def user_results(env: dict[str, str], cwd: Path, cases: list) -> dict:
-    done = run([sys.executable, "-c", USER_SCRIPT, json.dumps(cases)], env, cwd)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def expected(cases: list) -> dict:
     return {name: nlgmetrics.load(name, config).compute(**inputs) for name, config, inputs in cases}
 
@@ -66,10 +47,7 @@ def cases_for(names: list[str]) -> list:
 
 
 def assert_same(got: dict, want: dict) -> None:
-    for name, (package, result) in got.items():
-        assert package == "nlgmetrics", (name, package)
-        # JSON carries floats exactly (shortest repr) and NaN as NaN: the same numbers, bit for bit
-        assert json.dumps(result, sort_keys=True) == json.dumps(want[name], sort_keys=True), name
+    assert set(got) == set(want) and same_results(got, want) == []
 
 
 def test_register_then_bare_evaluate_load_offline_equals_nlgmetrics_load(modules_cache, tmp_path):
@@ -77,30 +55,13 @@ def test_register_then_bare_evaluate_load_offline_equals_nlgmetrics_load(modules
     assert out.count(": registered (") == len(NAMES)
     env = {**modules_cache, "HF_EVALUATE_OFFLINE": "1"}
     cases = cases_for(NAMES)
-    assert_same(user_results(env, tmp_path, cases), expected(cases))
-
-
-class NotFound(http.server.BaseHTTPRequestHandler):
-    def _404(self):
-        self.send_response(404)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    do_GET = do_HEAD = do_POST = _404
-
-    def log_message(self, *args):
-        pass
+    assert_same(bare_evaluate_load(cases, env, tmp_path), expected(cases))
 
 
 @pytest.fixture
 def hub_without_modules():
-    """An HTTP server on 127.0.0.1 that answers 404 to everything (a Hub with no such module)."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotFound)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with testing.hub_without_modules() as url:
+        yield url
 
 
 def test_bare_evaluate_load_online_where_the_hub_has_no_such_module(
@@ -110,7 +71,7 @@ def test_bare_evaluate_load_online_where_the_hub_has_no_such_module(
     env = {**modules_cache, "HF_ENDPOINT": hub_without_modules}
     env.pop("HF_EVALUATE_OFFLINE")  # evaluate asks the (local) Hub first; weights stay in the offline cache
     cases = cases_for(["ctc_consistency", "infolm", "unieval", "usr"])
-    assert_same(user_results(env, tmp_path, cases), expected(cases))
+    assert_same(bare_evaluate_load(cases, env, tmp_path), expected(cases))
 
 
 def test_register_is_idempotent_replaces_older_versions_and_removes_only_its_own(modules_cache, tmp_path):

@@ -44,17 +44,18 @@ class FakeHub:
         self.fail_on = fail_on
         self.oid = oid
 
-    def create_repo(self, repo_id, repo_type=None, exist_ok=False):
+    def create_repo(self, repo_id, repo_type=None, exist_ok=False, space_sdk=None):
+        assert (space_sdk == "gradio") is (repo_type == "space")
         self.calls.append(("create_repo", repo_id, repo_type, exist_ok))
 
-    def upload_folder(self, *, folder_path, repo_id, commit_message):
+    def upload_folder(self, *, folder_path, repo_id, repo_type, commit_message):
         if repo_id == self.fail_on:
             raise ConnectionError("the Hub went away")
         oid = self.oid if self.oid is not None else hashlib.sha1(repo_id.encode()).hexdigest()
         self.calls.append(("upload_folder", repo_id, folder_path, oid))
         return SimpleNamespace(oid=oid, commit_url=f"https://huggingface.co/{repo_id}/commit/{oid}")
 
-    def create_tag(self, repo_id, *, tag, revision=None, tag_message=None, exist_ok=False):
+    def create_tag(self, repo_id, *, repo_type, tag, revision=None, tag_message=None, exist_ok=False):
         self.calls.append(("create_tag", repo_id, tag, revision, exist_ok))
 
 
@@ -96,7 +97,7 @@ def test_publish_records_the_commit_of_each_upload_and_tags_it(tmp_path):
         assert ("create_tag", repo, CTC_RELEASE, oid, True) in hub.calls  # the tag is on that very commit
         assert f"    pinned {repo}@{oid} in {table}" in lines
     kinds = [call[0] for call in hub.calls]
-    assert kinds == ["create_repo", "upload_folder", "create_tag"] * 2
+    assert kinds == ["create_repo", "upload_folder"] * 2 + ["create_tag"] * 2  # tags only once all uploaded
 
 
 def test_after_publishing_the_registry_pins_the_repo_to_the_recorded_commit(tmp_path):
@@ -151,14 +152,16 @@ def test_an_already_published_repo_is_skipped(tmp_path):
     assert json.loads(table.read_text()) == {"nlgmetrics/ctc-R-yelp-sent_to_sent": "a" * 40}
 
 
-def test_a_failure_midway_keeps_the_commits_already_made(tmp_path):
+def test_a_failure_midway_tags_and_records_nothing(tmp_path, capsys):
     out = tmp_path / "out"
     converted(out, "D-cnndm", "doc_to_summ")
     converted(out, "R-cnndm", "doc_to_summ")
     table = tmp_path / "published_revisions.json"
+    hub = FakeHub(fail_on="nlgmetrics/ctc-R-cnndm-doc_to_summ")
     with pytest.raises(ConnectionError):
-        publish.publish(out, api=FakeHub(fail_on="nlgmetrics/ctc-R-cnndm-doc_to_summ"), revisions_file=table)
-    assert list(json.loads(table.read_text())) == ["nlgmetrics/ctc-D-cnndm-doc_to_summ"]
+        publish.publish(out, api=hub, revisions_file=table)
+    assert not table.exists() and not [call for call in hub.calls if call[0] == "create_tag"]
+    assert "nothing was tagged or recorded (1 of 2 uploaded); run the same command again" in capsys.readouterr().err
 
 
 def test_an_upload_without_a_commit_id_is_an_error(tmp_path):

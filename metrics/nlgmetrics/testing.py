@@ -23,14 +23,19 @@ True
 from __future__ import annotations
 
 import hashlib
+import http.server
 import importlib.resources
 import importlib.util
 import json
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
+import threading
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import torch
@@ -257,3 +262,71 @@ def build_tiny_hub_cache(
             save_tiny_model(spec, tmp, seed)
             snapshots[name] = install_in_cache(tmp, cache_dir, spec.repo_id, spec.revision)
     return snapshots
+
+
+BARE_LOAD_SCRIPT = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+import evaluate
+assert "nlgmetrics" not in sys.modules
+out = {}
+for name, config, inputs in json.loads(sys.argv[1]):
+    module = evaluate.load(name, config)
+    out[name] = [type(module).__module__.split(".")[0], module.compute(**inputs)]
+assert "nlgmetrics" in sys.modules  # imported by the registered scripts, not by the user
+print(json.dumps(out))
+"""
+"""A user's script: bare ``evaluate.load(name, config)`` and ``compute`` for each case, never importing
+nlgmetrics itself; prints {name: [package of the module's class, result]} as JSON."""
+
+
+def bare_evaluate_load(cases: list, env: dict[str, str], cwd: str | Path) -> dict:
+    """Run :data:`BARE_LOAD_SCRIPT` on ``[[name, config, inputs], ...]`` in a fresh Python process."""
+    done = subprocess.run(
+        [sys.executable, "-c", BARE_LOAD_SCRIPT, json.dumps(cases)],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if done.returncode != 0:
+        raise AssertionError(f"bare evaluate.load failed:\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+class _NotFound(http.server.BaseHTTPRequestHandler):
+    def _not_found(self) -> None:
+        self.send_response(404)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_HEAD = do_POST = _not_found
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@contextmanager
+def hub_without_modules() -> Iterator[str]:
+    """An HTTP server on 127.0.0.1 answering 404 to everything (a Hub without our modules); yields its URL
+    for ``HF_ENDPOINT``."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _NotFound)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def same_results(got: dict, want: dict) -> list[str]:
+    """The names whose bare-loaded result differs from ``want`` (JSON carries floats exactly and NaN as
+    NaN, so equal JSON means the same numbers bit for bit) or whose module is not nlgmetrics'."""
+    return [
+        name
+        for name, (package, result) in got.items()
+        if package != "nlgmetrics"
+        or json.dumps(result, sort_keys=True) != json.dumps(want[name], sort_keys=True)
+    ]

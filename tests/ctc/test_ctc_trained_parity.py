@@ -175,7 +175,7 @@ def test_converter_and_publish_command_lines(checkpoints, tmp_path):
     command += ["--direction", "summ_to_ref", "--base", str(base_dir), "--output", str(out)]
     subprocess.run(command, check=True, cwd=Path(__file__).resolve().parents[2], capture_output=True)
     run = subprocess.run(
-        [sys.executable, "-m", "hub_models.publish", str(out.parent), "--dry-run"],
+        [sys.executable, "-m", "hub_models.publish", str(out.parent), "--dry-run", "--weights-only"],
         check=True,
         cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
@@ -228,15 +228,15 @@ def test_a_published_checkpoint_loads_at_the_commit_publish_recorded(checkpoints
     cache = Path(os.environ["HF_HUB_CACHE"])
 
     class HubInTheCache:
-        def create_repo(self, repo_id, repo_type=None, exist_ok=False):
+        def create_repo(self, repo_id, repo_type=None, exist_ok=False, **_):
             pass
 
-        def upload_folder(self, *, folder_path, repo_id, commit_message):
+        def upload_folder(self, *, folder_path, repo_id, commit_message, **_):
             oid = hashlib.sha1(f"{repo_id}:{commit_message}:{tmp_path}".encode()).hexdigest()
             shutil.copytree(folder_path, cache / f"models--{repo_id.replace('/', '--')}" / "snapshots" / oid)
             return SimpleNamespace(oid=oid)
 
-        def create_tag(self, repo_id, *, tag, revision=None, tag_message=None, exist_ok=False):
+        def create_tag(self, repo_id, *, tag, revision=None, tag_message=None, exist_ok=False, **_):
             assert tag == "v1.0" and revision is not None
 
     table = tmp_path / "published_revisions.json"

@@ -263,7 +263,7 @@ def test_publish_dry_run_and_recorded_commits(tmp_path, usr_release):
         def create_repo(self, repo_id, **_):
             self.calls.append(("repo", repo_id))
 
-        def upload_folder(self, *, folder_path, repo_id, commit_message):
+        def upload_folder(self, *, folder_path, repo_id, commit_message, **_):
             self.calls.append(("upload", repo_id, commit_message))
             return type("Commit", (), {"oid": f"{len(self.calls):040x}"})()
 
