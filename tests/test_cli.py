@@ -178,9 +178,12 @@ def test_list_verbose_shows_the_option_help(capsys):
             ["--metric", "ctc_consistency", "--column", "contexts=c"],
             "has no input 'contexts'; its inputs are",
         ),
-        (["--metric", "ctc_relevance"], "row 0 has no column 'references' for references"),
-        (["--metric", "ctc_consistency", "--column", "sources=doc"], "row 0 has no column 'doc' for sources"),
-        (["--metric", "ctc_consistency", "--batch-size", "x"], "argument --batch-size: invalid int value"),
+        (["--metric", "ctc_relevance"], "row 1 has no column 'references' for references"),
+        (["--metric", "ctc_consistency", "--column", "sources=doc"], "row 1 has no column 'doc' for sources"),
+        (
+            ["--metric", "ctc_consistency", "--batch-size", "x"],
+            "argument --batch-size: option batch_size: 'x' is not an int",
+        ),
         ([], "the following arguments are required: --metric"),
     ],
 )
@@ -199,7 +202,7 @@ def test_errors_are_one_line_with_exit_code_2(pairs, capsys, extra, message):
         ("", "{path} has no rows"),
         ('{"predictions": "a", "sources": "b"}\nnot json\n', "{path}:2: not valid JSON"),
         ('["a", "b"]\n', "{path}:1: each line must be a JSON object, got list"),
-        ('{"predictions": 5, "sources": "b"}\n', "{path}: predictions[0] must be a string, got int"),
+        ('{"predictions": 5, "sources": "b"}\n', "{path}: row 1 (predictions) must be a string, got int"),
     ],
 )
 def test_bad_input_files_are_one_line_errors(tmp_path, capsys, content, message):

@@ -161,7 +161,10 @@ def test_a_failure_midway_tags_and_records_nothing(tmp_path, capsys):
     with pytest.raises(ConnectionError):
         publish.publish(out, api=hub, revisions_file=table)
     assert not table.exists() and not [call for call in hub.calls if call[0] == "create_tag"]
-    assert "nothing was tagged or recorded (1 of 2 uploaded); run the same command again" in capsys.readouterr().err
+    assert (
+        "nothing was tagged or recorded (1 of 2 uploaded); run the same command again"
+        in capsys.readouterr().err
+    )
 
 
 def test_an_upload_without_a_commit_id_is_an_error(tmp_path):

@@ -9,8 +9,9 @@
     python -m nlgmetrics --version
 
 Each row needs the module's input fields (``predictions``, ``sources``, ``references``,
-``contexts``), or ``--column field=your_column`` to map them. In CSV files several
-references in one cell are separated by ``|||``. The output file gets one column per
+``contexts``), or ``--column field=your_column`` to map them. Files are ``.jsonl``, ``.json``,
+``.csv`` or ``.tsv`` (:mod:`nlgmetrics.records`, shared with the Space); in CSV/TSV several references
+in one cell are a JSON list. The output file gets one column per
 score (``ctc_consistency`` for single-score modules) and the result's signature
 (``ctc_consistency_signature``); the mean, the direction, the range and the signature are printed.
 
@@ -30,24 +31,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
-import json
-import math
 import os
 import re
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .records import field_value, file_format, read_records, write_records
 
 if TYPE_CHECKING:
     from .modules.spec import ModuleSpec, Option
 
-REFERENCE_SEPARATOR = "|||"
 CLI_CONTROLLED = ("show_progress", "return_details")
 """Compute options the command line sets itself (``--no-progress``; it writes scores, not details)."""
-_TRUE, _FALSE = ("true", "1", "yes", "y", "on"), ("false", "0", "no", "n", "off")
 
 
 class CLIError(Exception):
@@ -65,57 +63,43 @@ class OneLineErrorParser(argparse.ArgumentParser):
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of a ``.csv`` file, or of a JSONL file (one JSON object per line; any other suffix)."""
-    if not path.exists():
-        raise CLIError(f"input file {str(path)!r} does not exist")
-    if path.is_dir():
-        raise CLIError(f"{str(path)!r} is a folder; give a .jsonl or .csv file")
+    """The rows of a ``.jsonl``/``.json``/``.csv``/``.tsv`` file (:func:`nlgmetrics.records.read_records`)."""
     try:
-        if path.suffix.lower() == ".csv":
-            with path.open(newline="", encoding="utf-8") as f:
-                return list(csv.DictReader(f))
-        rows = []
-        with path.open(encoding="utf-8") as f:
-            for number, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise CLIError(
-                        f"{path}:{number}: not valid JSON ({err.msg}); use one object per line"
-                    ) from err
-                if not isinstance(row, dict):
-                    raise CLIError(
-                        f"{path}:{number}: each line must be a JSON object, got {type(row).__name__}"
-                    )
-                rows.append(row)
-        return rows
-    except UnicodeDecodeError as err:
-        raise CLIError(f"{path} is not UTF-8 text ({err.reason} at byte {err.start})") from err
-    except (OSError, csv.Error) as err:
+        return read_records(path)
+    except ValueError as err:
+        raise CLIError(str(err)) from None
+    except OSError as err:
         raise CLIError(f"cannot read {path}: {err}") from err
 
 
-def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
-    """JSONL (NaN written as null), or CSV when ``path`` ends in ``.csv`` (reference lists joined by ``|||``)."""
-    if path.suffix.lower() == ".csv":
-        fieldnames = list(dict.fromkeys(key for row in rows for key in row))
-        with path.open("w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=fieldnames)
-            writer.writeheader()
-            for row in rows:
-                writer.writerow(
-                    {
-                        k: REFERENCE_SEPARATOR.join(map(str, v)) if isinstance(v, list) else v
-                        for k, v in row.items()
-                    }
-                )
-        return
-    with path.open("w", encoding="utf-8") as f:
-        for row in rows:
-            clean = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()}
-            f.write(json.dumps(clean, ensure_ascii=False) + "\n")
+def check_output(path: Path) -> None:
+    """Fail before any scoring when the results cannot be written to ``path``."""
+    try:
+        file_format(path)
+    except ValueError as err:
+        raise CLIError(f"--output {err}") from None
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise CLIError(f"cannot write {path}: the folder {str(folder)!r} does not exist")
+    if path.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CLIError(f"cannot write {path}: {'it is a folder' if path.is_dir() else 'permission denied'}")
+
+
+def argument_type(option: Option) -> Callable[[str], Any]:
+    """``option.parse`` for argparse: a bad value reads as the option's own message."""
+
+    def parse(text: str) -> Any:
+        try:
+            return option.parse(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return parse
+
+
+def rows_not_indexes(message: str) -> str:
+    """A check's message about ``field[i]`` as the file's 1-based row: ``row i+1 (field)``."""
+    return re.sub(r"\b([a-z_]+)\[(\d+)\]", lambda m: f"row {int(m[2]) + 1} ({m[1]})", message)
 
 
 def parse_columns(spec: ModuleSpec, items: list[str], config: str | None = None) -> dict[str, str]:
@@ -132,8 +116,11 @@ def parse_columns(spec: ModuleSpec, items: list[str], config: str | None = None)
     return columns
 
 
-def gather_inputs(rows: list[dict[str, Any]], fields: list[str], columns: dict[str, str]) -> dict[str, list]:
-    """Module inputs from the rows; a missing column is an error naming the field and row."""
+def gather_inputs(
+    rows: list[dict[str, Any]], fields: list[str], columns: dict[str, str], list_fields: tuple[str, ...] = ()
+) -> dict[str, list]:
+    """Module inputs from the rows (a cell of a field in ``list_fields`` holding a JSON list of texts is
+    that list); a missing column is an error naming the field and the 1-based row."""
     inputs: dict[str, list] = {}
     for field in fields:
         column = columns.get(field, field)
@@ -141,28 +128,15 @@ def gather_inputs(rows: list[dict[str, Any]], fields: list[str], columns: dict[s
         for i, row in enumerate(rows):
             if column not in row:
                 raise CLIError(
-                    f"row {i} has no column {column!r} for {field} (its columns: {', '.join(map(str, row))}; "
+                    f"row {i + 1} has no column {column!r} for {field} (its columns: {', '.join(map(str, row))}; "
                     f"use --column {field}=NAME)"
                 )
-            value = row[column]
-            if field == "references" and isinstance(value, str) and REFERENCE_SEPARATOR in value:
-                value = value.split(REFERENCE_SEPARATOR)
-            values.append(value)
+            values.append(field_value(row[column], takes_list=field in list_fields))
         inputs[field] = values
     return inputs
 
 
 # ---- options from the modules' declarations ------------------------------------------------------
-
-
-def parse_bool(text: str) -> bool:
-    """true/false, 1/0, yes/no, on/off (any case)."""
-    lowered = text.strip().lower()
-    if lowered in _TRUE:
-        return True
-    if lowered in _FALSE:
-        return False
-    raise ValueError(f"{text!r} is not a boolean (use true/false, 1/0 or yes/no)")
 
 
 def cli_compute_options(spec: ModuleSpec) -> dict[str, Option]:
@@ -173,7 +147,7 @@ def cli_compute_options(spec: ModuleSpec) -> dict[str, Option]:
 
 
 def _type_name(option: Option) -> str:
-    return {bool: "BOOL", int: "INT", float: "FLOAT"}.get(option.cli_type, "TEXT")
+    return {bool: "BOOL", int: "INT", float: "FLOAT", list: "LIST", dict: "JSON"}.get(option.cli_type, "TEXT")
 
 
 def parse_options(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
@@ -186,9 +160,8 @@ def parse_options(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
             raise CLIError(f"--option {item!r} must be NAME=VALUE, e.g. {next(iter(known), 'name')}=...")
         if name not in known:
             raise CLIError(f"{spec.name} has no option {name!r}; valid: {', '.join(known) or 'none'}")
-        cli_type = known[name].cli_type
         try:
-            options[name] = parse_bool(raw) if cli_type is bool else cli_type(raw)
+            options[name] = known[name].parse(raw)
         except ValueError as err:
             raise CLIError(f"--option {name}={raw!r}: expected {_type_name(known[name])} ({err})") from err
     try:
@@ -355,15 +328,16 @@ def cmd_score(args: argparse.Namespace) -> int:
     options = parse_options(spec, args.option)
     columns = parse_columns(spec, args.column, config)
     path = Path(args.input)
+    output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
+    check_output(output)
     rows = read_rows(path)
     if not rows:
         raise CLIError(f"{path} has no rows")
-    inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns)
+    inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns, spec.list_inputs)
     try:
         check_inputs(inputs, reference_fields=spec.list_inputs)
     except ValueError as err:
-        raise CLIError(f"{path}: {err} (the row number is the index)") from err
-    output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
+        raise CLIError(f"{path}: {rows_not_indexes(str(err))}") from err
 
     world = int(os.environ.get("WORLD_SIZE", "1"))
     if args.num_processes is not None and args.num_processes < 1:
@@ -420,7 +394,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         row.update({column: values[i] for column, values in scores.items()})
         row[f"{name}_signature"] = signature
     try:
-        write_rows(output, rows)
+        write_records(output, rows)
     except OSError as err:
         raise CLIError(f"cannot write {output}: {err}") from err
     if world > 1 and not args.shard_dir:  # the output is whole: the default shard folder is not needed
@@ -611,7 +585,7 @@ def build_parser() -> argparse.ArgumentParser:
         running.add_argument(
             f"--{option.name.replace('_', '-')}",
             dest=f"load_{option.name}",
-            type=parse_bool if option.cli_type is bool else option.cli_type or str,
+            type=argument_type(option),
             default=None,
             metavar={int: "N", bool: "BOOL"}.get(option.cli_type, option.name.upper()),
             help=option.help.replace("%", "%%"),
@@ -621,7 +595,7 @@ def build_parser() -> argparse.ArgumentParser:
         weights.add_argument(
             f"--{name.replace('_', '-')}",
             dest=f"load_{name}",
-            type=parse_bool if option.cli_type is bool else option.cli_type,
+            type=argument_type(option),
             default=None,
             metavar="REVISION" if name.endswith("_revision") else name.upper(),
             help=f"[{', '.join(families)}] {option.help}".replace("%", "%%"),

@@ -18,7 +18,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from .cli import CLIError, parse_bool, read_rows
+from .cli import CLIError, read_rows
+from .modules.spec import parse_bool
 
 BOOTSTRAP_HELP = {
     "resamples": "bootstrap resamples (and random swaps of the p-value) (default 1000)",
@@ -112,7 +113,7 @@ def _aligned(
         missing = next((i for i, row in enumerate(rows) if field not in row), None)
         if missing is not None:
             raise CLIError(
-                f"{path}: row {missing} has no column {field!r} (score the file with 'nlgmetrics score', "
+                f"{path}: row {missing + 1} has no column {field!r} (score the file with 'nlgmetrics score', "
                 "or name the score column with --field)"
             )
         tables.append(rows)
@@ -131,7 +132,7 @@ def _aligned(
         for i, (row, base) in enumerate(zip(tables[k], reference)):
             for input_field in check_fields:
                 if input_field in row and input_field in base and row[input_field] != base[input_field]:
-                    name = f"id {row['id']!r}" if by_id else f"row {i}"
+                    name = f"id {row['id']!r}" if by_id else f"row {i + 1}"
                     raise CLIError(
                         f"{path} and {first} differ at example {name}: its {input_field} is not the same; "
                         "compare systems on the same inputs"
@@ -139,7 +140,7 @@ def _aligned(
     results = {}
     for name, path, rows in zip(_system_names(paths), paths, tables):
         scores = [
-            _score(row[field], f"{path}: " + (f"id {row['id']!r}" if by_id else f"row {i}"), field)
+            _score(row[field], f"{path}: " + (f"id {row['id']!r}" if by_id else f"row {i + 1}"), field)
             for i, row in enumerate(rows)
         ]
         signature = rows[0].get(f"{metric}_signature")

@@ -33,7 +33,6 @@ metric's scores, one number or a dict dimension → number each), as UniEval's r
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
@@ -43,6 +42,8 @@ from typing import Any
 
 import numpy as np
 from scipy.stats import kendalltau, pearsonr, spearmanr
+
+from .records import read_records as read_records  # re-exported: read_records(path) for meta_evaluate
 
 COEFFICIENTS = ("pearson", "spearman", "kendall")
 LEVELS = ("sample", "summary", "system")
@@ -267,29 +268,6 @@ def _bootstrap(
 
 
 # ---- records: the meta-evaluation of a file of judged and scored items ----------------------------
-
-
-def read_records(path: str | Path) -> list[dict[str, Any]]:
-    """The records of a JSON file holding a list of objects, or of a JSONL file (one object a line)."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"records file {str(path)!r} does not exist or is not a file")
-    text = path.read_text(encoding="utf-8")
-    try:
-        records = json.loads(text)
-    except json.JSONDecodeError:
-        records = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    records.append(json.loads(line))
-                except json.JSONDecodeError as err:
-                    raise ValueError(f"{path}:{number}: not valid JSON ({err.msg})") from None
-    if isinstance(records, dict):
-        records = [records]
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        raise ValueError(f"{path} must hold JSON objects (a list of them, or one per line)")
-    return records
 
 
 def _dimension_values(record: Mapping, field: str, index: int, dimensions: list[str] | None) -> Any:

@@ -108,9 +108,13 @@ def test_uploads_csv_and_jsonl(tmp_path):
     ("name", "content", "message"),
     [
         ("big.csv", "predictions\n" + "x\n" * 300, "uploads up to 400 bytes"),
-        ("bad.jsonl", '{"predictions": "x"}\n{oops\n', "bad.jsonl line 2 is not JSON"),
-        ("ragged.csv", "predictions,sources\nx\n", "row 0 does not have one value per header column"),
-        ("data.txt", "x", "upload a .csv or .jsonl file"),
+        ("bad.jsonl", '{"predictions": "x"}\n{oops\n', "bad.jsonl:2: not valid JSON"),
+        (
+            "ragged.csv",
+            "predictions,sources\nx\n",
+            "ragged.csv:2: the row does not have one value per header column",
+        ),
+        ("data.txt", "x", "data.txt: unknown file type '.txt'; use .jsonl, .ndjson, .json, .csv or .tsv"),
     ],
 )
 def test_bad_uploads_are_refused_with_a_clear_message(tmp_path, name, content, message):

@@ -25,6 +25,7 @@ TypeError: infolm got unknown load option(s) devic; valid: model, model_revision
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +50,23 @@ EVALUATE_OPTIONS = (
     "timeout",
 )
 """Keyword arguments of ``evaluate.Metric`` itself: every module accepts them and passes them on untouched."""
+
+
+TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "y", "on"), ("false", "0", "no", "n", "off")
+
+
+def parse_bool(text: str) -> bool:
+    """true/false, 1/0, yes/no, on/off (any case): how every interface reads a boolean typed as text.
+
+    >>> parse_bool("Yes"), parse_bool("off")
+    (True, False)
+    """
+    lowered = text.strip().lower()
+    if lowered in TRUE_WORDS:
+        return True
+    if lowered in FALSE_WORDS:
+        return False
+    raise ValueError(f"{text!r} is not a boolean (use true/false, 1/0, yes/no or on/off)")
 
 
 def check_bool(name: str, value: Any) -> bool:
@@ -92,12 +110,53 @@ class Option:
     default: Any = None
     check: Callable[[str, Any], Any] | None = None
     cli_type: type | None = None
-    """How the command line parses ``--option name=value`` (None: not offered on the command line)."""
+    """The type a value typed as text has (bool, int, float, str, list, dict): how the command line
+    (``--option name=value``) and the Space read it with :meth:`parse`; None: not offered as text."""
 
     def validate(self, value: Any) -> Any:
         if value is None or self.check is None:
             return value
         return self.check(self.name, value)
+
+    def parse(self, text: str) -> Any:
+        """The value of ``text`` as this option's type, the same in every interface (then :meth:`validate`).
+
+        A list is JSON (``["a", "b"]``) or names separated by commas (``a,b``); a dict is a JSON object;
+        any option also takes a JSON list or object where its check accepts one (InfoLM's ``idf``).
+
+        >>> Option("dimensions", "", cli_type=list).parse("coherence, fluency")
+        ['coherence', 'fluency']
+        >>> Option("idf", "", cli_type=bool).parse("no")
+        False
+        >>> Option("temperature", "", cli_type=float).parse("warm")
+        Traceback (most recent call last):
+        ...
+        ValueError: option temperature: 'warm' is not a float
+        """
+        stripped = text.strip()
+        if stripped[:1] in ("[", "{") and self.cli_type not in (str, None):
+            try:
+                return json.loads(stripped)
+            except json.JSONDecodeError as err:
+                raise ValueError(f"option {self.name}: {text!r} is not valid JSON ({err.msg})") from None
+        if self.cli_type is list:
+            return [item.strip() for item in stripped.split(",") if item.strip()]
+        if self.cli_type is dict:
+            raise ValueError(f'option {self.name}: {text!r} is not a JSON object ({{"name": "..."}})')
+        if self.cli_type is bool:
+            try:
+                return parse_bool(text)
+            except ValueError as err:
+                raise ValueError(f"option {self.name}: {err}") from None
+        if self.cli_type in (int, float):
+            try:
+                return self.cli_type(stripped)
+            except ValueError:
+                raise ValueError(
+                    f"option {self.name}: {text!r} is not a{'n' if self.cli_type is int else ''} "
+                    f"{self.cli_type.__name__}"
+                ) from None
+        return text
 
 
 COMMON_LOAD_OPTIONS = (

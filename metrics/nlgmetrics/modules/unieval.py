@@ -76,12 +76,19 @@ SPEC = ModuleSpec(
         Option(
             "dimensions",
             "the dimensions to compute, a list (default: all of the task's, in UniEval's order)",
+            cli_type=list,
         ),
-        Option("overall", "also return overall, the mean of the computed dimensions (not for fact)", True),
+        Option(
+            "overall",
+            "also return overall, the mean of the computed dimensions (not for fact)",
+            True,
+            cli_type=bool,
+        ),
         Option(
             "questions",
             "custom dimensions: {name: question} with {prediction}, {source}, {reference}, {context}, e.g. "
             "'question: Is this a clear summary? </s> summary: {prediction}'",
+            cli_type=dict,
         ),
         Option(
             "multi_reference",

@@ -1,7 +1,7 @@
 """Examples as records (one dict per example, keyed by the module's input fields): limits, files, results.
 
-Uploads are parsed with the standard ``csv`` and ``json`` libraries only. Every limit is refused
-with a message saying what was too big and what the limit is.
+Uploads are read and results written by :mod:`nlgmetrics.records`, exactly as the command line reads
+and writes files. Every limit is refused with a message saying what was too big and what the limit is.
 
 >>> limits = Limits(max_examples=2, max_chars=20)
 >>> records_to_fields(["predictions", "sources"], [{"predictions": "a b", "sources": "a c"}], limits)
@@ -22,15 +22,14 @@ ValueError: model_concurrency=0 must be a positive integer
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from ..records import field_value, read_records, write_records
 
 ENV_PREFIX = "NLGMETRICS_SPACE_"
 
@@ -102,9 +101,15 @@ def _check_text(value: Any, where: str, limits: Limits) -> None:
 
 
 def records_to_fields(
-    inputs: Sequence[str], records: Any, limits: Limits, *, extra_ok: bool = False
+    inputs: Sequence[str],
+    records: Any,
+    limits: Limits,
+    *,
+    extra_ok: bool = False,
+    list_fields: Sequence[str] = ("references",),
 ) -> dict[str, list]:
-    """Column lists ``{field: [...]}`` from records, after the limits and the shape are checked.
+    """Column lists ``{field: [...]}`` from records, after the limits and the shape are checked; a text
+    of a field in ``list_fields`` that holds a JSON list of texts (a CSV cell) is that list.
 
     The texts themselves (types, blanks) are checked by the module's compute(), which names the field
     and index. ``extra_ok`` lets records carry other fields (an uploaded file's extra columns).
@@ -126,8 +131,9 @@ def records_to_fields(
                     f"record {index} has no field {name!r} (its fields: {', '.join(map(str, record)) or 'none'}); "
                     f"the module's inputs are {', '.join(inputs)}"
                 )
-            _check_text(record[name], f"record {index}: {name}", limits)
-            fields[name].append(record[name])
+            value = field_value(record[name], takes_list=name in list_fields)
+            _check_text(value, f"record {index}: {name}", limits)
+            fields[name].append(value)
         unknown = sorted(set(map(str, record)) - set(inputs))
         if unknown and not extra_ok:
             raise ValueError(
@@ -175,41 +181,14 @@ def check_option_sizes(options: Mapping[str, Any], limits: Limits) -> None:
 
 
 def read_upload(path: str | os.PathLike, limits: Limits) -> list[dict]:
-    """The records of an uploaded ``.csv`` (header row = field names) or ``.jsonl`` (one object per line)."""
+    """The records of an uploaded file, read as the command line reads it (:mod:`nlgmetrics.records`)."""
     path = Path(path)
     size = path.stat().st_size
     if size > limits.max_upload_bytes:
         raise ValueError(
             f"{path.name} is {size} bytes; this Space takes uploads up to {limits.max_upload_bytes} bytes"
         )
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise ValueError(f"{path.name} is not UTF-8 text ({err.reason} at byte {err.start})") from None
-    suffix = path.suffix.lower()
-    if suffix in (".jsonl", ".json", ".ndjson"):
-        records = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise ValueError(f"{path.name} line {number} is not JSON: {err.msg}") from None
-        if len(records) == 1 and isinstance(records[0], list):  # a .json file holding one list
-            records = records[0]
-        return records
-    if suffix in (".csv", ".tsv"):
-        reader = csv.DictReader(io.StringIO(text, newline=""), delimiter="\t" if suffix == ".tsv" else ",")
-        try:
-            records = [dict(row) for row in reader]
-        except csv.Error as err:
-            raise ValueError(f"{path.name} is not valid CSV: {err}") from None
-        for index, row in enumerate(records):
-            if None in row or any(v is None for v in row.values()):
-                raise ValueError(f"{path.name} row {index} does not have one value per header column")
-        return records
-    raise ValueError(f"{path.name}: upload a .csv or .jsonl file (columns named as the module's inputs)")
+    return read_records(path, name=path.name)
 
 
 def per_example(result: dict, count: int) -> dict[str, list]:
@@ -243,20 +222,11 @@ def scored_records(records: list[dict], result: dict) -> list[dict]:
 
 
 def write_scored(rows: list[dict], folder: str | os.PathLike, stem: str) -> tuple[str, str]:
-    """Write the scored rows as ``stem.csv`` and ``stem.jsonl`` in ``folder``; returns both paths."""
+    """Write the scored rows as ``stem.csv`` and ``stem.jsonl`` in ``folder`` (as the command line writes
+    them: :func:`nlgmetrics.records.write_records`); returns both paths."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    header: list[str] = []
-    for row in rows:
-        header += [k for k in row if k not in header]
     csv_path, jsonl_path = folder / f"{stem}.csv", folder / f"{stem}.jsonl"
-    with csv_path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=header)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: json.dumps(v) if isinstance(v, list) else v for k, v in row.items()})
-    with jsonl_path.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            clean = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()}
-            handle.write(json.dumps(clean, ensure_ascii=False) + "\n")
+    write_records(csv_path, rows)
+    write_records(jsonl_path, rows)
     return str(csv_path), str(jsonl_path)

@@ -174,7 +174,7 @@ def score_records(
     inputs = spec.inputs_for(config)  # the chosen config's (UniEval: the task's)
     options = spec.check_compute_options(options, config)  # only compute() options: no weights, paths or code
     check_option_sizes(options, pool.limits)
-    fields = records_to_fields(inputs, records, pool.limits, extra_ok=extra_ok)
+    fields = records_to_fields(inputs, records, pool.limits, extra_ok=extra_ok, list_fields=spec.list_inputs)
     return pool.compute(name, config, fields, options), config, note
 
 
@@ -208,17 +208,10 @@ def parse_options(spec: ModuleSpec, values: dict[str, Any]) -> dict[str, Any]:
         option = declared.get(name)
         if option is None or value is None or (isinstance(value, str) and value.strip() in ("", DEFAULT)):
             continue
-        if option.cli_type is bool:
-            if str(value).lower() not in ("true", "false"):
-                raise SpaceError(f"option {name}: {value!r} is not true or false")
-            out[name] = str(value).lower() == "true"
-        elif option.cli_type in (int, float):
-            try:
-                out[name] = option.cli_type(value)
-            except (TypeError, ValueError):
-                raise SpaceError(f"option {name}: {value!r} is not a {option.cli_type.__name__}") from None
-        else:
-            out[name] = value
+        try:
+            out[name] = option.parse(value) if isinstance(value, str) else value
+        except ValueError as err:
+            raise SpaceError(str(err)) from None
     return spec.check_compute_options(out)
 
 
@@ -504,7 +497,11 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
         b_fields = gr.Markdown(
             f"Fields: {', '.join(f'`{f}`' for f in first.inputs)}", elem_id=f"{family}-batch-fields"
         )
-        upload = gr.File(label="Examples file", file_types=[".csv", ".jsonl"], elem_id=f"{family}-batch-file")
+        upload = gr.File(
+            label="Examples file",
+            file_types=[".csv", ".tsv", ".jsonl", ".json"],
+            elem_id=f"{family}-batch-file",
+        )
         with gr.Accordion("Options", open=False):
             b_opts = option_components(options, first)
         b_button = gr.Button("Score the file", variant="primary", elem_id=f"{family}-batch-run")
@@ -524,7 +521,7 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
         def score_file(name, chosen, path, *values, progress=gr.Progress(track_tqdm=True)):  # noqa: B008 (Gradio's idiom)
             spec = SPECS[name]
             if not path:
-                raise SpaceError("upload a .csv or .jsonl file first")
+                raise SpaceError("upload a .csv, .tsv, .jsonl or .json file first")
             records = read_upload(path, limits)
             chosen_options = {**parse_options(spec, dict(zip(options, values))), "show_progress": True}
             progress(0, desc=f"scoring {len(records)} examples with {name}")
@@ -611,10 +608,14 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
             gr.Markdown("Two files with the same rows: the same inputs, each with its own `predictions`.")
             with gr.Row():
                 file_a = gr.File(
-                    label="System A", file_types=[".csv", ".jsonl"], elem_id=f"{family}-ab-file-a"
+                    label="System A",
+                    file_types=[".csv", ".tsv", ".jsonl", ".json"],
+                    elem_id=f"{family}-ab-file-a",
                 )
                 file_b = gr.File(
-                    label="System B", file_types=[".csv", ".jsonl"], elem_id=f"{family}-ab-file-b"
+                    label="System B",
+                    file_types=[".csv", ".tsv", ".jsonl", ".json"],
+                    elem_id=f"{family}-ab-file-b",
                 )
             f_button = gr.Button("Compare the files", variant="primary", elem_id=f"{family}-ab-files-run")
         c_note = gr.Markdown(elem_id=f"{family}-ab-note")

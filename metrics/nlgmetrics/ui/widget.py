@@ -164,7 +164,7 @@ def launch_widget(name: str, config_name: str | None = None, **load_kwargs: Any)
 
 def main(name: str, argv: list[str] | None = None) -> None:
     """What ``metrics/<name>/app.py`` runs: options, then one-line errors (exit code 2) or the app."""
-    from ..cli import OneLineErrorParser
+    from ..cli import OneLineErrorParser, argument_type
     from ..modules.spec import COMMON_LOAD_OPTIONS
 
     parser = OneLineErrorParser(
@@ -177,7 +177,7 @@ def main(name: str, argv: list[str] | None = None) -> None:
         parser.add_argument(
             f"--{option.name.replace('_', '-')}",
             dest=option.name,
-            type=option.cli_type or str,
+            type=argument_type(option),
             default=None,
             help=option.help.replace("%", "%%"),
         )

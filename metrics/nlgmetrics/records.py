@@ -1,0 +1,168 @@
+"""Files of examples (JSONL, JSON, CSV, TSV), read and written the same way by the CLI and the Space.
+
+One convention for several texts in one cell (several references per example): in JSON the value is
+a list; in CSV and TSV the cell holds that list written as JSON (``["r1", "r2"]``). Reading keeps a
+CSV/TSV cell as its text; :func:`field_value` turns the cell of a field that takes lists back into the
+list. Other values that are not text (booleans, null, nested data) are written to CSV/TSV as JSON too,
+NaN as ``nan``; JSON files write NaN as ``null``. Line numbers in errors are 1-based, as in an editor.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "scored.csv")
+>>> rows = [{"predictions": 'He said "hi",\\nthen left.', "references": ["r1", "r2"], "ok": True}]
+>>> write_records(path, rows)
+>>> read = read_records(path)
+>>> read
+[{'predictions': 'He said "hi",\\nthen left.', 'references': '["r1", "r2"]', 'ok': 'true'}]
+>>> field_value(read[0]["references"], takes_list=True)
+['r1', 'r2']
+>>> read_records(path.replace(".csv", ".txt"))
+Traceback (most recent call last):
+...
+ValueError: ...scored.txt: unknown file type '.txt'; use .jsonl, .ndjson, .json, .csv or .tsv
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv", ".tsv": "tsv"}
+"""File suffix → format, for reading and writing."""
+DELIMITERS = {"csv": ",", "tsv": "\t"}
+
+
+def file_format(path: str | os.PathLike) -> str:
+    """The format of ``path`` from its suffix; another suffix is a ValueError naming the accepted ones."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise ValueError(
+            f"{path}: unknown file type {suffix or '(no suffix)'!r}; use .jsonl, .ndjson, .json, .csv or .tsv"
+        )
+    return FORMATS[suffix]
+
+
+def read_records(path: str | os.PathLike, *, name: str | None = None) -> list[dict[str, Any]]:
+    """The records (one dict per example) of a ``.jsonl``/``.ndjson`` file (one object a line), a
+    ``.json`` file (a list of objects, or one object a line), or a ``.csv``/``.tsv`` file (a header row
+    of column names; every cell is text). Problems are one-line ValueErrors naming the file (``name``,
+    default: the path) and the line."""
+    path = Path(path)
+    shown = Path(name) if name is not None else path
+    kind = file_format(shown)
+    if not path.exists():
+        raise ValueError(f"input file {str(path)!r} does not exist")
+    if path.is_dir():
+        raise ValueError(f"{str(path)!r} is a folder; give a {', '.join(FORMATS)} file")
+    try:
+        text = path.read_bytes().decode("utf-8-sig")  # no newline translation: a cell keeps its "\r\n"
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{shown} is not UTF-8 text ({err.reason} at byte {err.start})") from None
+    path = shown
+    if kind in DELIMITERS:
+        return _read_table(path, text, DELIMITERS[kind])
+    if kind == "json":
+        try:
+            whole = json.loads(text)
+        except json.JSONDecodeError:
+            pass  # JSONL in a .json file
+        else:
+            whole = whole if isinstance(whole, list) else [whole]
+            for index, record in enumerate(whole):
+                if not isinstance(record, dict):
+                    raise ValueError(
+                        f"{path}: item {index + 1} must be a JSON object, got {type(record).__name__}"
+                    )
+            return whole
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ValueError(
+                f"{path}:{number}: not valid JSON ({err.msg}); use one object per line"
+            ) from None
+        if not isinstance(record, dict):
+            raise ValueError(f"{path}:{number}: each line must be a JSON object, got {type(record).__name__}")
+        records.append(record)
+    return records
+
+
+def _read_table(path: Path, text: str, delimiter: str) -> list[dict[str, Any]]:
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    records = []
+    try:
+        for row in reader:
+            if None in row or any(value is None for value in row.values()):
+                raise ValueError(
+                    f"{path}:{reader.line_num}: the row does not have one value per header column "
+                    f"({len(reader.fieldnames or [])} columns)"
+                )
+            records.append(dict(row))
+    except csv.Error as err:
+        raise ValueError(f"{path}:{reader.line_num}: not valid {path.suffix[1:].upper()} ({err})") from None
+    return records
+
+
+def field_value(value: Any, *, takes_list: bool) -> Any:
+    """An input field's value as read from a file: for a field that takes lists, a text cell holding a
+    JSON list of texts (how CSV/TSV carry several references) becomes that list; everything else is
+    returned as read."""
+    if takes_list and isinstance(value, str) and value.lstrip().startswith("["):
+        try:
+            decoded = json.loads(value)
+        except json.JSONDecodeError:
+            return value
+        if isinstance(decoded, list) and all(isinstance(item, str) for item in decoded):
+            return decoded
+    return value
+
+
+def _cell(value: Any) -> Any:
+    """A value as CSV/TSV text: texts and numbers as they are (NaN as ``nan``), None as an empty cell,
+    anything else as JSON."""
+    if (
+        value is None
+        or isinstance(value, str)
+        or (isinstance(value, (int, float)) and not isinstance(value, bool))
+    ):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, list):
+        return [_json_safe(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    return value
+
+
+def write_records(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
+    """Write ``rows`` in the format of ``path``'s suffix (the columns of CSV/TSV: every key, in order of
+    first appearance)."""
+    path = Path(path)
+    kind = file_format(path)
+    if kind in DELIMITERS:
+        header = list(dict.fromkeys(key for row in rows for key in row))
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=header, delimiter=DELIMITERS[kind])
+            writer.writeheader()
+            for row in rows:
+                writer.writerow({key: _cell(value) for key, value in row.items()})
+        return
+    with path.open("w", encoding="utf-8") as handle:
+        if kind == "json":
+            json.dump([_json_safe(row) for row in rows], handle, ensure_ascii=False, indent=1)
+            handle.write("\n")
+            return
+        for row in rows:
+            handle.write(json.dumps(_json_safe(row), ensure_ascii=False) + "\n")
