@@ -52,7 +52,7 @@ def test_cli_scores_jsonl_and_writes_scores_and_signature_back(tmp_path):
     assert {row["ctc_consistency_signature"] for row in rows} == {signature}
     out = run.stdout
     assert "ctc_consistency mean_score:" in out and f"signature: {signature}" in out
-    assert "ctc_consistency with E-minilm: higher is better; range [-1, 1] for E aligners" in out
+    assert "ctc_consistency with E-minilm: higher is better; range [-1, 1]" in out
     assert "ctc_consistency ↑" in out and "library-faithful" in out  # the table: ids from the id column
     assert "100%" in run.stderr  # the scoring progress bar ...
     assert "Loading weights" not in run.stderr and "LOAD REPORT" not in run.stderr  # ... but no per-load bars
@@ -146,7 +146,9 @@ def test_list_shows_every_modules_declaration(capsys):
         assert f"configs    {', '.join(spec.configs)}" in block
         assert f"default    {spec.default_config}" in block
         assert "direction  " in block and "range      " in block and "--option   " in block
-    assert "ctc_engagingness: CTC engagingness\n" in out and "range      unbounded\n" in out
+    assert (
+        "ctc_engagingness: CTC engagingness\n" in out and "range      unbounded (a sum over tokens)\n" in out
+    )
     assert "direction  depends on the options" in out.split("infolm: InfoLM")[1]
 
 

@@ -14,7 +14,6 @@ import gradio as gr
 import pytest
 from gradio_client import Client
 
-from nlgmetrics.cli import short_range
 from nlgmetrics.core.hub import WeightsUnavailableError
 from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
 from nlgmetrics.modules import SPECS
@@ -69,7 +68,7 @@ def test_every_module_has_an_app_and_a_widget_built_from_its_declaration(name):
         example = spec.example[field][0]
         assert box.value == ("\n".join(example) if isinstance(example, list) else example)
     (score,) = components(demo, gr.Number)
-    assert score.label.startswith("Score (") and short_range(spec.score_range) in score.label
+    assert score.label.startswith("Score (") and spec.range_label() in score.label
     (tokens,) = components(demo, gr.HighlightedText)
     assert tokens.visible == bool(spec.details)
 

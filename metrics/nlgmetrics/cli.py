@@ -21,10 +21,6 @@ one line on stderr starting with ``nlgmetrics: error:`` and exit code 2:
 
 >>> main(["score", "data.jsonl", "--metric", "ctc_consitency"])
 2
->>> short_range("[-1, 1] for E aligners (cosine similarities); [0, 1] for D")
-'[-1, 1] for E aligners; [0, 1] for D'
->>> parse_bool("yes"), parse_bool("0")
-(True, False)
 """
 
 from __future__ import annotations
@@ -217,12 +213,6 @@ def score_columns(name: str, result: dict, n: int) -> dict[str, list]:
     }
 
 
-def short_range(text: str) -> str:
-    """A module's ``score_range`` without its explanations: parentheses dropped, cut at the first colon."""
-    text = re.sub(r"\s*\([^()]*\)", "", text).split(":")[0]
-    return " ".join(text.split())
-
-
 def direction(higher_is_better: bool | None) -> str:
     if higher_is_better is None:
         return "depends on the options (the result's higher_is_better says)"
@@ -402,7 +392,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     shown_config = config or load_kwargs.get(spec.config_option) or f"{spec.default_config} (default)"
     higher = result.get("higher_is_better", spec.higher_is_better)
-    range_text = f"; range {short_range(spec.score_range)}" if spec.score_range else ""
+    shown_range = spec.range_label(config or str(load_kwargs.get(spec.config_option) or ""))
+    range_text = f"; range {shown_range}" if shown_range else ""
     print(f"{name} with {shown_config}: {direction(higher)}{range_text}")
     if args.table:
         text_field = columns.get("predictions", "predictions")
@@ -446,7 +437,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"  configs    {', '.join(spec.configs)}")
         print(f"  default    {spec.default_config}")
         print(f"  direction  {direction(spec.higher_is_better)}")
-        print(f"  range      {spec.score_range if args.verbose else short_range(spec.score_range)}")
+        shown_range = spec.score_range if args.verbose else spec.range_labels.get("", spec.range_label())
+        print(f"  range      {shown_range}")
         print(f"  --option   {', '.join(f'{o.name}={_type_name(o)}' for o in options.values())}")
         print(f"  load       {', '.join('--' + o.name.replace('_', '-') for o in load)}")
         if args.verbose:

@@ -21,6 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.records import display
+from nlgmetrics.ui.widget import score_label
 from tests.space.conftest import REPO, direct, example_records
 
 CHROMIUM = "/usr/bin/chromium"
@@ -97,6 +98,11 @@ def choose(page, element_id: str, label: str) -> None:
     option.click()
 
 
+def score_text(page, family: str) -> str:
+    """What the single-example score box shows."""
+    return page.locator(f"#{family}-single-score").locator("textarea, input").first.input_value()
+
+
 def wait_for_text(page, element_id: str, text: str) -> str:
     page.wait_for_selector(f"#{element_id}:has-text('{text}')")
     return page.inner_text(f"#{element_id}")
@@ -146,7 +152,7 @@ def test_score_one_example(page, family):
         note = wait_for_text(page, f"{family}-single-note", f"config {config}")
         assert f"Scored with {spec.name}" in note
         want = direct(spec.name, config).compute(**columns(spec, records), return_details=True)
-        assert float(page.input_value(f"#{family}-single-score input")) == display(want["scores"][0])
+        assert float(score_text(page, family)) == display(want["scores"][0])
         parts = page.inner_text(f"#{family}-single-parts")
         assert shown(want["mean_score"]) in parts
         heat = page.inner_text(f"#{family}-single-tokens")
@@ -231,8 +237,11 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
     family = max(FAMILIES, key=lambda f: sum(s.family == f for s in SPECS.values()))
     names = sorted(n for n, s in SPECS.items() if s.family == family)
     open_mode(page, family, "single")
-    for name in names[:2] if len(names) > 1 else []:
+    for name in names[1::-1] if len(names) > 1 else []:  # the second, then back: each a change
         choose(page, f"{family}-single-module", name)
+        label = score_label(SPECS[name])  # the module's own range and direction, from its declaration
+        page.wait_for_selector(f"#{family}-single-score:has-text({json.dumps(label)})")
+        assert score_text(page, family) == ""  # nothing scored with this module yet: empty, not 0
         for field in {f for n in names for f in SPECS[n].inputs}:
             box = page.locator(f"#{family}-single-{field}")
             shown = str(field in SPECS[name].inputs).lower()
@@ -283,7 +292,7 @@ def test_unieval_dialogue_shows_its_fields_and_scores(page):
     note = wait_for_text(page, f"{family}-single-note", "config dialogue")
     assert "Scored with unieval" in note
     want = direct("unieval", "dialogue").compute(**data, return_details=True)
-    assert float(page.input_value(f"#{family}-single-score input")) == display(want["scores"][0])
+    assert float(score_text(page, family)) == display(want["scores"][0])
     parts = page.inner_text(f"#{family}-single-parts")
     assert all(shown(want[f"mean_{d}"]) in parts for d in ("engagingness", "groundedness"))
     choose(page, f"{family}-single-config", "data2text")

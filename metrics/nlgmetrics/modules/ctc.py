@@ -41,6 +41,11 @@ RANGES = {
     "sum": "unbounded: a sum over the response's non-stopword tokens, growing with its length (by design: "
     "volume of information); 0 or more for D, mostly positive for E, any real number for R",
 }
+RANGE_LABELS = {
+    "mean": {"E": "[-1, 1]", "D": "[0, 1]", "R": "unbounded", "": "[-1, 1] (E), [0, 1] (D), unbounded (R)"},
+    "sum": {"": "unbounded (a sum over tokens)"},
+}
+"""The range in a few words, by aggregation and aligner kind (``ModuleSpec.range_label``)."""
 
 _EXAMPLE = {
     "predictions": ["The cat sat on the mat."],
@@ -119,6 +124,7 @@ def _spec(aspect: str) -> ModuleSpec:
         compute_options=_compute_options(aspect),
         higher_is_better=True,
         score_range=RANGES[ASPECTS[aspect].aggregation],
+        range_labels=RANGE_LABELS[ASPECTS[aspect].aggregation],
         codebase_urls=("https://github.com/tanyuqian/ctc-gen-eval",),
         reference_urls=("https://aclanthology.org/2021.emnlp-main.599",),
         example={name: _EXAMPLE[name] for name in ASPECTS[aspect].inputs},

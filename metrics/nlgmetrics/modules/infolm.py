@@ -92,6 +92,7 @@ SPEC = ModuleSpec(
         ),
     ),
     higher_is_better=None,
+    range_labels={"": "depends on the measure (KL ≤ 0; distances ≥ 0)"},
     score_range="depends on the measure: KL and alpha divergences ≤ 0 (higher is better); the other "
     "divergences and distances ≥ 0 (lower is better); Fisher-Rao in [0, π]",
     codebase_urls=(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -211,6 +212,9 @@ class ModuleSpec:
     higher_is_better: bool | None = True
     """None when it depends on an option (InfoLM's measure); the result then says."""
     score_range: str = ""
+    range_labels: dict[str, str] = field(default_factory=dict)
+    """The range in a few words for labels (the CLI, the widget, the Space), by config: a key is a config
+    name, or the aligner kind before its first "-" or ":" ("E", "D", "R"), or "" for the rest."""
     list_inputs: tuple[str, ...] = ("references",)
     """Fields that take several texts per example."""
     codebase_urls: tuple[str, ...] = ()
@@ -228,6 +232,26 @@ class ModuleSpec:
     named like a registered weight loads that weight; any other config is checked when it is loaded."""
     inputs_by_config: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Inputs of the configs whose inputs differ from ``inputs`` (the default config's)."""
+
+    def range_label(self, config: str | None = None) -> str:
+        """The score's range in a few words for ``config`` (a config name, or ``"D:./folder"``).
+
+        >>> from nlgmetrics.modules import SPECS
+        >>> SPECS["ctc_consistency"].range_label("E-minilm"), SPECS["ctc_engagingness"].range_label("E-minilm")
+        ('[-1, 1]', 'unbounded (a sum over tokens)')
+        """
+        config = config or self.default_config
+        kind = re.split(r"[-:]", config, maxsplit=1)[0]
+        for key in (config, kind, ""):
+            if key in self.range_labels:
+                return self.range_labels[key]
+        return ""
+
+    def direction_label(self) -> str:
+        """``higher is better``, ``lower is better``, or where the direction comes from."""
+        if self.higher_is_better is None:
+            return "direction: higher_is_better in the output"
+        return "higher is better" if self.higher_is_better else "lower is better"
 
     def inputs_for(self, config: str | None) -> tuple[str, ...]:
         """The compute() fields of ``config`` (None: the default config).

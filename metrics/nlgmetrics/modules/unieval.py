@@ -99,6 +99,7 @@ SPEC = ModuleSpec(
         ),
     ),
     higher_is_better=True,
+    range_labels={"": "(0, 1)", "dialogue": "(0, 1); engagingness and overall can exceed 1"},
     score_range="every dimension and the summarization/data2text overall in (0, 1); dialogue engagingness is a "
     "sum over sentences in (0, number of sentences), so the dialogue overall can exceed 1",
     codebase_urls=("https://github.com/maszhongming/UniEval",),

@@ -60,6 +60,7 @@ SPEC = ModuleSpec(
         _option("dr_f", "USR-DR-f classifier"),
     ),
     higher_is_better=True,
+    range_labels={"": "usr about 1–5; mlm ≤ 0; dr_c, dr_f in [0, 1]"},
     score_range="usr: the overall-quality rating scale (about 1–5, not clipped); mlm: a mean log-probability "
     "≤ 0; dr_c and dr_f: probabilities in [0, 1]",
     list_inputs=(),

@@ -427,7 +427,13 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
             opts = option_components(options, first)
         button = gr.Button("Score", variant="primary", elem_id=f"{family}-single-run")
         note = gr.Markdown(elem_id=f"{family}-single-note")
-        score = gr.Number(label=score_label(first), precision=4, elem_id=f"{family}-single-score")
+        score = gr.Textbox(  # not a Number: a Number shows 0 before anything is scored
+            label=score_label(first),
+            placeholder="not scored yet",
+            interactive=False,
+            max_lines=1,
+            elem_id=f"{family}-single-score",
+        )
         tokens = gr.HighlightedText(
             label="Heat map: each token coloured by its score (the module's details)",
             show_legend=False,
@@ -464,7 +470,7 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
             table += [[k, display(v)] for k, v in result.items() if k.startswith("mean_")]
             message = f"Scored with `{name}` config `{used}`. {note_text}".strip()
             return (
-                display(value),
+                "NaN (see the note)" if display(value) is None else str(display(value)),
                 spec.render_details(details),
                 pd.DataFrame(table, columns=["output", "value"]),
                 _json_safe(result),
@@ -478,13 +484,24 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
             api_name=f"{family}_single",
             concurrency_id="models",
         )
-        module.change(on_module, module, [config, *boxes.values(), *opts.values()], api_visibility="private")
+
+        def on_single_module(name: str):
+            return [*on_module(name), gr.update(label=score_label(SPECS[name]), value="")]
+
+        module.change(
+            on_single_module,
+            module,
+            [config, *boxes.values(), *opts.values(), score],
+            api_visibility="private",
+        )
 
         def on_config(name: str, chosen: str):
-            inputs = config_inputs(SPECS[name], chosen)
-            return [gr.update(visible=f in inputs) for f in fields]
+            spec = SPECS[name]
+            inputs = config_inputs(spec, chosen)
+            label = score_label(spec, chosen or None)
+            return [*(gr.update(visible=f in inputs) for f in fields), gr.update(label=label, value="")]
 
-        config.change(on_config, [module, config], list(boxes.values()), api_visibility="private")
+        config.change(on_config, [module, config], [*boxes.values(), score], api_visibility="private")
 
     # ---- batch ----
     with gr.Tab("Batch", id=f"{family}-batch"):

@@ -60,21 +60,16 @@ def example_texts(spec) -> dict[str, str]:
     return texts
 
 
-def score_label(spec) -> str:
-    """The score box's label: the direction and the range from the declaration.
+def score_label(spec, config: str | None = None) -> str:
+    """The score box's label: the direction and the range of ``config`` from the declaration.
 
     >>> score_label(_spec("ctc_groundedness")), score_label(_spec("infolm"))
-    ('Score (higher is better; range unbounded)', 'Score (direction: higher_is_better in the output; range depends on the measure)')
+    ('Score (higher is better; range unbounded (a sum over tokens))', 'Score (direction: higher_is_better in the output; range depends on the measure (KL ≤ 0; distances ≥ 0))')
+    >>> score_label(_spec("ctc_consistency"), "D-cnndm")
+    'Score (higher is better; range [0, 1])'
     """
-    from ..cli import direction, short_range
-
-    shown = short_range(spec.score_range)
-    way = (
-        direction(spec.higher_is_better)
-        if spec.higher_is_better is not None
-        else "direction: higher_is_better in the output"
-    )
-    return f"Score ({way}{f'; range {shown}' if shown else ''})"
+    shown = spec.range_label(config)
+    return f"Score ({spec.direction_label()}{f'; range {shown}' if shown else ''})"
 
 
 def score_one(module, texts: dict[str, str]) -> tuple[float | None, list, dict]:
