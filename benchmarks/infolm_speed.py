@@ -104,6 +104,18 @@ def worker(side: str, model_dir: str, n: int, words: tuple[int, int], repeat: in
                 model, preds_loader, refs_loader, 0.25, False, measure, special, False
             ).tolist()
 
+    elif side == "bare":  # the encoder over the masked copies ours runs, no head, no information measure
+        from benchmarks.bare import masked_lm_forwards
+        from nlgmetrics.infolm import InfoLMScorer
+
+        lm = InfoLMScorer(model_dir, device="cpu").lm
+        sequences = [ids for ids, _ in lm.encode([*preds, *refs])]
+        positions = [lm.maskable_positions(ids) for ids in sequences]
+
+        def score() -> list[float]:
+            masked_lm_forwards(lm, sequences, positions)
+            return [0.0] * n
+
     else:
         from nlgmetrics.infolm import InfoLMScorer
 

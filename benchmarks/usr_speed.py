@@ -135,6 +135,7 @@ def worker(side: str, root: str, n: int) -> dict:
             "released": lambda: _released(reference, tokenizer, mlm, drs, inputs),
             "naive": lambda: _naive(reference, tokenizer, mlm, drs, inputs),
             "floor": lambda: _floor(tokenizer, mlm, drs, inputs),
+            "floor_head": lambda: _floor(tokenizer, mlm, drs, inputs, head=True),
         }[side]
     loaded = _rss_mb()
     start = time.perf_counter()
@@ -171,9 +172,12 @@ def _naive(reference, tokenizer, mlm, drs, inputs) -> list[float]:
     return out
 
 
-def _floor(tokenizer, mlm, drs, inputs, batch: int = 64, device: str = "cpu", run: bool = True) -> int:
+def _floor(
+    tokenizer, mlm, drs, inputs, batch: int = 64, device: str = "cpu", run: bool = True, head: bool = False
+) -> int:
     """Encoder forwards only: every masked copy and every pair, batched by length, no head; returns the
-    tokens they run over (``run=False``: only count them)."""
+    tokens they run over (``run=False``: only count them). ``head``: also the vocabulary head and its
+    log-softmax at one position per copy, the least any exact USR-MLM adds (``floor_head``)."""
     import torch
 
     from nlgmetrics.core.batching import padded_batches
@@ -184,7 +188,9 @@ def _floor(tokenizer, mlm, drs, inputs, batch: int = 64, device: str = "cpu", ru
     tokens = sum(len(c["input_ids"]) for c in copies)
     with torch.inference_mode():
         for _, tensors in padded_batches(copies, batch, {"input_ids": 1}, device) if run else []:
-            mlm.roberta(**tensors)
+            hidden = mlm.roberta(**tensors)[0]
+            if head:
+                torch.log_softmax(mlm.lm_head(hidden[:, 1:2])[:, 0].float(), dim=-1)
         for model, side in zip(drs, ("dr_c_a", "dr_f_a")):
             rows = []
             for e in inputs:

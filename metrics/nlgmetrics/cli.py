@@ -373,7 +373,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                     module = nlgmetrics.load(args.metric, config, **load_kwargs)
                 result = module.compute(**inputs, **options, show_progress=show_progress)
         except WeightsUnavailableError as err:
-            raise CLIError(" ".join(str(err).split("\nCause:")[0].split())) from err
+            raise CLIError(" ".join(err.summary.split())) from err
         except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
             raise CLIError(str(err)) from err
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import re
 
@@ -10,6 +11,7 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
+from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.space import _json_safe
 from tests.space.conftest import REPO, direct, example_records, tiny_config
@@ -33,6 +35,7 @@ def test_score_returns_the_direct_compute_result(client, name):
     records[1] = {**records[1], "predictions": records[1]["predictions"] + " And more."}
     got = client.predict(name, config, json.dumps(records), json.dumps({}), api_name="/score")
     want = _json_safe(direct(name, config).compute(**columns(name, records)))
+    assert (got.pop("config"), got.pop("note")) == (config, "")  # the config asked for, with no note
     assert got == want
     assert got["signature"] and f"module:{name}" in got["signature"]
 
@@ -42,18 +45,35 @@ def test_options_are_passed_to_compute(client):
     records = example_records(name)
     options = {"aggregation": "sum", "return_details": True}
     got = client.predict(name, config, json.dumps(records), json.dumps(options), api_name="/score")
-    assert got == _json_safe(direct(name, config).compute(**columns(name, records), **options))
+    assert {k: v for k, v in got.items() if k not in ("config", "note")} == _json_safe(
+        direct(name, config).compute(**columns(name, records), **options)
+    )
     assert got["details"][0]
 
 
-def test_empty_config_is_the_default(client, space):
+def test_default_names_the_default_and_an_empty_config_is_an_error(client, space):
     name = "infolm"
     records = example_records(name)
-    got = client.predict(name, "", json.dumps(records), "{}", api_name="/score")
+    got = client.predict(name, "default", json.dumps(records), "{}", api_name="/score")
     assert (
         got["signature"]
         == direct(name, SPECS[name].default_config).compute(**columns(name, records))["signature"]
     )
+    assert got["config"] == SPECS[name].default_config and got["note"] == ""
+    with pytest.raises(AppError, match="config is empty: give 'default' or one of"):
+        client.predict(name, " ", json.dumps(records), "{}", api_name="/score")
+
+
+def test_a_default_that_cannot_load_here_says_so_in_the_response(client, space, monkeypatch):
+    """When the default's weights are not on the machine (offline), the Space scores its offline config
+    instead, and the response says so in ``config`` and ``note``, not only in the signature."""
+    name = "ctc_consistency"
+    spec = SPECS[name]
+    weight = spec.weights_of(spec.default_config)[0]
+    monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision="f" * 40))
+    got = client.predict(name, "default", json.dumps(example_records(name)), "{}", api_name="/score")
+    assert got["config"] == spec.doctest_config != spec.default_config
+    assert spec.default_config in got["note"] and f"config:{spec.doctest_config}" in got["signature"]
 
 
 BAD = [
@@ -103,7 +123,7 @@ def test_bad_requests_are_refused_with_a_clear_message(client, name, config, rec
 
 def test_records_that_are_not_json_are_refused(client):
     with pytest.raises(AppError, match="records is not valid JSON"):
-        client.predict("infolm", "", "[{", "{}", api_name="/score")
+        client.predict("infolm", "default", "[{", "{}", api_name="/score")
 
 
 @pytest.mark.parametrize("readme", ["space/README.md", "README.md"])

@@ -27,7 +27,23 @@ _ROBERTA_LIKE = {"roberta", "xlm-roberta", "camembert", "longformer", "data2vec-
 
 
 class WeightsUnavailableError(OSError):
-    """The weights are neither in the local cache nor reachable on the Hub."""
+    """The weights are neither in the local cache nor reachable on the Hub.
+
+    ``summary`` is what a user interface shows (which weights, why, and the ways forward); ``cause`` the
+    underlying error's text, if any; ``str()`` gives both.
+
+    >>> err = WeightsUnavailableError("x is not here", ConnectionError("offline"))
+    >>> err.summary, err.cause, str(err)
+    ('x is not here', 'offline', 'x is not here\nCause: offline')
+    """
+
+    def __init__(self, summary: str, cause: BaseException | str | None = None):
+        self.summary = summary
+        self.cause = str(cause) if cause is not None else None
+        super().__init__(summary if cause is None else f"{summary}\nCause: {cause}")
+
+    def __reduce__(self):  # picklable with both parts (worker processes report it)
+        return type(self), (self.summary, self.cause)
 
 
 def hub_offline() -> bool:
@@ -131,7 +147,7 @@ def from_pretrained(loader: Callable[..., T], source: str, revision: str | None,
         if isinstance(err, WeightsUnavailableError):
             raise
         why = "this machine is offline (HF_HUB_OFFLINE=1)" if offline else "the Hub did not give it"
-        raise WeightsUnavailableError(f"{unavailable(source, revision, why)}\nCause: {err}") from err
+        raise WeightsUnavailableError(unavailable(source, revision, why), err) from err
 
 
 def load_tokenizer(source: str, revision: str | None, **kwargs: Any) -> Any:

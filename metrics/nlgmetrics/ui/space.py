@@ -82,7 +82,7 @@ class ModelPool:
                     module = nlgmetrics.load(name, config)
                 except WeightsUnavailableError as err:
                     status = config_status(SPECS[name], config)
-                    raise SpaceError(status.message() or str(err).split("\nCause:")[0]) from None
+                    raise SpaceError(status.message() or err.summary) from None
                 with self._lock:
                     self._modules[key] = module
                     self._slots[key] = threading.BoundedSemaphore(self.limits.model_concurrency)
@@ -106,7 +106,7 @@ def resolve_config(spec: ModuleSpec, chosen: str | None) -> tuple[str, str]:
     if not isinstance(chosen, str) or chosen not in spec.configs:
         raise SpaceError(
             f"{spec.name} has no config {chosen!r}; this Space runs only the registered configs: "
-            f"{', '.join(spec.configs)} (or '' for the default)"
+            f"{', '.join(spec.configs)} (or 'default')"
         )
     status = config_status(spec, chosen)
     offline = os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
@@ -116,7 +116,7 @@ def resolve_config(spec: ModuleSpec, chosen: str | None) -> tuple[str, str]:
 
 
 def _error_text(err: BaseException) -> str:
-    text = str(err).split("\nCause:")[0].strip()
+    text = str(getattr(err, "summary", err)).strip()
     if isinstance(err, (ValueError, TypeError, OSError)):
         return text
     return f"scoring failed ({type(err).__name__}): {text}"
@@ -357,9 +357,14 @@ def build_space(limits: Limits | None = None):
 
     def api_score(module: str, config: str, records: str, options: str) -> dict:
         """Score records (a JSON list of objects with the module's input fields) with a registered config
-        ('' for the default) and compute() options (a JSON object); returns the compute() result."""
-        result, _, _ = score_records(pool, module, config, records, options)
-        return _json_safe(result)
+        (``"default"`` for the module's default) and compute() options (a JSON object); returns the
+        compute() result with ``config`` (the config that scored) and ``note`` (why it is not the one
+        asked for, when the default's weights are missing here; else "")."""
+        if not isinstance(config, str) or not config.strip():
+            shown = ", ".join(SPECS[module].configs) if module in SPECS else "a registered config"
+            raise SpaceError(f"config is empty: give 'default' or one of {shown}")
+        result, used, note = score_records(pool, module, config, records, options)
+        return {**_json_safe(result), "config": used, "note": note}
 
     with gr.Blocks(title="nlgmetrics") as demo:
         gr.Markdown(

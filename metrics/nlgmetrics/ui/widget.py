@@ -110,7 +110,7 @@ def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: An
                 raise
             wanted_error = err
         module = nlgmetrics.load(name, fallback, **load_kwargs)
-    reason = " ".join(str(wanted_error).split("\nCause:")[0].split())
+    reason = " ".join(getattr(wanted_error, "summary", str(wanted_error)).split())
     banner = (
         f"**Showing config `{fallback}` instead of the default `{spec.default_config}`**: {reason}. "
         f"`{fallback}` runs offline."
@@ -200,7 +200,7 @@ def main(name: str, argv: list[str] | None = None) -> None:
     try:
         demo = build_widget(name, args.config, **load_kwargs)
     except (WeightsUnavailableError, ValueError, TypeError, FileNotFoundError) as err:
-        message = " ".join(str(err).split("\nCause:")[0].split())
+        message = " ".join(getattr(err, "summary", str(err)).split())
         print(f"nlgmetrics: error: {message}", file=sys.stderr)
         sys.exit(2)
     demo.launch(server_name=args.host, server_port=args.port)

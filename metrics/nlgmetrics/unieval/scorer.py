@@ -24,8 +24,17 @@ from ..core.registry import resolve_weight
 from ..core.result import mean_of
 from ..core.tokenize import tokenize
 from ..core.validation import check_batch_size, check_inputs, is_blank
-from . import DEFAULT_TASK, MAX_LENGTH, MULTI_REFERENCE, PLACEHOLDERS, TASKS, Dimension, Task, placeholders
 from .sentences import sent_tokenize
+from .tasks import (
+    DEFAULT_TASK,
+    MAX_LENGTH,
+    MULTI_REFERENCE,
+    PLACEHOLDERS,
+    TASKS,
+    Dimension,
+    Task,
+    placeholders,
+)
 
 
 def _is_oom(error: BaseException) -> bool:
