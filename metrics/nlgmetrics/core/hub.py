@@ -34,7 +34,7 @@ class WeightsUnavailableError(OSError):
 
     >>> err = WeightsUnavailableError("x is not here", ConnectionError("offline"))
     >>> err.summary, err.cause, str(err)
-    ('x is not here', 'offline', 'x is not here\nCause: offline')
+    ('x is not here', 'offline', 'x is not here\\nCause: offline')
     """
 
     def __init__(self, summary: str, cause: BaseException | str | None = None):
