@@ -29,6 +29,11 @@ def tiny_config(name: str) -> str:
     return spec.doctest_config or spec.default_config
 
 
+def compute_result(answer: dict) -> dict:
+    """The compute() result inside a ``/score`` answer (without the Space's ``config`` and ``note``)."""
+    return {key: value for key, value in answer.items() if key not in ("config", "note")}
+
+
 def example_records(name: str) -> list[dict]:
     spec = SPECS[name]
     count = len(spec.example["predictions"])

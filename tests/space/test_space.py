@@ -58,8 +58,9 @@ def test_a_config_without_weights_is_a_clear_message_not_a_traceback(space, d_cn
     assert d_cnndm_missing in str(err.value) and "not published on the Hub yet" in str(err.value)
     assert "Traceback" not in str(err.value)
     # the default falls back to the embedded config and still scores
-    result = client.predict("ctc_consistency", "", records, "{}", api_name="/score")
-    assert "config:E-minilm" in result["signature"]
+    result = client.predict("ctc_consistency", "default", records, "{}", api_name="/score")
+    assert "config:E-minilm" in result["signature"] and result["config"] == "E-minilm"
+    assert "D-cnndm" in result["note"]
 
 
 def test_every_module_has_its_family_tab_and_every_registered_config(space):

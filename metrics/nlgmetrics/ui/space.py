@@ -360,9 +360,8 @@ def build_space(limits: Limits | None = None):
         (``"default"`` for the module's default) and compute() options (a JSON object); returns the
         compute() result with ``config`` (the config that scored) and ``note`` (why it is not the one
         asked for, when the default's weights are missing here; else "")."""
-        if not isinstance(config, str) or not config.strip():
-            shown = ", ".join(SPECS[module].configs) if module in SPECS else "a registered config"
-            raise SpaceError(f"config is empty: give 'default' or one of {shown}")
+        if module in SPECS and (not isinstance(config, str) or not config.strip()):
+            raise SpaceError(f"config is empty: give 'default' or one of {', '.join(SPECS[module].configs)}")
         result, used, note = score_records(pool, module, config, records, options)
         return {**_json_safe(result), "config": used, "note": note}
 
