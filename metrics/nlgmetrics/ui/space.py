@@ -510,8 +510,9 @@ def _family_tab(gr, pd, family, specs, pool, limits, workdir, guarded) -> None:
     # ---- batch ----
     with gr.Tab("Batch", id=f"{family}-batch"):
         gr.Markdown(
-            "Upload a `.csv` (a header row naming the module's input fields) or a `.jsonl` file (one object "
-            f"per line with those fields; references may be lists). Limits: {limits.describe()}."
+            "Upload a `.csv` or `.tsv` (a header row naming the module's input fields; several references in "
+            'one cell as a JSON list, `["r1", "r2"]`) or a `.jsonl` / `.json` file (one object per example with '
+            f"those fields), read as `nlgmetrics score` reads it. Limits: {limits.describe()}."
         )
         b_module = module_dropdown("batch")
         b_config = config_dropdown("batch", first)
