@@ -211,7 +211,7 @@ def test_compare_errors_are_one_line(scored, tmp_path, capsys):
     other_ids = [dict(rows[0], id="elsewhere"), *rows[1:]]
     no_ids = [{k: v for k, v in row.items() if k != "id"} for row in rows[:2]]
     cases = [
-        (["compare", str(a), "--metric", "ctc_consistency"], "give at least two scored files"),
+        (["compare", str(a), "--metric", "ctc_consistency"], "give at least two files"),
         (["compare", str(a), str(a), "--metric", "ctc_consistenc"], "unknown metric 'ctc_consistenc'"),
         (
             [
@@ -243,7 +243,10 @@ def test_compare_errors_are_one_line(scored, tmp_path, capsys):
             ],
             "has 2 rows but",
         ),
-        (["compare", str(a), str(a), "--metric", "ctc_relevance"], "has no column 'ctc_relevance'"),
+        (
+            ["compare", str(a), str(a), "--metric", "ctc_relevance", "--field", "ctc_relevance"],
+            "has no column 'ctc_relevance'",
+        ),
         (
             ["compare", str(a), str(a), "--metric", "ctc_consistency", "--config", "D-cnndm"],
             "not scored with config 'D-cnndm'",
@@ -276,3 +279,82 @@ def test_compare_csv_files_of_plain_scores(tmp_path, capsys):
     assert code == 0, err
     result = json.loads(out)
     assert result["better"] == "b" and result["p_value"] < 0.01 and result["seed"] == 7
+
+
+# --- compare and meta-eval scoring files of texts -----------------------------------------------------
+
+
+def test_compare_scores_files_of_texts_exactly_as_nlgmetrics_score_does(scored, capsys):
+    """Files holding only the texts are scored here (E-minilm, loaded once): the same result as comparing
+    the files `nlgmetrics score` wrote; one raw and one scored file mix."""
+    raw = {name: path.with_name(path.name.replace(".scored", "")) for name, path in scored.items()}
+    common = ["--metric", "ctc_consistency", "--config", "E-minilm", "--json", "--no-progress"]
+    code, out, err = _run(capsys, "compare", str(raw["faithful"]), str(raw["hallucinated"]), *common)
+    assert code == 0, err
+    from_texts = json.loads(out)
+    code, out, err = _run(capsys, "compare", str(scored["faithful"]), str(scored["hallucinated"]), *common)
+    assert code == 0, err
+    from_scores = json.loads(out)
+    assert {k: v for k, v in from_texts.items() if k not in "ab"} == {
+        k: v for k, v in from_scores.items() if k not in "ab"
+    }
+    code, out, err = _run(capsys, "compare", str(raw["faithful"]), str(scored["hallucinated"]), *common)
+    assert code == 0, err
+    assert json.loads(out)["delta"] == from_scores["delta"]
+
+
+def test_compare_checks_files_of_texts_before_loading_a_model(scored, tmp_path, capsys):
+    from nlgmetrics.core import runtime
+
+    raw = scored["faithful"].with_name("faithful.jsonl")
+    rows = [json.loads(line) for line in raw.read_text().splitlines()]
+    other = _write_jsonl(tmp_path / "other.jsonl", [dict(rows[0], sources="another article"), *rows[1:]])
+    no_sources = _write_jsonl(tmp_path / "bare.jsonl", [{"id": r["id"], "predictions": "x"} for r in rows])
+    loads = runtime.LOAD_COUNT["loads"]
+    cases = [
+        ([str(raw), str(other)], f"differ at example id {rows[0]['id']!r}: its sources is not the same"),
+        ([str(raw), str(no_sources)], "row 1 has no column 'sources' for sources"),
+        ([str(raw), str(raw), "--option", "aggregation=median"], "aggregation='median'"),
+    ]
+    for argv, message in cases:
+        code, out, err = _run(capsys, "compare", *argv, "--metric", "ctc_consistency", "--config", "E-minilm")
+        assert code == 2 and out == "", argv
+        assert message in err and err.count("\n") == 1, (argv, err)
+    assert runtime.LOAD_COUNT["loads"] == loads
+
+
+def test_meta_eval_scores_the_records_texts_with_metric(tmp_path, capsys):
+    """`meta-eval --metric` scores each record's texts, then correlates: the same as meta_evaluate on the
+    records with the module's compute() scores in the predicted field."""
+    rows = [json.loads(line) for line in EXAMPLES.read_text().splitlines()]
+    records = [
+        {
+            "doc_id": row["id"].rsplit("-", 1)[0],
+            "system_id": row["id"].rsplit("-", 1)[1],
+            "human": {"consistency": float(k % 3 + row["id"].endswith("faithful") * 2)},
+            "predictions": row["predictions"],
+            "sources": row["sources"],
+        }
+        for k, row in enumerate(rows)
+    ]
+    file = _write_jsonl(tmp_path / "judged.jsonl", records)
+    code, out, err = _run(
+        capsys, "meta-eval", str(file), "--metric", "ctc_consistency", "--config", "E-minilm", "--human", "human",
+        "--predicted", "ctc", "--protocol", "sample", "--resamples", "20", "--json", "--no-progress",
+    )  # fmt: skip
+    assert code == 0, err
+    scores = nlgmetrics.load("ctc_consistency", "E-minilm").compute(
+        predictions=[r["predictions"] for r in records], sources=[r["sources"] for r in records]
+    )["scores"]
+    expected = meta_evaluate(
+        [dict(r, ctc=s) for r, s in zip(records, scores)],
+        human="human",
+        predicted="ctc",
+        protocols=["sample"],
+        resamples=20,
+    )
+    assert json.loads(out) == json.loads(json.dumps(expected))
+    code, out, err = _run(
+        capsys, "meta-eval", str(file), "--metric", "ctc_consistency", "--predicted", "human"
+    )
+    assert code == 2 and "already has a field 'human'" in err and err.count("\n") == 1

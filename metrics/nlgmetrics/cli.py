@@ -132,6 +132,118 @@ def gather_inputs(
     return inputs
 
 
+def checked_inputs(
+    spec: ModuleSpec, config: str | None, rows: list[dict[str, Any]], columns: dict[str, str], path: Path
+) -> dict[str, list]:
+    """The config's inputs from the rows of ``path``, each checked (an error names the 1-based row)."""
+    from .core.validation import check_inputs
+
+    inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns, spec.list_inputs)
+    try:
+        check_inputs(inputs, reference_fields=spec.list_inputs)
+    except ValueError as err:
+        raise CLIError(f"{path}: {rows_not_indexes(str(err))}") from err
+    return inputs
+
+
+def scoring_setup(args: argparse.Namespace) -> tuple[ModuleSpec, str | None, dict, dict, dict]:
+    """The module, config, load options, compute options and columns the flags ask for, all checked
+    before any model work (shared by ``score``, ``compare`` and ``meta-eval``)."""
+    from .modules import SPECS
+
+    spec = SPECS.get(args.metric)
+    if spec is None:
+        raise CLIError(f"unknown metric {args.metric!r}; choose one of {', '.join(sorted(SPECS))}")
+    try:
+        config = spec.check_config(args.config)
+    except ValueError as err:
+        flag = f"--{spec.config_option.replace('_', '-')} NAME"
+        raise CLIError(str(err).replace(f"{spec.config_option}='...'", flag)) from err
+    return (
+        spec,
+        config,
+        load_options(spec, args),
+        parse_options(spec, args.option),
+        parse_columns(spec, args.column, config),
+    )
+
+
+class FileScorer:
+    """Scores whole files in this process with one module, loaded on first use (``compare`` and
+    ``meta-eval`` give it the files that hold texts instead of scores)."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.spec, self.config, self.load_kwargs, self.options, self.columns = scoring_setup(args)
+        self.show_progress = not args.no_progress
+        self._module = None
+        self.results: list[dict] = []
+        """Every result computed, in order."""
+
+    def inputs(self, rows: list[dict[str, Any]], path: Path) -> dict[str, list]:
+        return checked_inputs(self.spec, self.config, rows, self.columns, path)
+
+    def compute(self, inputs: dict[str, list]) -> dict:
+        import nlgmetrics
+
+        from .core.hub import WeightsUnavailableError
+
+        with one_line_warnings():
+            try:
+                if self._module is None:
+                    with quiet_loading(self.show_progress):
+                        self._module = nlgmetrics.load(self.spec.name, self.config, **self.load_kwargs)
+                result = self._module.compute(**inputs, **self.options, show_progress=self.show_progress)
+            except WeightsUnavailableError as err:
+                raise CLIError(" ".join(err.summary.split())) from err
+            except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
+                raise CLIError(str(err)) from err
+        self.results.append(result)
+        return result
+
+
+def add_scoring_flags(parser: argparse.ArgumentParser, config_help: str) -> None:
+    """``--config``, ``--column``, ``--option``, ``--no-progress`` and the load options as flags."""
+    from .modules.spec import COMMON_LOAD_OPTIONS
+
+    parser.add_argument("--config", default=None, help=config_help)
+    parser.add_argument(
+        "--column",
+        action="append",
+        default=[],
+        metavar="FIELD=COLUMN",
+        help="read input FIELD from COLUMN, e.g. predictions=summary (repeatable)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a compute option of the module, e.g. aggregation=sum, remove_stopwords=false, "
+        "measure=l2_distance (repeatable; booleans: true/false, 1/0, yes/no)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    running = parser.add_argument_group("where and how the model runs")
+    for option in COMMON_LOAD_OPTIONS:
+        running.add_argument(
+            f"--{option.name.replace('_', '-')}",
+            dest=f"load_{option.name}",
+            type=argument_type(option),
+            default=None,
+            metavar={int: "N", bool: "BOOL"}.get(option.cli_type, option.name.upper()),
+            help=option.help.replace("%", "%%"),
+        )
+    weights = parser.add_argument_group("other weights than a config's (from each module's load options)")
+    for name, (option, families) in _load_option_flags().items():
+        weights.add_argument(
+            f"--{name.replace('_', '-')}",
+            dest=f"load_{name}",
+            type=argument_type(option),
+            default=None,
+            metavar="REVISION" if name.endswith("_revision") else name.upper(),
+            help=f"[{', '.join(families)}] {option.help}".replace("%", "%%"),
+        )
+
+
 # ---- options from the modules' declarations ------------------------------------------------------
 
 
@@ -303,31 +415,14 @@ def one_line_warnings() -> Iterator[None]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from .core.validation import check_inputs
-    from .modules import SPECS
-
-    spec = SPECS.get(args.metric)
-    if spec is None:
-        raise CLIError(f"unknown metric {args.metric!r}; choose one of {', '.join(sorted(SPECS))}")
-    try:
-        config = spec.check_config(args.config)
-    except ValueError as err:
-        flag = f"--{spec.config_option.replace('_', '-')} NAME"
-        raise CLIError(str(err).replace(f"{spec.config_option}='...'", flag)) from err
-    load_kwargs = load_options(spec, args)
-    options = parse_options(spec, args.option)
-    columns = parse_columns(spec, args.column, config)
+    spec, config, load_kwargs, options, columns = scoring_setup(args)
     path = Path(args.input)
     output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
     check_output(output)
     rows = read_rows(path)
     if not rows:
         raise CLIError(f"{path} has no rows")
-    inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns, spec.list_inputs)
-    try:
-        check_inputs(inputs, reference_fields=spec.list_inputs)
-    except ValueError as err:
-        raise CLIError(f"{path}: {rows_not_indexes(str(err))}") from err
+    inputs = checked_inputs(spec, config, rows, columns, path)
 
     world = int(os.environ.get("WORLD_SIZE", "1"))
     if args.num_processes is not None and args.num_processes < 1:
@@ -517,7 +612,6 @@ def cmd_register(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
-    from .modules.spec import COMMON_LOAD_OPTIONS
 
     parser = OneLineErrorParser(prog="nlgmetrics", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -537,25 +631,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--metric", required=True, help="module name, e.g. ctc_consistency (see 'nlgmetrics list')"
     )
-    score.add_argument("--config", default=None, help="config name, e.g. E-minilm (default: the module's)")
-    score.add_argument(
-        "--column",
-        action="append",
-        default=[],
-        metavar="FIELD=COLUMN",
-        help="read input FIELD from COLUMN, e.g. predictions=summary (repeatable)",
-    )
-    score.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a compute option of the module, e.g. aggregation=sum, remove_stopwords=false, "
-        "measure=l2_distance (repeatable; booleans: true/false, 1/0, yes/no)",
-    )
     score.add_argument("--output", default=None, help="output file (default: <input>.<metric>.<ext>)")
     score.add_argument("--table", action="store_true", help="print each example's id, text start and scores")
-    score.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     score.add_argument("--traceback", action="store_true", help="on an error, show the full Python traceback")
     score.add_argument(
         "--num-processes",
@@ -572,26 +649,7 @@ def build_parser() -> argparse.ArgumentParser:
         "resumes from its finished shards (default: <output>.shards, removed once the output is written)",
     )
 
-    running = score.add_argument_group("where and how the model runs")
-    for option in COMMON_LOAD_OPTIONS:
-        running.add_argument(
-            f"--{option.name.replace('_', '-')}",
-            dest=f"load_{option.name}",
-            type=argument_type(option),
-            default=None,
-            metavar={int: "N", bool: "BOOL"}.get(option.cli_type, option.name.upper()),
-            help=option.help.replace("%", "%%"),
-        )
-    weights = score.add_argument_group("other weights than a config's (from each module's load options)")
-    for name, (option, families) in _load_option_flags().items():
-        weights.add_argument(
-            f"--{name.replace('_', '-')}",
-            dest=f"load_{name}",
-            type=argument_type(option),
-            default=None,
-            metavar="REVISION" if name.endswith("_revision") else name.upper(),
-            help=f"[{', '.join(families)}] {option.help}".replace("%", "%%"),
-        )
+    add_scoring_flags(score, "config name, e.g. E-minilm (default: the module's)")
     score.set_defaults(func=cmd_score)
 
     listing = sub.add_parser(

@@ -3,11 +3,14 @@
     nlgmetrics compare sysA.ctc_consistency.jsonl sysB.ctc_consistency.jsonl --metric ctc_consistency
     nlgmetrics meta-eval topical_chat_result.json --human scores --predicted predict_scores --protocol sample
 
-``compare`` reads files already scored by ``nlgmetrics score`` (the per-example scores in the column
-``<metric>``, or ``--field``), checks that they hold the same inputs (aligned by ``id`` when every
-row has one, else by line) and runs :func:`nlgmetrics.compare` (two files) or
-:func:`nlgmetrics.compare_many` (more). ``meta-eval`` runs :func:`nlgmetrics.meta_eval.meta_evaluate`
-on a JSON or JSONL file of records. Both print a table, or the result as JSON with ``--json``.
+``compare`` takes one file per system: files scored by ``nlgmetrics score`` (the per-example scores
+in the column ``<metric>``, or ``--field``) are read, files holding only the texts are scored here
+with ``--config``/``--option`` (every file is read and checked first, the model loads once). The
+files must hold the same inputs (aligned by ``id`` when every row has one, else by line); then
+:func:`nlgmetrics.compare` (two files) or :func:`nlgmetrics.compare_many` (more) runs. ``meta-eval``
+runs :func:`nlgmetrics.meta_eval.meta_evaluate` on a JSON or JSONL file of records, which hold the
+metric's scores or, with ``--metric``, the texts to score first. Both print a table, or the result
+as JSON with ``--json``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from .cli import CLIError, read_rows
+from .cli import CLIError, add_scoring_flags, read_rows
 from .modules.spec import parse_bool
 
 BOOTSTRAP_HELP = {
@@ -99,24 +102,11 @@ def _rows_in_order(path: Path, rows: list[dict], order: list[str], first: Path) 
     return [index[i] for i in order]
 
 
-def _aligned(
-    paths: list[Path], field: str, check_fields: list[str], metric: str
-) -> dict[str, dict[str, Any]]:
-    """Each file's scores in one example order (by ``id`` when every row has one, else by line), as
-    compute()-like results with the ``<metric>_signature`` column's signature; the input columns
-    ``check_fields`` must agree between the files."""
-    tables = []
-    for path in paths:
-        rows = read_rows(path)
-        if not rows:
-            raise CLIError(f"{path} has no rows")
-        missing = next((i for i, row in enumerate(rows) if field not in row), None)
-        if missing is not None:
-            raise CLIError(
-                f"{path}: row {missing + 1} has no column {field!r} (score the file with 'nlgmetrics score', "
-                "or name the score column with --field)"
-            )
-        tables.append(rows)
+def _aligned_tables(
+    paths: list[Path], tables: list[list[dict]], check_fields: list[str]
+) -> tuple[list, bool]:
+    """The files' rows in one example order (by ``id`` when every row has one, else by line), and
+    whether by id; the input columns ``check_fields`` must agree between the files."""
     by_id = all("id" in row for rows in tables for row in rows)
     first, reference = paths[0], tables[0]
     if by_id:
@@ -137,6 +127,36 @@ def _aligned(
                         f"{path} and {first} differ at example {name}: its {input_field} is not the same; "
                         "compare systems on the same inputs"
                     )
+    return tables, by_id
+
+
+def _system_scores(
+    paths: list[Path], field: str, check_fields: list[str], metric: str, scorer: Any, field_given: bool
+) -> dict[str, dict[str, Any]]:
+    """Each system's scores as a compute()-like result (with the ``<metric>_signature`` column's
+    signature): read from the ``field`` column of a scored file, or, for a file without that column
+    (and no ``--field``), scored here with ``scorer`` (a :class:`~nlgmetrics.cli.FileScorer`). Every
+    file is read, aligned and its inputs checked before any model loads."""
+    tables, to_score = [], {}
+    for k, path in enumerate(paths):
+        rows = read_rows(path)
+        if not rows:
+            raise CLIError(f"{path} has no rows")
+        missing = next((i for i, row in enumerate(rows) if field not in row), None)
+        if missing is not None and (field_given or missing != 0 or any(field in row for row in rows)):
+            raise CLIError(
+                f"{path}: row {missing + 1} has no column {field!r} (score the file with 'nlgmetrics score', "
+                "or name the score column with --field)"
+            )
+        if missing is not None:
+            to_score[k] = scorer.inputs(rows, path)
+        tables.append(rows)
+    tables, by_id = _aligned_tables(paths, tables, check_fields)
+    for k in to_score:  # the rows in the aligned order, scored here
+        result = scorer.compute(scorer.inputs(tables[k], paths[k]))
+        for row, value in zip(tables[k], result["scores"]):
+            row[field] = value
+            row[f"{metric}_signature"] = result["signature"]
     results = {}
     for name, path, rows in zip(_system_names(paths), paths, tables):
         scores = [
@@ -149,22 +169,26 @@ def _aligned(
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .modules import SPECS
+    from .cli import FileScorer
     from .significance import compare, compare_many
 
-    spec = SPECS.get(args.metric)
-    if spec is None:
-        raise CLIError(f"unknown metric {args.metric!r}; choose one of {', '.join(sorted(SPECS))}")
+    scorer = FileScorer(args)
+    spec = scorer.spec
     if len(args.files) < 2:
-        raise CLIError("give at least two scored files, one per system")
+        raise CLIError("give at least two files, one per system")
     higher = args.higher_is_better if args.higher_is_better is not None else spec.higher_is_better
-    if higher is None:
-        raise CLIError(
-            f"{spec.name}'s direction depends on its options; say it with --higher-is-better true|false"
-        )
     field = args.field or spec.name
     inputs = [f for f in spec.inputs_for(args.config) if f != "predictions"]
-    results = _aligned([Path(f) for f in args.files], field, inputs, spec.name)
+    results = _system_scores(
+        [Path(f) for f in args.files], field, inputs, spec.name, scorer, args.field is not None
+    )
+    if higher is None:
+        directions = {r.get("higher_is_better") for r in scorer.results}
+        if len(directions) != 1 or None in directions:
+            raise CLIError(
+                f"{spec.name}'s direction depends on its options; say it with --higher-is-better true|false"
+            )
+        (higher,) = directions
     if args.config is not None:
         for name, result in results.items():
             if "signature" in result and f"|config:{args.config}|" not in result["signature"] + "|":
@@ -238,11 +262,57 @@ def format_comparison(result: dict[str, Any], field: str) -> str:
 # ---- meta-eval -------------------------------------------------------------------------------------
 
 
+def _scored_records(records: list, scorer: Any, args: argparse.Namespace) -> list[dict]:
+    """The records with the metric's scores in the ``--predicted`` field: a dict dimension → score
+    when the module scores dimensions the human scores name (UniEval), else its one score."""
+    path = Path(args.file)
+    bad = next((i for i, r in enumerate(records) if not isinstance(r, dict)), None)
+    if bad is not None:
+        raise CLIError(f"{path}: record {bad + 1} is not an object with the texts to score")
+    clash = next((i for i, r in enumerate(records) if args.predicted in r), None)
+    if clash is not None:
+        raise CLIError(
+            f"{path}: record {clash + 1} already has a field {args.predicted!r}; leave out --metric to "
+            "meta-evaluate those scores, or name another field with --predicted"
+        )
+    lacking = next((i for i, r in enumerate(records) if args.human not in r), None)
+    if lacking is not None:
+        raise CLIError(
+            f"{path}: record {lacking + 1} has no field {args.human!r} (the human scores, --human)"
+        )
+    result = scorer.compute(scorer.inputs(records, path))
+    n = len(records)
+    human = records[0].get(args.human)
+    dimensions = [
+        key
+        for key, values in result.items()
+        if key not in ("scores", "details") and isinstance(values, list) and len(values) == n
+        and isinstance(human, dict) and key in human
+    ]  # fmt: skip
+    return [
+        {
+            **record,
+            args.predicted: {d: result[d][i] for d in dimensions} if dimensions else result["scores"][i],
+        }
+        for i, record in enumerate(records)
+    ]
+
+
 def cmd_meta_eval(args: argparse.Namespace) -> int:
     from .meta_eval import format_tables, meta_evaluate, plot, read_records
 
+    scorer = None
+    if args.metric is not None:
+        from .cli import FileScorer
+
+        scorer = FileScorer(args)
     try:
         records = read_records(args.file)
+    except ValueError as err:
+        raise CLIError(f"{args.file}: {err}") from err
+    if scorer is not None:
+        records = _scored_records(records, scorer, args)
+    try:
         result = meta_evaluate(
             records,
             human=args.human,
@@ -273,16 +343,22 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     """The ``compare`` and ``meta-eval`` subcommands."""
     compare = sub.add_parser(
         "compare",
-        help="is system B better than A? paired significance on files scored by 'nlgmetrics score'",
-        description="Compare systems on the same inputs from their scored files: mean difference with a "
+        help="is system B better than A? paired significance on the systems' scores (scoring their files if needed)",
+        description="Compare systems on the same inputs from their files (scored, or scored here): mean "
+        "difference with a "
         "paired bootstrap interval, a paired approximate-randomization p-value and win/tie/loss counts; "
         "with three or more files every pair, Holm-corrected, and a ranking.",
     )
-    compare.add_argument("files", nargs="+", metavar="FILE", help="one scored .jsonl/.csv file per system")
     compare.add_argument(
-        "--metric", required=True, help="the module that scored the files, e.g. ctc_consistency"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="one .jsonl/.json/.csv/.tsv file per system: scored by 'nlgmetrics score' (a column named like "
+        "the metric), or holding the texts, which are then scored here",
     )
-    compare.add_argument("--config", default=None, help="check that every file was scored with this config")
+    compare.add_argument(
+        "--metric", required=True, help="the module that scores the systems, e.g. ctc_consistency"
+    )
     compare.add_argument(
         "--field",
         default=None,
@@ -297,6 +373,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         help="the metric's direction (default: the module's; needed for infolm, whose direction depends on the measure)",
     )
     _bootstrap_flags(compare)
+    add_scoring_flags(
+        compare,
+        "the config that scores files of texts; files already scored must have been scored with it "
+        "(default: the module's default)",
+    )
     compare.set_defaults(func=cmd_compare)
 
     meta = sub.add_parser(
@@ -328,5 +409,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     meta.add_argument(
         "--plot", default=None, metavar="PNG", help="also draw a bar chart with the intervals (matplotlib)"
     )
+    meta.add_argument(
+        "--metric",
+        default=None,
+        help="score the records' texts with this module first (its scores go in the --predicted field); "
+        "without it the records already hold the scores",
+    )
     _bootstrap_flags(meta)
+    add_scoring_flags(meta, "with --metric: the config that scores the texts (default: the module's)")
     meta.set_defaults(func=cmd_meta_eval)
