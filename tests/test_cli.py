@@ -137,6 +137,11 @@ def test_version(capsys):
     assert capsys.readouterr().out.strip() == f"nlgmetrics {nlgmetrics.__version__}"
 
 
+def test_one_version_number_in_pyproject_and_the_package():
+    pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    assert f'\nversion = "{nlgmetrics.__version__}"\n' in pyproject  # tomllib needs Python 3.11
+
+
 def test_list_shows_every_modules_declaration(capsys):
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out

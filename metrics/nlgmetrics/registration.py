@@ -116,8 +116,8 @@ def register(remove: bool = False, modules: list[str] | None = None) -> list[Cha
     Returns one :class:`Change` per module saying what was done. Idempotent; a newer nlgmetrics version
     replaces the folders an older one wrote.
     """
-    from . import __version__
     from .modules import SPECS
+    from .version import __version__
 
     names = list(SPECS) if modules is None else modules
     unknown = [name for name in names if name not in SPECS]

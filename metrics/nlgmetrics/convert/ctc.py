@@ -27,8 +27,8 @@ from pathlib import Path
 import torch
 import transformers
 
-from .. import __version__
 from ..core.registry import CTC_CHECKPOINTS, WEIGHTS, ctc_weight_name
+from ..version import __version__
 from .cards import model_card
 
 LABELS = {"id2label": {0: "ALIGNED", 1: "HALLUCINATED"}, "label2id": {"ALIGNED": 0, "HALLUCINATED": 1}}

@@ -28,8 +28,8 @@ from pathlib import Path
 import torch
 import transformers
 
-from .. import __version__
 from ..core.registry import USR_CHECKPOINTS, WEIGHTS, usr_weight_name
+from ..version import __version__
 from .cards import usr_model_card
 
 DR_LABELS = {

@@ -28,7 +28,7 @@ def package_versions() -> dict[str, str]:
     """The versions a score depends on: this package, transformers and torch."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from .. import __version__
+    from ..version import __version__
 
     out = {"nlgmetrics": __version__}
     for name in ("transformers", "torch"):

@@ -18,7 +18,6 @@ cache file is left behind.
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any, ClassVar
 
@@ -28,6 +27,7 @@ import evaluate
 from ..core.result import signature
 from ..core.validation import check_inputs
 from . import SPECS
+from .evaluate_state import discard_cache, is_streaming, start_empty_shard
 from .spec import EVALUATE_OPTIONS, FIELDS, ModuleSpec
 
 _STRING = datasets.Value("string", id="sequence")
@@ -87,6 +87,11 @@ class NLGMetric(evaluate.Metric):
     """The evaluate adapter every module shares; a subclass only sets ``spec``."""
 
     spec: ClassVar[ModuleSpec]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A module class's docstring is its declaration's description and compute() documentation."""
+        super().__init_subclass__(**kwargs)
+        cls.__doc__ = f"{cls.spec.description}\n{inputs_description(cls.spec)}"
 
     def __init__(self, config_name: str | None = None, **kwargs: Any):
         evaluate_kwargs = {k: kwargs.pop(k) for k in EVALUATE_OPTIONS if k in kwargs}
@@ -163,7 +168,7 @@ class NLGMetric(evaluate.Metric):
         options = self._options(kwargs)
         has_inputs = any(v is not None for v in given.values())
         with self._lock:
-            direct = has_inputs and self.writer is None and self.num_process == 1
+            direct = has_inputs and not is_streaming(self) and self.num_process == 1
             if direct:
                 self._streamed = False  # any zero-example batches added before are part of this call
         if direct:
@@ -172,7 +177,7 @@ class NLGMetric(evaluate.Metric):
             self.add_batch(**given)
         with self._lock:
             streamed, self._streamed = self._streamed, False
-            if self.writer is None and (self.num_process == 1 or not streamed):
+            if not is_streaming(self) and (self.num_process == 1 or not streamed):
                 if streamed:  # only zero-example batches were added
                     return self._score({name: [] for name in self.inputs}, options)
                 raise ValueError(
@@ -194,9 +199,8 @@ class NLGMetric(evaluate.Metric):
             self._streamed = True
             if checked["predictions"]:  # evaluate cannot store an empty batch (IndexError)
                 super().add_batch(**checked)
-            elif self.num_process > 1 and self.writer is None:  # an empty shard still joins the rendez-vous
-                self.selected_feature_format = _features(self.spec, self.inputs)[0]
-                self._init_writer()
+            elif self.num_process > 1:  # an empty shard still joins the rendez-vous
+                start_empty_shard(self, _features(self.spec, self.inputs)[0])
 
     def add(self, *, prediction=None, reference=None, **kwargs: Any) -> None:
         """Validate one example before evaluate stores it."""
@@ -247,39 +251,47 @@ class NLGMetric(evaluate.Metric):
         """After scoring failed inside evaluate's compute: delete evaluate's finalised cache files and
         release their locks (no orphans), then put the examples back so the next compute() scores them."""
         examples = self._in_flight
-        self._discard_cache()
+        discard_cache(self)
         if examples is not None and self.num_process == 1:
             super().add_batch(**examples)
             self._streamed = True
 
-    def _discard_cache(self) -> None:
-        """Release evaluate's locks and delete its cache files (the finalised ones and any being written)."""
-        paths = [*(getattr(self, "file_paths", None) or []), getattr(self, "cache_file_name", None)]
-        locks = [*(getattr(self, "filelocks", None) or []), getattr(self, "filelock", None)]
-        self.writer = self.buf_writer = self.data = None
-        for path in filter(None, paths):
-            if os.path.exists(path):
-                os.remove(path)
-        for lock in filter(None, locks):
-            lock.release()
-        self.filelocks, self.file_paths = [], []
-        self.cache_file_name = self.filelock = None
+
+# One class per module, written out so that readers and tools see them. evaluate derives a module's
+# name from its class (info.module_name = the class name in snake_case), so each class is its module
+# name in CamelCase ("ctc" as "CTC"; registration.class_name derives the same names for the scripts it
+# registers), and `evaluate.load` of a module script takes the Metric subclass the script imports.
+class CTCConsistency(NLGMetric):
+    spec = SPECS["ctc_consistency"]
 
 
-def metric_class(spec: ModuleSpec) -> type[NLGMetric]:
-    """The evaluate.Metric class of one module (evaluate names the module after the class)."""
-    name = "".join(part.capitalize() if part != "ctc" else "CTC" for part in spec.name.split("_"))
-    doc = f"{spec.description}\n{inputs_description(spec)}"
-    return type(name, (NLGMetric,), {"spec": spec, "__doc__": doc, "__module__": __name__})
+class CTCRelevance(NLGMetric):
+    spec = SPECS["ctc_relevance"]
 
 
-MODULES: dict[str, type[NLGMetric]] = {name: metric_class(spec) for name, spec in SPECS.items()}
+class CTCPreservation(NLGMetric):
+    spec = SPECS["ctc_preservation"]
+
+
+class CTCEngagingness(NLGMetric):
+    spec = SPECS["ctc_engagingness"]
+
+
+class CTCGroundedness(NLGMetric):
+    spec = SPECS["ctc_groundedness"]
+
+
+class Infolm(NLGMetric):
+    spec = SPECS["infolm"]
+
+
+class Unieval(NLGMetric):
+    spec = SPECS["unieval"]
+
+
+class Usr(NLGMetric):
+    spec = SPECS["usr"]
+
+
+MODULES: dict[str, type[NLGMetric]] = {cls.spec.name: cls for cls in NLGMetric.__subclasses__()}
 """Module name → evaluate.Metric class, for ``nlgmetrics.load`` and the module scripts."""
-CTCConsistency = MODULES["ctc_consistency"]
-CTCRelevance = MODULES["ctc_relevance"]
-CTCPreservation = MODULES["ctc_preservation"]
-CTCEngagingness = MODULES["ctc_engagingness"]
-CTCGroundedness = MODULES["ctc_groundedness"]
-Infolm = MODULES["infolm"]
-Unieval = MODULES["unieval"]
-Usr = MODULES["usr"]

@@ -1,0 +1,53 @@
+"""The only place that reads or writes ``evaluate.Metric``'s private state (evaluate 0.4.x).
+
+``NLGMetric`` needs three things evaluate has no public API for: whether examples are being
+streamed into its Arrow cache (``writer``), starting an empty shard so that a process with no
+examples still joins a distributed ``compute()``, and dropping the cache after a failed
+``compute()``. Each is one function here; ``tests/test_evaluate_state.py`` pins the attribute names
+to the evaluate versions ``pyproject.toml`` allows, so an evaluate upgrade that renames them fails
+there, not in a user's training run.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+PRIVATE_ATTRIBUTES = (
+    "writer",
+    "buf_writer",
+    "data",
+    "selected_feature_format",
+    "cache_file_name",
+    "filelock",
+    "filelocks",
+    "file_paths",
+)
+"""evaluate.Metric's private attributes used here (``_init_writer`` besides); the test checks them."""
+
+
+def is_streaming(metric: Any) -> bool:
+    """Examples were added with add/add_batch and wait in evaluate's cache."""
+    return metric.writer is not None
+
+
+def start_empty_shard(metric: Any, features: Any) -> None:
+    """Open the cache of a process that adds zero examples, so that it still joins the rendez-vous of
+    a distributed ``compute()`` (evaluate cannot store an empty batch)."""
+    if metric.writer is None:
+        metric.selected_feature_format = features
+        metric._init_writer()
+
+
+def discard_cache(metric: Any) -> None:
+    """Release evaluate's locks and delete its cache files (the finalised ones and any being written)."""
+    paths = [*(getattr(metric, "file_paths", None) or []), getattr(metric, "cache_file_name", None)]
+    locks = [*(getattr(metric, "filelocks", None) or []), getattr(metric, "filelock", None)]
+    metric.writer = metric.buf_writer = metric.data = None
+    for path in filter(None, paths):
+        if os.path.exists(path):
+            os.remove(path)
+    for lock in filter(None, locks):
+        lock.release()
+    metric.filelocks, metric.file_paths = [], []
+    metric.cache_file_name = metric.filelock = None
