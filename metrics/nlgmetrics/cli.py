@@ -26,15 +26,14 @@ one line on stderr starting with ``nlgmetrics: error:`` and exit code 2:
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
 import shutil
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .console import OneLineErrorParser, argument_type, one_line_warnings, quiet_loading
 from .records import field_value, file_format, read_records, write_records
 
 if TYPE_CHECKING:
@@ -46,13 +45,6 @@ CLI_CONTROLLED = ("show_progress", "return_details")
 
 class CLIError(Exception):
     """An error the command line reports as one line (``nlgmetrics: error: ...``, exit code 2)."""
-
-
-class OneLineErrorParser(argparse.ArgumentParser):
-    """argparse, with its usage errors as one line like every other error of the command line."""
-
-    def error(self, message: str):
-        self.exit(2, f"nlgmetrics: error: {message} (see '{self.prog} --help')\n")
 
 
 # ---- reading and writing rows --------------------------------------------------------------------
@@ -79,18 +71,6 @@ def check_output(path: Path) -> None:
         raise CLIError(f"cannot write {path}: the folder {str(folder)!r} does not exist")
     if path.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise CLIError(f"cannot write {path}: {'it is a folder' if path.is_dir() else 'permission denied'}")
-
-
-def argument_type(option: Option) -> Callable[[str], Any]:
-    """``option.parse`` for argparse: a bad value reads as the option's own message."""
-
-    def parse(text: str) -> Any:
-        try:
-            return option.parse(text)
-        except ValueError as err:
-            raise argparse.ArgumentTypeError(str(err)) from None
-
-    return parse
 
 
 def rows_not_indexes(message: str) -> str:
@@ -364,51 +344,6 @@ def _cell(value: Any, width: int) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"{value:>{width}.4f}"
     return f"{value!s:>{width}}"
-
-
-@contextlib.contextmanager
-def quiet_loading(show_progress: bool) -> Iterator[None]:
-    """While a module loads, silence transformers' per-load "Loading weights" bars and load reports
-    (the package checks the heads it needs itself) and, unless ``show_progress``, the Hub's download
-    bars; the scoring bar is the module's ``show_progress``."""
-    from huggingface_hub.utils import are_progress_bars_disabled, disable_progress_bars, enable_progress_bars
-    from transformers.utils import logging as transformers_logging
-
-    transformers_on = transformers_logging.is_progress_bar_enabled()
-    verbosity = transformers_logging.get_verbosity()
-    hub_on = not are_progress_bars_disabled()
-    transformers_logging.disable_progress_bar()
-    transformers_logging.set_verbosity_error()
-    if not show_progress:
-        disable_progress_bars()
-    try:
-        yield
-    finally:
-        transformers_logging.set_verbosity(verbosity)
-        if transformers_on:
-            transformers_logging.enable_progress_bar()
-        if hub_on and not show_progress:
-            enable_progress_bars()
-
-
-@contextlib.contextmanager
-def one_line_warnings() -> Iterator[None]:
-    """nlgmetrics' own warnings as ``nlgmetrics: warning: ...`` lines (others as Python prints them)."""
-    import warnings
-
-    from .core.runtime import NLGMetricsWarning
-
-    original = warnings.showwarning
-
-    def show(message, category, filename, lineno, file=None, line=None):
-        if issubclass(category, NLGMetricsWarning):
-            print(f"nlgmetrics: warning: {message}", file=sys.stderr)
-        else:
-            original(message, category, filename, lineno, file, line)
-
-    with warnings.catch_warnings():
-        warnings.showwarning = show
-        yield
 
 
 # ---- commands ------------------------------------------------------------------------------------

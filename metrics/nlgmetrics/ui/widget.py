@@ -96,7 +96,7 @@ def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: An
     """
     import nlgmetrics
 
-    from ..cli import quiet_loading
+    from ..console import quiet_loading
     from ..core.hub import WeightsUnavailableError
 
     spec = _spec(name)
@@ -159,7 +159,7 @@ def launch_widget(name: str, config_name: str | None = None, **load_kwargs: Any)
 
 def main(name: str, argv: list[str] | None = None) -> None:
     """What ``metrics/<name>/app.py`` runs: options, then one-line errors (exit code 2) or the app."""
-    from ..cli import OneLineErrorParser, argument_type
+    from ..console import OneLineErrorParser, argument_type
     from ..modules.spec import COMMON_LOAD_OPTIONS
 
     parser = OneLineErrorParser(

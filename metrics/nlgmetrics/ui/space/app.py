@@ -1,0 +1,144 @@
+"""The Space's app: one tab per family with its three modes (:mod:`.single`, :mod:`.batch`,
+:mod:`.compare`), the ``/score`` API endpoint, and :func:`launch`.
+
+>>> from nlgmetrics.modules import SPECS
+>>> family_title([SPECS["ctc_consistency"], SPECS["ctc_relevance"]])
+'CTC'
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...modules import SPECS
+from ...modules.spec import FIELDS, ModuleSpec
+from ..availability import config_status
+from ..records import Limits
+from ..widget import example_texts
+from . import batch, compare, single
+from .context import FamilyContext
+from .options import ui_options
+from .pool import ModelPool, SpaceError, _json_safe, _user_error, score_records
+
+
+def family_title(specs: Sequence[ModuleSpec]) -> str:
+    """The words every module title of the family starts with (the family name when none)."""
+    if len(specs) == 1:
+        return specs[0].title
+    words = [s.title.split() for s in specs]
+    common = []
+    for group in zip(*words):
+        if len(set(group)) != 1:
+            break
+        common.append(group[0])
+    return " ".join(common) or specs[0].family
+
+
+def banner(limits: Limits) -> str:
+    """Which configs can run now (weights embedded or in the local cache), and the limits."""
+    lines = ["**Configs available now** (weights embedded or in the local cache):"]
+    for name, spec in sorted(SPECS.items()):
+        found: dict[bool | None, list[str]] = {True: [], False: [], None: []}
+        for config in spec.configs:
+            found[config_status(spec, config).available].append(config)
+        shown = ", ".join(f"`{c}`" for c in found[True]) or "none"
+        if found[None]:
+            shown += f"; checked when used: {', '.join(f'`{c}`' for c in found[None])}"
+        if found[False]:
+            shown += f" ({len(found[False])} more need a download)"
+        lines.append(f"- `{name}`: {shown}")
+    lines.append(
+        f"\nChoosing a config that is not on this machine says how to get it. Limits: {limits.describe()}."
+    )
+    return "\n".join(lines)
+
+
+def _by_family() -> dict[str, list[ModuleSpec]]:
+    families: dict[str, list[ModuleSpec]] = {}
+    for name in sorted(SPECS):
+        families.setdefault(SPECS[name].family, []).append(SPECS[name])
+    return families
+
+
+def _ordered_fields(specs: Sequence[ModuleSpec]) -> list[str]:
+    """Every input field of the modules, over all their configs (UniEval's tasks differ), in FIELDS' order."""
+    used = {f for s in specs for c in (None, *s.configs) for f in s.inputs_for(c)}
+    return [f for f in (*FIELDS, *sorted(used - set(FIELDS))) if f in used]
+
+
+def _guarded(fn: Callable) -> Callable:
+    """``fn`` with every failure raised as a gr.Error showing the message only (never a traceback)."""
+    import gradio as gr
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except gr.Error:
+            raise
+        except Exception as err:  # every failure becomes a message, never a traceback
+            raise _user_error(err) from None
+
+    return run
+
+
+def build_space(limits: Limits | None = None):
+    """The Space's ``gr.Blocks`` (queued; not launched)."""
+    import gradio as gr
+
+    limits = limits or Limits.from_env()
+    pool = ModelPool(limits)
+    workdir = tempfile.mkdtemp(prefix="nlgmetrics-space-")
+
+    def api_score(module: str, config: str, records: str, options: str) -> dict:
+        """Score records (a JSON list of objects with the module's input fields) with a registered config
+        (``"default"`` for the module's default) and compute() options (a JSON object); returns the
+        compute() result with ``config`` (the config that scored) and ``note`` (why it is not the one
+        asked for, when the default's weights are missing here; else "")."""
+        if module in SPECS and (not isinstance(config, str) or not config.strip()):
+            raise SpaceError(f"config is empty: give 'default' or one of {', '.join(SPECS[module].configs)}")
+        result, used, note = score_records(pool, module, config, records, options)
+        return {**_json_safe(result), "config": used, "note": note}
+
+    with gr.Blocks(title="nlgmetrics") as demo:
+        gr.Markdown(
+            "# nlgmetrics: model-based NLG evaluation\nScore one example, a file of examples, or compare two "
+            "systems, with every metric of the `nlgmetrics` package. Models load on first use and are shared."
+        )
+        gr.Markdown(banner(limits), elem_id="nlgmetrics-banner")
+        with gr.Tabs():
+            for family, specs in _by_family().items():
+                ctx = FamilyContext(
+                    family=family,
+                    specs=tuple(specs),
+                    pool=pool,
+                    limits=limits,
+                    workdir=workdir,
+                    guarded=_guarded,
+                    fields=tuple(_ordered_fields(specs)),
+                    options=ui_options(specs),
+                    examples={s.name: example_texts(s) for s in specs},
+                )
+                with gr.Tab(family_title(specs), id=family, elem_id=f"tab-{family}"):
+                    with gr.Tab("Score one example", id=f"{family}-single"):
+                        single.build(ctx)
+                    with gr.Tab("Batch", id=f"{family}-batch"):
+                        batch.build(ctx)
+                    with gr.Tab("Compare A/B", id=f"{family}-ab"):
+                        compare.build(ctx)
+        gr.api(_guarded(api_score), api_name="score", concurrency_id="models")
+    demo.queue(max_size=limits.max_queue, default_concurrency_limit=limits.model_concurrency * 4)
+    demo.nlgmetrics_pool = pool
+    demo.nlgmetrics_limits = limits
+    return demo
+
+
+def launch(demo=None, **kwargs: Any) -> None:
+    """Launch the Space; host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (Gradio's own)."""
+    demo = demo or build_space()
+    kwargs.setdefault("max_file_size", demo.nlgmetrics_limits.max_upload_bytes)
+    kwargs.setdefault("show_error", True)
+    demo.launch(**kwargs)

@@ -1,0 +1,142 @@
+"""The *Compare A/B* mode: two predictions of one input, or two system files with the same inputs,
+scored by every selected module of the family (the tables come from :mod:`.comparison`)."""
+
+from __future__ import annotations
+
+from ...modules import SPECS
+from ..records import read_upload
+from ..widget import field_label
+from .comparison import MetricComparison, counts_table, per_example_table, summary_table
+from .context import FamilyContext
+from .options import config_inputs, text_field
+from .pool import SpaceError, score_records
+
+
+def build(ctx: FamilyContext) -> None:
+    """The mode's controls and events, inside the family's tab."""
+    import gradio as gr
+    import pandas as pd
+
+    family, specs, first, fields = ctx.family, ctx.specs, ctx.first, ctx.fields
+    examples = ctx.examples
+    common = [c for c in first.configs if all(c in s.configs for s in specs)]
+    c_modules = gr.CheckboxGroup(
+        ctx.names, value=[first.name], label="Metrics scoring both systems", elem_id=f"{family}-ab-modules"
+    )
+    c_config = gr.Dropdown(
+        [("each module's default", ""), *[(c, c) for c in common]],
+        value="",
+        label="Config for every selected metric",
+        elem_id=f"{family}-ab-config",
+    )
+    with gr.Tab("Two predictions"):
+        shared = {
+            f: gr.Textbox(
+                label=field_label(first, f) + " (used by the metrics that take it)",
+                value=examples[first.name].get(
+                    f, next((examples[s.name][f] for s in specs if f in s.inputs), "")
+                ),
+                lines=3,
+                elem_id=f"{family}-ab-{f}",
+            )
+            for f in fields
+            if f != "predictions"
+        }
+        pred_a = gr.Textbox(
+            label="prediction A",
+            lines=2,
+            elem_id=f"{family}-ab-a",
+            value=examples[first.name].get("predictions", ""),
+        )
+        pred_b = gr.Textbox(label="prediction B", lines=2, elem_id=f"{family}-ab-b")
+        c_button = gr.Button("Compare", variant="primary", elem_id=f"{family}-ab-run")
+    with gr.Tab("Two system files"):
+        gr.Markdown("Two files with the same rows: the same inputs, each with its own `predictions`.")
+        with gr.Row():
+            file_a = gr.File(
+                label="System A",
+                file_types=[".csv", ".tsv", ".jsonl", ".json"],
+                elem_id=f"{family}-ab-file-a",
+            )
+            file_b = gr.File(
+                label="System B",
+                file_types=[".csv", ".tsv", ".jsonl", ".json"],
+                elem_id=f"{family}-ab-file-b",
+            )
+        f_button = gr.Button("Compare the files", variant="primary", elem_id=f"{family}-ab-files-run")
+    c_note = gr.Markdown(elem_id=f"{family}-ab-note")
+    c_summary = gr.Dataframe(label="On average", interactive=False, elem_id=f"{family}-ab-summary")
+    c_plot = gr.BarPlot(
+        x="metric",
+        y="examples",
+        color="preferred",
+        y_lim=[0, None],
+        label="Which system each metric prefers (examples)",
+        elem_id=f"{family}-ab-plot",
+    )
+    c_table = gr.Dataframe(label="Per example", interactive=False, elem_id=f"{family}-ab-table")
+
+    def compare(selected, chosen, records_a, records_b):
+        if not selected:
+            raise SpaceError("select at least one metric")
+        comparisons = []
+        for name in selected:
+            spec = SPECS[name]
+            inputs = config_inputs(spec, chosen)
+            missing = [f for f in inputs if any(f not in r or r[f] in ("", None) for r in records_a)]
+            if missing:
+                raise SpaceError(f"{name} needs {', '.join(missing)}: fill it in or deselect {name}")
+            only = [{f: r[f] for f in inputs} for r in records_a]
+            result_a, used, note_a = score_records(ctx.pool, name, chosen, only, {})
+            only_b = [{f: r[f] for f in inputs} for r in records_b]
+            result_b, _, _ = score_records(ctx.pool, name, chosen, only_b, {})
+            comparisons.append(MetricComparison(name, used, result_a, result_b, note_a))
+        frames = [
+            pd.DataFrame(t.rows, columns=list(t.columns))
+            for t in (summary_table(comparisons), counts_table(comparisons), per_example_table(comparisons))
+        ]
+        n = len(records_a)
+        message = f"Compared {n} example{'s' if n != 1 else ''} with {', '.join(f'`{s}`' for s in selected)}."
+        return (*frames, " ".join([message, *(c.note for c in comparisons if c.note)]))
+
+    def compare_texts(selected, chosen, a, b, *values):
+        record = {"predictions": a}
+        for f, text in zip(shared, values):
+            record[f] = text
+        specs_used = [SPECS[n] for n in selected or []]
+        rec_a = {}
+        for f, text in record.items():
+            spec = next((s for s in specs_used if f in s.inputs), first)
+            rec_a[f] = text_field(spec, f, text or "")
+        rec_b = {**rec_a, "predictions": b or ""}
+        return compare(selected, chosen, [rec_a], [rec_b])
+
+    def compare_files(selected, chosen, path_a, path_b):
+        if not path_a or not path_b:
+            raise SpaceError("upload both system files")
+        records_a, records_b = read_upload(path_a, ctx.limits), read_upload(path_b, ctx.limits)
+        if len(records_a) != len(records_b):
+            raise SpaceError(
+                f"system A has {len(records_a)} rows and system B {len(records_b)}; they must match"
+            )
+        for i, (ra, rb) in enumerate(zip(records_a, records_b)):
+            for f in set(ra) & set(rb) - {"predictions"}:
+                if ra[f] != rb[f]:
+                    raise SpaceError(f"row {i}: the two files differ in {f}; both must hold the same inputs")
+        return compare(selected, chosen, records_a, records_b)
+
+    outputs = [c_summary, c_plot, c_table, c_note]
+    c_button.click(
+        ctx.guarded(compare_texts),
+        inputs=[c_modules, c_config, pred_a, pred_b, *shared.values()],
+        outputs=outputs,
+        api_name=f"{family}_compare",
+        concurrency_id="models",
+    )
+    f_button.click(
+        ctx.guarded(compare_files),
+        inputs=[c_modules, c_config, file_a, file_b],
+        outputs=outputs,
+        api_name=f"{family}_compare_files",
+        concurrency_id="models",
+    )

@@ -1,0 +1,115 @@
+"""Comparing two systems with one or more metrics, free of Gradio: which system each example's scores
+prefer, the summary table, the counts the plot draws and the per-example table.
+
+>>> one = MetricComparison("m", "c", {"scores": [0.2, 0.5], "mean_score": 0.35, "higher_is_better": True},
+...                        {"scores": [0.4, 0.5], "mean_score": 0.45, "higher_is_better": True})
+>>> one.winners()
+['B', 'tie']
+>>> summary_table([one]).rows
+[['m', 'c', 0.35, 0.45, 'B', 0, 1, 1]]
+>>> per_example_table([one]).rows
+[[0, 'm', 0.2, 0.4, 'B'], [1, 'm', 0.5, 0.5, 'tie']]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..records import display
+
+
+@dataclass(frozen=True)
+class Table:
+    """Column names and rows (lists), ready for a data frame."""
+
+    columns: tuple[str, ...]
+    rows: list[list[Any]]
+
+
+def preferred(a: float | None, b: float | None, higher_is_better: bool | None) -> str:
+    """Which of two scores the metric prefers: ``"A"``, ``"B"``, ``"tie"``, ``"n/a"`` (a score is missing)
+    or ``"?"`` (the direction is unknown).
+
+    >>> preferred(0.1, 0.3, True), preferred(0.1, 0.3, False), preferred(0.3, 0.3, None), preferred(None, 1, True)
+    ('B', 'A', 'tie', 'n/a')
+    """
+    if a is None or b is None or math.isnan(a) or math.isnan(b):
+        return "n/a"
+    if a == b:
+        return "tie"
+    if higher_is_better is None:
+        return "?"
+    return "A" if (a > b) == higher_is_better else "B"
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    """One metric's compute() results on system A and system B (the same inputs, in the same order)."""
+
+    name: str
+    config: str
+    result_a: dict
+    result_b: dict
+    note: str = field(default="")
+    """Why ``config`` is not the one asked for ("" when it is)."""
+
+    @property
+    def higher_is_better(self) -> bool | None:
+        return self.result_a.get("higher_is_better")
+
+    def pairs(self) -> list[tuple[float, float]]:
+        """(score A, score B) per example."""
+        return list(zip(self.result_a["scores"], self.result_b["scores"]))
+
+    def winners(self) -> list[str]:
+        """:func:`preferred` of each example."""
+        return [preferred(a, b, self.higher_is_better) for a, b in self.pairs()]
+
+    def counts(self) -> dict[str, int]:
+        """Examples each system wins, and ties."""
+        winners = self.winners()
+        return {key: winners.count(key) for key in ("A", "B", "tie")}
+
+
+SUMMARY_COLUMNS = ("metric", "config", "mean A", "mean B", "preferred", "A wins", "B wins", "ties")
+
+
+def summary_table(comparisons: Sequence[MetricComparison]) -> Table:
+    """One row per metric: the config, both means (rounded as shown), the preferred system, the counts."""
+    rows = []
+    for c in comparisons:
+        mean_a, mean_b = c.result_a["mean_score"], c.result_b["mean_score"]
+        counts = c.counts()
+        rows.append(
+            [
+                c.name,
+                c.config,
+                display(mean_a),
+                display(mean_b),
+                preferred(mean_a, mean_b, c.higher_is_better),
+                counts["A"],
+                counts["B"],
+                counts["tie"],
+            ]
+        )
+    return Table(SUMMARY_COLUMNS, rows)
+
+
+def counts_table(comparisons: Sequence[MetricComparison]) -> Table:
+    """What the bar plot draws: examples preferring A, B or neither, per metric."""
+    rows = [[c.name, key, count] for c in comparisons for key, count in c.counts().items()]
+    return Table(("metric", "preferred", "examples"), rows)
+
+
+def per_example_table(comparisons: Sequence[MetricComparison], labels: Sequence[Any] | None = None) -> Table:
+    """One row per example and metric: the example's label (default: its 0-based index), the metric,
+    both scores (rounded as shown) and the preferred system."""
+    rows = []
+    for c in comparisons:
+        names = list(labels) if labels is not None else list(range(len(c.pairs())))
+        for label, (a, b), winner in zip(names, c.pairs(), c.winners()):
+            rows.append([label, c.name, display(a), display(b), winner])
+    return Table(("example", "metric", "A", "B", "preferred"), rows)

@@ -1,0 +1,136 @@
+"""The controls every mode shares, from the modules' declarations: compute() options as widgets and typed
+values, the config drop-down and the fields a config reads.
+
+>>> from nlgmetrics.modules import SPECS
+>>> parse_options(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
+{'temperature': 0.5, 'idf': False}
+>>> config_inputs(SPECS["unieval"], "dialogue")
+('predictions', 'sources', 'contexts')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ...modules import SPECS
+from ...modules.spec import ModuleSpec, Option
+from ..availability import config_status, default_choice
+from ..widget import field_label
+from .context import DEFAULT, FamilyContext
+from .pool import SpaceError, resolve_config
+
+
+def config_inputs(spec: ModuleSpec, chosen: str | None) -> tuple[str, ...]:
+    """The input fields of the config a mode would use (the default's for "" or an unknown name)."""
+    try:
+        config, _ = resolve_config(spec, chosen)
+    except SpaceError:
+        return spec.inputs
+    return spec.inputs_for(config)
+
+
+def ui_options(specs: Sequence[ModuleSpec]) -> dict[str, Option]:
+    """The compute() options the modules offer a user (those with a command-line type), by name."""
+    out: dict[str, Option] = {}
+    for spec in specs:
+        for option in spec.compute_options:
+            if option.cli_type is not None:
+                out.setdefault(option.name, option)
+    return out
+
+
+def parse_options(spec: ModuleSpec, values: dict[str, Any]) -> dict[str, Any]:
+    """The options the user set (blank or "(default)" leaves one to the module), typed as declared."""
+    declared = {o.name: o for o in spec.compute_options if o.cli_type is not None}
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        option = declared.get(name)
+        if option is None or value is None or (isinstance(value, str) and value.strip() in ("", DEFAULT)):
+            continue
+        try:
+            out[name] = option.parse(value) if isinstance(value, str) else value
+        except ValueError as err:
+            raise SpaceError(str(err)) from None
+    return spec.check_compute_options(out)
+
+
+def option_components(options: dict[str, Option], shown: ModuleSpec) -> dict[str, Any]:
+    """One drop-down (choices, booleans) or text box per option; only ``shown``'s own are visible."""
+    import gradio as gr
+
+    own = {o.name for o in shown.compute_options}
+    comps = {}
+    for name, option in options.items():
+        choices = getattr(option.check, "choices", None)
+        if option.cli_type is bool:
+            choices = ("true", "false")
+        label = f"{name}: {option.help}"
+        if choices:
+            comps[name] = gr.Dropdown(
+                [DEFAULT, *map(str, choices)], value=DEFAULT, label=label, visible=name in own
+            )
+        else:
+            comps[name] = gr.Textbox(
+                label=label, placeholder="blank: the module's default", visible=name in own
+            )
+    return comps
+
+
+def config_choices(spec: ModuleSpec) -> list[tuple[str, str]]:
+    """(label, value) pairs of the config drop-down: the default, then every registered config."""
+    used, note = default_choice(spec)
+    choices = [(f"default ({used}{', offline fallback' if note else ''})", "")]
+    for config in spec.configs:
+        status = config_status(spec, config)
+        suffix = {True: "", None: " (checked when used)", False: " (not on this machine)"}[status.available]
+        choices.append((f"{config}{suffix}", config))
+    return choices
+
+
+def text_field(spec: ModuleSpec, field: str, text: str) -> Any:
+    """A text box's content as the field's value (a list field: one text per non-blank line)."""
+    if field in spec.list_inputs:
+        lines = [line for line in text.splitlines() if line.strip()]
+        return lines or [text]
+    return text
+
+
+def module_dropdown(ctx: FamilyContext, mode: str):
+    """The family's module drop-down of one mode (hidden when the family has one module)."""
+    import gradio as gr
+
+    return gr.Dropdown(
+        ctx.names,
+        value=ctx.first.name,
+        label="Module",
+        visible=len(ctx.names) > 1,
+        elem_id=f"{ctx.family}-{mode}-module",
+    )
+
+
+def config_dropdown(ctx: FamilyContext, mode: str, spec: ModuleSpec):
+    """The registered configs of ``spec`` (the default first) of one mode."""
+    import gradio as gr
+
+    return gr.Dropdown(
+        config_choices(spec),
+        value="",
+        label="Config (registered configs only)",
+        elem_id=f"{ctx.family}-{mode}-config",
+    )
+
+
+def on_module(ctx: FamilyContext, name: str) -> list:
+    """Updates after choosing module ``name``: its configs, its fields' boxes, its options."""
+    import gradio as gr
+
+    spec = SPECS[name]
+    updates = [gr.update(choices=config_choices(spec), value="")]
+    inputs = config_inputs(spec, "")
+    updates += [gr.update(visible=f in inputs, label=field_label(spec, f)) for f in ctx.fields]
+    own = {o.name: o for o in spec.compute_options}
+    updates += [
+        gr.update(visible=o in own, label=f"{o}: {own[o].help}" if o in own else None) for o in ctx.options
+    ]
+    return updates

@@ -1,0 +1,118 @@
+"""The *Score one example* mode: the chosen config's input fields, its options, the score, a token heat
+map from the module's details renderer, the sub-scores and the raw compute() output."""
+
+from __future__ import annotations
+
+from ...modules import SPECS
+from ..records import display, per_example
+from ..widget import field_label, score_label
+from .context import FamilyContext
+from .options import (
+    config_dropdown,
+    config_inputs,
+    module_dropdown,
+    on_module,
+    option_components,
+    parse_options,
+    text_field,
+)
+from .pool import _json_safe, score_records
+
+
+def build(ctx: FamilyContext) -> None:
+    """The mode's controls and events, inside the family's tab."""
+    import gradio as gr
+    import pandas as pd
+
+    family, first, fields, options = ctx.family, ctx.first, ctx.fields, ctx.options
+    module = module_dropdown(ctx, "single")
+    config = config_dropdown(ctx, "single", first)
+    boxes = {
+        f: gr.Textbox(
+            label=field_label(first, f),
+            value=ctx.examples[first.name].get(f, ""),
+            lines=2 if f == "predictions" else 3,
+            visible=f in first.inputs,
+            elem_id=f"{family}-single-{f}",
+        )
+        for f in fields
+    }
+    with gr.Accordion("Options", open=False):
+        opts = option_components(options, first)
+    button = gr.Button("Score", variant="primary", elem_id=f"{family}-single-run")
+    note = gr.Markdown(elem_id=f"{family}-single-note")
+    score = gr.Textbox(  # not a Number: a Number shows 0 before anything is scored
+        label=score_label(first),
+        placeholder="not scored yet",
+        interactive=False,
+        max_lines=1,
+        elem_id=f"{family}-single-score",
+    )
+    tokens = gr.HighlightedText(
+        label="Heat map: each token coloured by its score (the module's details)",
+        show_legend=False,
+        elem_id=f"{family}-single-tokens",
+    )
+    parts = gr.Dataframe(
+        headers=["output", "value"],
+        label="Scores and sub-scores",
+        interactive=False,
+        elem_id=f"{family}-single-parts",
+    )
+    raw = gr.JSON(label="compute() output (higher_is_better, signature, details)")
+    rows = []
+    for spec in ctx.specs:
+        count = len(spec.example.get("predictions", []))
+        for i in range(count):
+            row = [spec.name]
+            for f in fields:
+                value = spec.example.get(f, [""] * count)[i] if f in spec.inputs else ""
+                row.append("\n".join(value) if isinstance(value, list) else value)
+            rows.append(row)
+    gr.Examples(rows, inputs=[module, *boxes.values()], label="Examples (click to fill in)")
+
+    def score_one(name, chosen, *values):
+        spec = SPECS[name]
+        texts = dict(zip(fields, values[: len(fields)]))
+        option_values = dict(zip(options, values[len(fields) :]))
+        record = {f: text_field(spec, f, texts[f] or "") for f in config_inputs(spec, chosen)}
+        chosen_options = {**parse_options(spec, option_values), "return_details": True}
+        result, used, note_text = score_records(ctx.pool, name, chosen, [record], chosen_options)
+        value = result["scores"][0]
+        details = (result.get("details") or [{}])[0]
+        table = [[k, display(v[0])] for k, v in per_example(result, 1).items()]
+        table += [[k, display(v)] for k, v in result.items() if k.startswith("mean_")]
+        message = f"Scored with `{name}` config `{used}`. {note_text}".strip()
+        return (
+            "NaN (see the note)" if display(value) is None else str(display(value)),
+            spec.render_details(details),
+            pd.DataFrame(table, columns=["output", "value"]),
+            _json_safe(result),
+            message,
+        )
+
+    button.click(
+        ctx.guarded(score_one),
+        inputs=[module, config, *boxes.values(), *opts.values()],
+        outputs=[score, tokens, parts, raw, note],
+        api_name=f"{family}_single",
+        concurrency_id="models",
+    )
+
+    def on_single_module(name: str):
+        return [*on_module(ctx, name), gr.update(label=score_label(SPECS[name]), value="")]
+
+    module.change(
+        on_single_module,
+        module,
+        [config, *boxes.values(), *opts.values(), score],
+        api_visibility="private",
+    )
+
+    def on_config(name: str, chosen: str):
+        spec = SPECS[name]
+        inputs = config_inputs(spec, chosen)
+        label = score_label(spec, chosen or None)
+        return [*(gr.update(visible=f in inputs) for f in fields), gr.update(label=label, value="")]
+
+    config.change(on_config, [module, config], [*boxes.values(), score], api_visibility="private")

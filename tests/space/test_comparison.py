@@ -1,0 +1,58 @@
+"""The A/B comparison logic of the Space without Gradio: pairing scores, the summary and per-example tables."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+from nlgmetrics.ui.space.comparison import (
+    SUMMARY_COLUMNS,
+    MetricComparison,
+    counts_table,
+    per_example_table,
+    preferred,
+    summary_table,
+)
+
+
+def result(scores: list[float], higher_is_better: bool | None = True) -> dict:
+    finite = [s for s in scores if not math.isnan(s)]
+    return {"scores": scores, "mean_score": sum(finite) / len(finite), "higher_is_better": higher_is_better}
+
+
+def test_comparison_imports_no_gradio():
+    code = "import sys, nlgmetrics.ui.space.comparison; sys.exit('gradio' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_each_example_goes_to_the_system_the_metrics_direction_prefers():
+    a, b = [0.1, 0.5, 0.9, math.nan], [0.3, 0.5, 0.2, 0.4]
+    higher = MetricComparison("m", "c", result(a), result(b))
+    lower = MetricComparison("m", "c", result(a, False), result(b, False))
+    assert higher.winners() == ["B", "tie", "A", "n/a"]
+    assert lower.winners() == ["A", "tie", "B", "n/a"]
+    assert higher.counts() == {"A": 1, "B": 1, "tie": 1}
+    unknown = MetricComparison("m", "c", result(a, None), result(b, None))
+    assert unknown.winners() == ["?", "tie", "?", "n/a"]
+    assert preferred(None, 0.2, True) == "n/a"
+
+
+def test_summary_counts_and_per_example_tables():
+    one = MetricComparison("m1", "c1", result([0.25, 0.5]), result([0.75, 0.5]))
+    two = MetricComparison("m2", "c2", result([2.0, 1.0], False), result([1.0, 3.0], False))
+    summary = summary_table([one, two])
+    assert summary.columns == SUMMARY_COLUMNS
+    assert summary.rows == [
+        ["m1", "c1", 0.375, 0.625, "B", 0, 1, 1],
+        ["m2", "c2", 1.5, 2.0, "A", 1, 1, 0],
+    ]
+    assert counts_table([one]).rows == [["m1", "A", 0], ["m1", "B", 1], ["m1", "tie", 1]]
+    table = per_example_table([one, two], labels=["x", "y"])
+    assert table.rows == [
+        ["x", "m1", 0.25, 0.75, "B"],
+        ["y", "m1", 0.5, 0.5, "tie"],
+        ["x", "m2", 2.0, 1.0, "B"],
+        ["y", "m2", 1.0, 3.0, "A"],
+    ]
+    assert [row[0] for row in per_example_table([one]).rows] == [0, 1]
