@@ -1,0 +1,82 @@
+"""The package's floors: each imports only from the floors below it (or its own), never up or sideways.
+
+    version < core < the families (ctc, infolm, unieval, usr) < modules < the services on them
+    (records, significance, meta_eval, judgments, distributed, registration, convert, testing, cards)
+    < console < ui < cli, cli_stats < the package top and __main__
+
+Read from every ``import`` and ``from ... import`` in the source (lazy ones inside functions too).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "metrics" / "nlgmetrics"
+
+FLOORS = [
+    {"version"},
+    {"core"},
+    {"ctc", "infolm", "unieval", "usr"},
+    {"modules"},
+    {
+        "records",
+        "significance",
+        "meta_eval",
+        "judgments",
+        "distributed",
+        "registration",
+        "convert",
+        "testing",
+        "cards",
+        "card_notes",
+    },
+    {"console"},
+    {"ui"},
+    {"cli", "cli_stats"},
+    {"__init__", "__main__"},
+]
+LEVEL = {name: k for k, floor in enumerate(FLOORS) for name in floor}
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, first package part) of every import of nlgmetrics code in ``path``."""
+    rel = path.relative_to(PACKAGE).with_suffix("").parts
+    package = list(rel[:-1])
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                parts = base + (node.module.split(".") if node.module else [])
+                target = parts[0] if parts else node.names[0].name
+            elif node.module and node.module.split(".")[0] == "nlgmetrics":
+                parts = node.module.split(".")[1:]
+                target = parts[0] if parts else node.names[0].name
+            else:
+                continue
+            found.append((node.lineno, target))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "nlgmetrics" and len(parts) > 1:
+                    found.append((node.lineno, parts[1]))
+    return found
+
+
+def test_every_top_level_name_has_a_floor():
+    names = {p.relative_to(PACKAGE).parts[0].removesuffix(".py") for p in PACKAGE.glob("*")}
+    names -= {"__pycache__", "py.typed", "examples"}
+    assert sorted(n for n in names if n not in LEVEL and not n.startswith(".")) == []
+
+
+def test_no_import_goes_up_a_floor_or_sideways():
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+        for line, target in _imports(path):
+            if target == source or target not in LEVEL:
+                continue
+            if LEVEL[target] > LEVEL[source] or (LEVEL[target] == LEVEL[source] and LEVEL[source] in (2,)):
+                wrong.append(f"{path.relative_to(PACKAGE)}:{line} imports {target}")
+    assert wrong == []
