@@ -79,8 +79,8 @@ def header(spec: ModuleSpec, notes: CardNotes) -> str:
     return f"""---
 title: {notes.title or spec.title}
 emoji: {notes.emoji}
-colorFrom: {_COLOURS[spec.family][0]}
-colorTo: {_COLOURS[spec.family][1]}
+colorFrom: {notes.colours[0]}
+colorTo: {notes.colours[1]}
 sdk: gradio
 sdk_version: {SPACE_SDK_VERSION}
 app_file: app.py
@@ -91,14 +91,6 @@ tags:
 description: >-
 {summary}
 ---"""
-
-
-_COLOURS = {
-    "ctc": ("indigo", "green"),
-    "infolm": ("indigo", "green"),
-    "unieval": ("purple", "blue"),
-    "usr": ("yellow", "blue"),
-}
 
 
 def example(spec: ModuleSpec, notes: CardNotes) -> str:

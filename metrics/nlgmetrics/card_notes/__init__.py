@@ -46,6 +46,8 @@ class CardNotes:
     runtime: str = ""
     title: str = ""
     """The card's and the Space's title when it is not the declaration's (``CTC Consistency``)."""
+    colours: tuple[str, str] = ("indigo", "green")
+    """The Space thumbnail's gradient (``colorFrom``, ``colorTo``)."""
     license: str = "apache-2.0"
     tags: tuple[str, ...] = ()
     example_needs: str = ""

@@ -187,6 +187,7 @@ def runtime(results: Results) -> str:
 def notes(name: str) -> CardNotes:
     return CardNotes(
         emoji="🧭",
+        colours=("purple", "blue"),
         license="mit",
         summary="""UniEval (Zhong et al. 2022): multi-dimensional evaluation of summaries, dialogue responses,
 data-to-text outputs and factual consistency, each dimension a yes/no question put to a T5 evaluator.""",

@@ -167,6 +167,7 @@ def runtime(results: Results) -> str:
 def notes(name: str) -> CardNotes:
     return CardNotes(
         emoji="💬",
+        colours=("yellow", "blue"),
         tags=("dialog",),
         summary="""USR (Mehri & Eskenazi 2020): an unsupervised, reference-free score for a dialog response from
 three RoBERTa models fine-tuned on Topical-Chat (masked-LM likelihood, retrieval given the context
