@@ -197,6 +197,7 @@ data-to-text outputs and factual consistency, each dimension a yes/no question p
         "#  'mean_overall': ..., 'scores': [...], 'mean_score': ..., 'higher_is_better': True, 'signature': '...'}",
         how_to_use=HOW_TO_USE,
         fields=FIELDS,
+        option_types={"questions": "`dict[str, str]`"},
         option_notes=OPTION_NOTES,
         options_note=OPTIONS_NOTE,
         outputs=OUTPUTS,
