@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run the test suite from a fresh machine: make (or reuse) the virtual environment .venv, shared
-# with demo.sh, install the package with its test extras, lint, then run pytest offline (tiny
-# models are built on the fly). TORCH (cpu|cuda|skip|<pip spec>), PIP_ARGS, VENV, PYTHON and
-# DRY_RUN=1: see scripts/venv.sh.
+# with demo.sh, install the package with its test extras, lint, check that the metric cards are up to
+# date (python -m nlgmetrics.cards --check), then run pytest offline (tiny models are built on the fly).
+# TORCH (cpu|cuda|skip|<pip spec>), PIP_ARGS, VENV, PYTHON and DRY_RUN=1: see scripts/venv.sh.
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh -k parity`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,4 +10,5 @@ source scripts/venv.sh
 install_package test
 run "$PY" -m ruff check .
 run "$PY" -m ruff format --check .
+run "$PY" -m nlgmetrics.cards --check
 run exec "$PY" -m pytest "$@"

@@ -1,4 +1,4 @@
-"""The metric cards are generated from the code and carry a valid Space header."""
+"""The eight metric cards are generated from the declarations and carry a valid Space header."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from nlgmetrics import cards
 from nlgmetrics.ctc import ASPECTS
+from nlgmetrics.modules import SPECS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,6 +20,7 @@ SECTIONS = (
     "## Metric Description",
     "## How to Use",
     "### Inputs",
+    "### Configs",
     "### Output Values",
     "#### Values from Popular Papers",
     "### Examples",
@@ -38,9 +41,76 @@ def read_card(module: str) -> str:
 
 def test_cards_are_up_to_date():
     run = subprocess.run(
+        [sys.executable, "-m", "nlgmetrics.cards", "--check"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_old_script_still_checks_the_cards():
+    run = subprocess.run(
         [sys.executable, "scripts/build_cards.py", "--check"], cwd=ROOT, capture_output=True, text=True
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_check_names_each_stale_card_and_how_to_regenerate(tmp_path, monkeypatch, capsys):
+    for name in SPECS:
+        (tmp_path / "metrics" / name).mkdir(parents=True)
+        (tmp_path / "metrics" / name / "README.md").write_text(cards.card_path(name).read_text())
+    (tmp_path / "benchmarks").symlink_to(ROOT / "benchmarks", target_is_directory=True)
+    monkeypatch.setattr(cards, "ROOT", tmp_path)
+    assert cards.main(["--check"]) == 0
+    stale = tmp_path / "metrics" / "usr" / "README.md"
+    stale.write_text(stale.read_text().replace("## Limitations and Bias", "## Limitations"))
+    (tmp_path / "metrics" / "infolm" / "README.md").unlink()
+    assert cards.main(["--check"]) == 1
+    out = capsys.readouterr().out
+    assert "metrics/usr/README.md" in out and "metrics/infolm/README.md" in out
+    assert "metrics/unieval/README.md" not in out and "python -m nlgmetrics.cards" in out
+    assert cards.main([]) == 0 and cards.main(["--check"]) == 0
+    assert stale.read_text() == cards.card("usr")
+
+
+def test_the_card_builder_loads_no_model_library():
+    code = "import sys, nlgmetrics.cards; print(sorted({'torch', 'transformers', 'evaluate'} & set(sys.modules)))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "[]", run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_every_card_says_what_its_declaration_says(name):
+    """Description, paper, inputs per config, every option, every config with the default and why, range."""
+    spec = SPECS[name]
+    text = read_card(name)
+    flat = " ".join(text.split())
+    assert " ".join(spec.description.split()) in flat
+    assert spec.citation.strip() in text and spec.reference_urls[0] in text
+    for option in (*spec.all_load_options, *spec.all_compute_options):
+        assert f"- **{option.name}**" in text, option.name
+    inputs = text.split("### Inputs")[1].split("### Configs")[0]
+    for config in spec.configs:
+        for field in spec.inputs_for(config):
+            assert f"- **{field}** (" in inputs, field
+    rows = _config_rows(text)
+    assert list(rows) == list(spec.configs)
+    assert "**default**" in rows[spec.default_config]
+    assert sum("**default**" in row for row in rows.values()) == 1
+    assert spec.default_why and f"**Default: `{spec.default_config}`.** {spec.default_why}" in text
+    assert " ".join(spec.score_range.split()) in flat
+    for label in spec.range_labels.values():
+        assert label in text
+    assert "#### Reproducing a score: the `signature`" in text and f"|module:{name}|" in text
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_every_config_row_names_its_weights_at_their_revision(name):
+    spec = SPECS[name]
+    rows = _config_rows(read_card(name))
+    for config, row in rows.items():
+        for weight in spec.weights_of(config):
+            revision = weight.revision[:10] if weight.pinned else weight.revision
+            assert f"[`{weight.repo_id}`](https://huggingface.co/{weight.repo_id}) @ " in row, row
+            assert f"`{revision}`" in row, row
 
 
 @pytest.mark.parametrize("aspect", list(ASPECTS))
@@ -82,24 +152,17 @@ def test_card_marks_the_configs_whose_weights_are_not_published(aspect):
 def test_a_published_config_loses_its_mark(monkeypatch):
     """Once publish.py records a commit, the card shows that commit instead of the tag."""
     import dataclasses
-    import importlib.util
 
     from nlgmetrics.core import registry
 
     name = "ctc-D-xsum-doc_to_summ"
     commit = "0123456789abcdef0123456789abcdef01234567"
     monkeypatch.setitem(registry.WEIGHTS, name, dataclasses.replace(registry.WEIGHTS[name], revision=commit))
-    spec = importlib.util.spec_from_file_location("build_cards", ROOT / "scripts" / "build_cards.py")
-    build_cards = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_cards)
-    rows = {
-        line.split("`")[1]: line
-        for line in build_cards.config_table("consistency").splitlines()
-        if "| `" in line
-    }
+    spec = SPECS["ctc_consistency"]
+    rows = {line.split("`")[1]: line for line in cards.config_table(spec).splitlines() if "| `" in line}
     assert "`0123456789`" in rows["D-xsum"] and "not yet published" not in rows["D-xsum"]
     assert "**not yet published**" in rows["D-cnndm"]
-    assert "D-xsum" not in build_cards.unpublished("consistency")
+    assert "D-xsum" not in cards.unpublished(spec)
 
 
 @pytest.mark.parametrize("aspect", list(ASPECTS))

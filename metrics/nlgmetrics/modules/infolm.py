@@ -105,6 +105,7 @@ SPEC = ModuleSpec(
         "references": [["he was interested in world history because he read the book"]],
     },
     details="nlgmetrics.modules.infolm:top_tokens",
+    default_why="The paper's and torchmetrics' model, so scores carry over to both.",
 )
 
 

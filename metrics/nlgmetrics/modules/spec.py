@@ -232,6 +232,8 @@ class ModuleSpec:
     named like a registered weight loads that weight; any other config is checked when it is loaded."""
     inputs_by_config: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Inputs of the configs whose inputs differ from ``inputs`` (the default config's)."""
+    default_why: str = ""
+    """Why ``default_config`` is the default, in a sentence or two (the metric card says it)."""
 
     def range_label(self, config: str | None = None) -> str:
         """The score's range in a few words for ``config`` (a config name, or ``"D:./folder"``).

@@ -113,6 +113,9 @@ SPEC = ModuleSpec(
         "references": ["Elizabeth was hospitalized after attending a party with Peter."],
     },
     details="nlgmetrics.modules.unieval:sentence_scores",
+    default_why="The configs are UniEval's tasks, not variants of one measurement: pick your task's. "
+    "Summarization comes first, as in UniEval's code and paper (SummEval), and its evaluator `unieval-sum` "
+    "also serves data2text.",
 )
 
 

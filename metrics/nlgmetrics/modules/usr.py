@@ -72,6 +72,7 @@ SPEC = ModuleSpec(
         "contexts": ["jazz originated in the african-american communities of new orleans ."],
     },
     details="nlgmetrics.modules.usr:token_log_probs",
+    default_why="The only released models (Topical-Chat); the paper's PersonaChat models were never released.",
 )
 
 
