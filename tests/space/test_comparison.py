@@ -48,11 +48,18 @@ def test_summary_counts_and_per_example_tables():
         ["m2", "c2", 1.5, 2.0, "A", 1, 1, 0],
     ]
     assert counts_table([one]).rows == [["m1", "A", 0], ["m1", "B", 1], ["m1", "tie", 1]]
-    table = per_example_table([one, two], labels=["x", "y"])
-    assert table.rows == [
-        ["x", "m1", 0.25, 0.75, "B"],
-        ["y", "m1", 0.5, 0.5, "tie"],
-        ["x", "m2", 2.0, 1.0, "B"],
-        ["y", "m2", 1.0, 3.0, "A"],
+    records_a = [{"id": "x", "predictions": "a1"}, {"id": "y", "predictions": "a2"}]
+    records_b = [{"id": "x", "predictions": "b1"}, {"id": "y", "predictions": "b2 " + "long " * 30}]
+    table = per_example_table([one, two], records_a, records_b)
+    assert table.columns == ("id", "metric", "A", "B", "preferred", "prediction A", "prediction B")
+    assert [row[:6] for row in table.rows] == [
+        ["x", "m1", 0.25, 0.75, "B", "a1"],
+        ["y", "m1", 0.5, 0.5, "tie", "a2"],
+        ["x", "m2", 2.0, 1.0, "B", "a1"],
+        ["y", "m2", 1.0, 3.0, "A", "a2"],
     ]
-    assert [row[0] for row in per_example_table([one]).rows] == [0, 1]
+    long_cell = table.rows[1][6]
+    assert long_cell.startswith('<span title="b2 long long') and long_cell.endswith("…</span>")
+    assert table.datatypes() == ["str", "str", "number", "number", "str", "markdown", "markdown"]
+    without_ids = per_example_table([one], [{"predictions": "a"}, {"predictions": "b"}])
+    assert without_ids.columns[0] == "row" and [row[0] for row in without_ids.rows] == [1, 2]

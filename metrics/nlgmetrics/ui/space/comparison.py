@@ -7,8 +7,8 @@ prefer, the summary table, the counts the plot draws and the per-example table.
 ['B', 'tie']
 >>> summary_table([one]).rows
 [['m', 'c', 0.35, 0.45, 'B', 0, 1, 1]]
->>> per_example_table([one]).rows
-[[0, 'm', 0.2, 0.4, 'B'], [1, 'm', 0.5, 0.5, 'tie']]
+>>> per_example_table([one], [{"id": "d1", "predictions": "a"}, {"id": "d2", "predictions": "b"}]).rows
+[['d1', 'm', 0.2, 0.4, 'B', 'a', ''], ['d2', 'm', 0.5, 0.5, 'tie', 'b', '']]
 """
 
 from __future__ import annotations
@@ -16,17 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..records import display
-
-
-@dataclass(frozen=True)
-class Table:
-    """Column names and rows (lists), ready for a data frame."""
-
-    columns: tuple[str, ...]
-    rows: list[list[Any]]
+from .tables import Table, cell, example_labels
 
 
 def preferred(a: float | None, b: float | None, higher_is_better: bool | None) -> str:
@@ -104,12 +96,20 @@ def counts_table(comparisons: Sequence[MetricComparison]) -> Table:
     return Table(("metric", "preferred", "examples"), rows)
 
 
-def per_example_table(comparisons: Sequence[MetricComparison], labels: Sequence[Any] | None = None) -> Table:
-    """One row per example and metric: the example's label (default: its 0-based index), the metric,
-    both scores (rounded as shown) and the preferred system."""
+def per_example_table(
+    comparisons: Sequence[MetricComparison],
+    records_a: Sequence[dict],
+    records_b: Sequence[dict] | None = None,
+) -> Table:
+    """One row per example and metric: the example (the records' ``id``, else its 1-based row), the
+    metric, both scores (rounded as shown), the preferred system, then both predictions (cut to a
+    cell's length, the full text on hover)."""
+    label, labels = example_labels(records_a)
+    texts_a = [r.get("predictions", "") for r in records_a]
+    texts_b = [r.get("predictions", "") for r in records_b] if records_b is not None else [""] * len(texts_a)
     rows = []
     for c in comparisons:
-        names = list(labels) if labels is not None else list(range(len(c.pairs())))
-        for label, (a, b), winner in zip(names, c.pairs(), c.winners()):
-            rows.append([label, c.name, display(a), display(b), winner])
-    return Table(("example", "metric", "A", "B", "preferred"), rows)
+        for name, (a, b), winner, text_a, text_b in zip(labels, c.pairs(), c.winners(), texts_a, texts_b):
+            rows.append([name, c.name, display(a), display(b), winner, cell(text_a), cell(text_b)])
+    columns = (label, "metric", "A", "B", "preferred", "prediction A", "prediction B")
+    return Table(columns, rows, ("prediction A", "prediction B"))
