@@ -20,8 +20,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
+from nlgmetrics.significance import compare
 from nlgmetrics.ui.records import display
 from nlgmetrics.ui.space import heatmap
+from nlgmetrics.ui.space.comparison import significance_cells
 from nlgmetrics.ui.space.tables import TEXT_CHARS
 from nlgmetrics.ui.widget import score_label
 from tests.space.conftest import REPO, direct, example_records
@@ -252,6 +254,7 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
     note = wait_for_text(page, f"{family}-ab-note", "prediction B is empty")
     assert "Error" in note and page.locator(".toast-body").count() == 0
     page.fill(f"#{family}-ab-b textarea", record_b["predictions"])
+    assert page.inner_text(f"#{family}-ab-significance").strip() == ""  # cleared by the failure
     for config in configs_to_try(spec):
         label = (
             config
@@ -278,6 +281,13 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
     wait_for_text(page, f"{family}-ab-summary", config)
     check_summary(page, family, spec, config, records_a, records_b)
     assert header_texts(page, f"{family}-ab-table")[:3] == ["id", "metric", "A"]
+    # under the paired plot: Δ, its 95% interval, the p-value and win/tie/loss of nlgmetrics.compare
+    module = direct(spec.name, config)
+    a, b = module.compute(**columns(spec, records_a)), module.compute(**columns(spec, records_b))
+    want = compare(a["scores"], b["scores"], higher_is_better=a["higher_is_better"], resamples=1000, seed=0)
+    stats = " ".join(page.inner_text(f"#{family}-ab-significance").split())
+    assert "Δ (mean B − mean A)" in stats and "95% interval" in stats and "p-value" in stats
+    assert all(text in stats for text in significance_cells(want))
     assert all(f"doc-{i + 1}" in page.inner_text(f"#{family}-ab-table") for i in range(len(records_a)))
 
 

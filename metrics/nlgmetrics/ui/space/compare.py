@@ -1,5 +1,6 @@
 """The *Compare A/B* mode: two predictions of one input, or two system files with the same inputs,
-scored by every selected module of the family (the tables come from :mod:`.comparison`). An empty
+scored by every selected module of the family (the tables, and under the paired plot Δ with its 95%
+interval, the p-value and win/tie/loss, come from :mod:`.comparison`). An empty
 prediction or file on either side, and any other failure, is a message in the mode's note."""
 
 from __future__ import annotations
@@ -9,7 +10,13 @@ from typing import Any
 from ...modules import SPECS
 from ..records import read_upload
 from ..widget import field_label
-from .comparison import MetricComparison, counts_table, per_example_table, summary_table
+from .comparison import (
+    MetricComparison,
+    counts_table,
+    per_example_table,
+    significance_markdown,
+    summary_table,
+)
 from .context import FamilyContext
 from .events import connect
 from .options import config_inputs, text_field
@@ -86,6 +93,7 @@ def build(ctx: FamilyContext) -> None:
         label="Which system each metric prefers (examples)",
         elem_id=f"{family}-ab-plot",
     )
+    c_stats = gr.Markdown(elem_id=f"{family}-ab-significance")
     c_table = gr.Dataframe(label="Per example", interactive=False, elem_id=f"{family}-ab-table")
 
     def frame(table: Table) -> pd.DataFrame:
@@ -110,6 +118,7 @@ def build(ctx: FamilyContext) -> None:
         frames = (
             frame(summary_table(comparisons)),
             frame(counts_table(comparisons)),
+            significance_markdown(comparisons),
             gr.update(value=frame(per_example), datatype=per_example.datatypes()),
         )
         n = len(records_a)
@@ -162,8 +171,9 @@ def build(ctx: FamilyContext) -> None:
                     )
         return compare(selected, chosen, records_a, records_b)
 
-    outputs = [c_summary, c_plot, c_table, c_note]
-    cleared = [None, None, None, None]
+    outputs = [c_summary, c_plot, c_stats, c_table, c_note]
+    cleared = [None, None, "", None, None]
+    api_outputs = [c_summary, c_plot, c_table, c_note]  # the endpoints' answer as before
     connect(
         ctx,
         c_button,
@@ -173,6 +183,7 @@ def build(ctx: FamilyContext) -> None:
         note=c_note,
         cleared=cleared,
         api_name=f"{family}_compare",
+        api_outputs=api_outputs,
     )
     connect(
         ctx,
@@ -183,4 +194,5 @@ def build(ctx: FamilyContext) -> None:
         note=c_note,
         cleared=cleared,
         api_name=f"{family}_compare_files",
+        api_outputs=api_outputs,
     )

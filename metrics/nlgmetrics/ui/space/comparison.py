@@ -1,5 +1,6 @@
 """Comparing two systems with one or more metrics, free of Gradio: which system each example's scores
-prefer, the summary table, the counts the plot draws and the per-example table.
+prefer, the summary table, the counts the plot draws, the per-example table, and whether B differs from
+A beyond chance (:func:`significance`: :func:`nlgmetrics.significance.compare`, seed 0, 1000 resamples).
 
 >>> one = MetricComparison("m", "c", {"scores": [0.2, 0.5], "mean_score": 0.35, "higher_is_better": True},
 ...                        {"scores": [0.4, 0.5], "mean_score": 0.45, "higher_is_better": True})
@@ -16,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..records import display
 from .tables import Table, cell, example_labels
@@ -113,3 +115,76 @@ def per_example_table(
             rows.append([name, c.name, display(a), display(b), winner, cell(text_a), cell(text_b)])
     columns = (label, "metric", "A", "B", "preferred", "prediction A", "prediction B")
     return Table(columns, rows, ("prediction A", "prediction B"))
+
+
+RESAMPLES = 1000
+SEED = 0
+
+
+def significance(comparison: MetricComparison) -> dict[str, Any] | None:
+    """:func:`nlgmetrics.significance.compare` of B against A on this metric's per-example scores (the
+    direction from the result's ``higher_is_better``; seed :data:`SEED`, :data:`RESAMPLES` resamples), or
+    None with fewer than 2 pairs of scores."""
+    from ...significance import compare
+
+    a, b = comparison.result_a["scores"], comparison.result_b["scores"]
+    usable = sum(1 for x, y in zip(a, b) if not (_missing(x) or _missing(y)))
+    if usable < 2:
+        return None
+    return compare(a, b, higher_is_better=comparison.higher_is_better, resamples=RESAMPLES, seed=SEED)
+
+
+def _missing(value: float | None) -> bool:
+    return value is None or math.isnan(value)
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.4f}".replace("-", "−")
+
+
+def significance_cells(stats: dict[str, Any]) -> list[str]:
+    """One metric's row of :func:`significance_markdown`: Δ, the interval, the p-value, wins/ties/losses.
+
+    >>> significance_cells({"delta": 0.01234, "ci_low": -0.002, "ci_high": 0.03, "p_value": 0.0999,
+    ...                     "wins": 2, "ties": 0, "losses": 1, "confidence": 0.95})
+    ['+0.0123', '[−0.0020, +0.0300]', '0.0999', '2 / 0 / 1']
+    """
+    return [
+        _signed(stats["delta"]),
+        f"[{_signed(stats['ci_low'])}, {_signed(stats['ci_high'])}]",
+        f"{stats['p_value']:.3g}",
+        f"{stats['wins']} / {stats['ties']} / {stats['losses']}",
+    ]
+
+
+def significance_markdown(comparisons: Sequence[MetricComparison]) -> str:
+    """Under the paired plot: per metric Δ (mean B − mean A), its 95% interval, the p-value and B's
+    wins/ties/losses, with how they were computed; a metric with fewer than 2 examples says so."""
+    lines = [
+        "| metric | Δ (mean B − mean A) | 95% interval | p-value | B wins / ties / losses |",
+        "|---|---|---|---|---|",
+    ]
+    short, dropped = [], []
+    for c in comparisons:
+        stats = significance(c)
+        if stats is None:
+            short.append(c.name)
+            continue
+        lines.append(f"| `{c.name}` | " + " | ".join(significance_cells(stats)) + " |")
+        if stats["dropped"]:
+            dropped.append(f"`{c.name}`: {stats['dropped']}")
+    if len(lines) == 2:
+        lines = []
+    notes = [
+        f"Paired bootstrap percentile interval and two-sided approximate randomization test "
+        f"(`nlgmetrics.compare`, {RESAMPLES} resamples, seed {SEED}); B wins where its score is better in the "
+        "metric's direction."
+    ]
+    if dropped:
+        notes.append(f"Pairs with a NaN score were left out ({', '.join(dropped)}).")
+    if short:
+        notes.append(
+            f"{', '.join(f'`{n}`' for n in short)}: the interval and the p-value need at least 2 examples "
+            "scored on both sides (compare two system files)."
+        )
+    return "\n".join([*lines, "", *notes]).strip()
