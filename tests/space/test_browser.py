@@ -265,7 +265,6 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
         page.click(f"#{family}-ab-run")
         wait_for_text(page, f"{family}-ab-summary", config)
         check_summary(page, family, spec, config, [record_a], [record_b])
-    shot(page, "space_compare.png", family)
     page.get_by_role("tab", name="Two system files").locator("visible=true").first.click()
     records_a = [{"id": f"doc-{i + 1}", **r} for i, r in enumerate(system_records(spec, ""))]
     records_b = [{"id": f"doc-{i + 1}", **r} for i, r in enumerate(system_records(spec, "Maybe "))]
@@ -288,6 +287,7 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
     stats = " ".join(page.inner_text(f"#{family}-ab-significance").split())
     assert "Δ (mean B − mean A)" in stats and "95% interval" in stats and "p-value" in stats
     assert all(text in stats for text in significance_cells(want))
+    shot(page, "space_compare.png", family)
     assert all(f"doc-{i + 1}" in page.inner_text(f"#{family}-ab-table") for i in range(len(records_a)))
 
 

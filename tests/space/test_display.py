@@ -45,7 +45,7 @@ def test_pieces_are_joined_only_when_they_spell_the_prediction():
     shown = heatmap.render([("play", 0.0), ("##ing", 1.0)], "playing")
     assert ">playing</span>" in shown and "the mean of 2 pieces: play ##ing" in shown
     ranked = heatmap.render([("play", 0.0), ("##ing", 1.0)], "something else")
-    assert ">play</span>" in ranked and ">##ing</span>" in ranked and "one box per token" in ranked
+    assert ">play</span>" in ranked and ">##ing</span>" in ranked and "One box per token" in ranked
 
 
 def test_the_heat_map_escapes_text_and_shows_the_scale_and_what_the_values_are():

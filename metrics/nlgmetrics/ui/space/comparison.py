@@ -173,8 +173,7 @@ def significance_markdown(comparisons: Sequence[MetricComparison]) -> str:
         lines.append(f"| `{c.name}` | " + " | ".join(significance_cells(stats)) + " |")
         if stats["dropped"]:
             dropped.append(f"`{c.name}`: {stats['dropped']}")
-    if len(lines) == 2:
-        lines = []
+    lines = ["**B against A: a difference beyond chance?**", "", *lines] if len(lines) > 2 else []
     notes = [
         f"Paired bootstrap percentile interval and two-sided approximate randomization test "
         f"(`nlgmetrics.compare`, {RESAMPLES} resamples, seed {SEED}); B wins where its score is better in the "

@@ -121,17 +121,18 @@ def render(pairs: Sequence[tuple[str, float | None]], text: str, description: st
         "linear-gradient(to right, rgba(220, 38, 38, 0.75), rgba(255, 255, 255, 0), rgba(22, 163, 74, 0.75))"
     )
     how = (
-        "each word's value is the mean of its tokenizer pieces' values"
+        "Each word's value is the mean of its tokenizer pieces' values"
         if joined and any(len(p) > 1 for _, _, p in words)
-        else "one box per token"
+        else "One box per token"
     )
     legend = (
-        '<div class="nlgm-legend" style="font-size: 0.85em; margin-bottom: 6px">'
-        '<span style="display: inline-flex; align-items: center; gap: 6px">−1'
+        '<div class="nlgm-legend" style="font-size: 0.85em; margin-bottom: 6px; line-height: 1.5">'
+        '<div style="display: flex; align-items: center; gap: 6px">−1'
         f'<span style="display: inline-block; width: 160px; height: 12px; background: {gradient}; '
-        'border: 1px solid #ccc"></span>+1</span> '
-        f"red: negative, white: 0, green: positive (beyond ±1: the end colour); {how}; hover for the value."
-        + (f"<br>{html.escape(description)}" if description else "")
+        'border: 1px solid #ccc"></span>+1<span>red: below 0, white: 0, green: above 0 (beyond ±1: the end '
+        "colour)</span></div>"
+        f"<div>{how}; hover for the value.</div>"
+        + (f"<div>What the values are: {html.escape(description)}</div>" if description else "")
         + "</div>"
     )
     return f'{legend}<div class="nlgm-words" style="line-height: 1.9">{"".join(spans)}</div>'
