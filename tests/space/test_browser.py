@@ -20,7 +20,11 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
+from nlgmetrics.significance import compare
 from nlgmetrics.ui.records import display
+from nlgmetrics.ui.space import heatmap
+from nlgmetrics.ui.space.comparison import significance_cells
+from nlgmetrics.ui.space.tables import TEXT_CHARS
 from nlgmetrics.ui.widget import score_label
 from tests.space.conftest import REPO, direct, example_records
 
@@ -155,16 +159,40 @@ def test_score_one_example(page, family):
         assert float(score_text(page, family)) == display(want["scores"][0])
         parts = page.inner_text(f"#{family}-single-parts")
         assert shown(want["mean_score"]) in parts
-        heat = page.inner_text(f"#{family}-single-tokens")
-        assert all(token.strip() in heat for token, _ in spec.render_details(want["details"][0])[:5])
+        check_heat_map(page, family, spec, spec.render_details(want["details"][0]), records[0]["predictions"])
     shot(page, "space_single.png", family)
+
+
+def check_heat_map(page, family: str, spec, pairs, prediction: str) -> None:
+    """The legend (the scale, what the values are), the words (pieces joined when they spell the
+    prediction), and each word's value on hover."""
+    words = heatmap.join_pieces(pairs)
+    if not heatmap.spells(words, prediction):
+        words = [(token, value, (token,)) for token, value in pairs]
+    heat = page.locator(f"#{family}-single-tokens")
+    legend = heat.locator(".nlgm-legend").inner_text()
+    assert "−1" in legend and "+1" in legend and "hover for the value" in legend
+    assert " ".join(heatmap.describe(spec.details).split()[:4]) in " ".join(legend.split())
+    if any(len(pieces) > 1 for _, _, pieces in words):
+        assert "mean of its tokenizer pieces" in legend
+    spans = heat.locator(".nlgm-word")
+    assert spans.count() == len(words)
+    shown_words = spans.all_inner_texts()
+    titles = spans.evaluate_all("elements => elements.map(e => e.title)")
+    for (word, value, pieces), text, title in zip(words, shown_words, titles):
+        assert text.strip() == word.strip()
+        assert title.startswith("no value" if value is None else f"{value:.3f}")
+        assert ("the mean of" in title) == (len(pieces) > 1)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_batch_upload_and_download(page, family, tmp_path):
     spec = first_module(family)
     open_mode(page, family, "batch")
-    records = system_records(spec, "")
+    records = [{"id": f"doc-{i + 1}", **r} for i, r in enumerate(system_records(spec, ""))]
+    long_field = next(f for f in spec.inputs if f != "predictions")
+    records[0][long_field] += " It was a long day." * 6  # longer than a cell shows
+    assert len(records[0][long_field]) > TEXT_CHARS
     upload = write_csv(tmp_path / "system.csv", records)
     page.set_input_files(f"#{family}-batch-file input[type=file]", str(upload))
     for config in configs_to_try(spec):
@@ -174,6 +202,12 @@ def test_batch_upload_and_download(page, family, tmp_path):
         want = direct(spec.name, config).compute(**columns(spec, records))
         table = page.inner_text(f"#{family}-batch-table")
         assert all(shown(score) in table for score in want["scores"])
+        headers = header_texts(page, f"{family}-batch-table")
+        assert headers[:2] == ["id", "scores"] and headers.index(long_field) > 1
+        assert all(f"doc-{i + 1}" in table for i in range(len(records)))
+        long_text = " ".join(records[0][long_field].split())  # a cell is one line
+        assert long_text not in " ".join(table.split())  # cut short in the cell ...
+        assert long_text in titles(page, f"{family}-batch-table")  # ... and whole on hover
         downloaded = {}
         for kind in ("csv", "jsonl"):
             with page.expect_download() as download:
@@ -187,6 +221,17 @@ def test_batch_upload_and_download(page, family, tmp_path):
             lines = [json.loads(line) for line in handle]
         assert [line["scores"] for line in lines] == want["scores"]
     shot(page, "space_batch.png", family)
+
+
+def header_texts(page, element_id: str) -> list[str]:
+    """The column names of a Gradio data frame, in order."""
+    cells = page.locator(f"#{element_id} thead th")
+    return [" ".join(t.split()) for t in cells.all_inner_texts() if t.strip()]
+
+
+def titles(page, element_id: str) -> list[str]:
+    """The hover texts (``title``) inside an element."""
+    return page.locator(f"#{element_id} [title]").evaluate_all("elements => elements.map(e => e.title)")
 
 
 def check_summary(page, family: str, spec, config: str, records_a, records_b) -> None:
@@ -204,7 +249,12 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
     open_mode(page, family, "ab")
     record_a = example_records(spec.name)[0]
     record_b = {**record_a, "predictions": "Nothing like it happened."}
+    page.fill(f"#{family}-ab-b textarea", "  ")
+    page.click(f"#{family}-ab-run")  # an empty B: a message, not an empty chart
+    note = wait_for_text(page, f"{family}-ab-note", "prediction B is empty")
+    assert "Error" in note and page.locator(".toast-body").count() == 0
     page.fill(f"#{family}-ab-b textarea", record_b["predictions"])
+    assert page.inner_text(f"#{family}-ab-significance").strip() == ""  # cleared by the failure
     for config in configs_to_try(spec):
         label = (
             config
@@ -215,9 +265,9 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
         page.click(f"#{family}-ab-run")
         wait_for_text(page, f"{family}-ab-summary", config)
         check_summary(page, family, spec, config, [record_a], [record_b])
-    shot(page, "space_compare.png", family)
     page.get_by_role("tab", name="Two system files").locator("visible=true").first.click()
-    records_a, records_b = system_records(spec, ""), system_records(spec, "Maybe ")
+    records_a = [{"id": f"doc-{i + 1}", **r} for i, r in enumerate(system_records(spec, ""))]
+    records_b = [{"id": f"doc-{i + 1}", **r} for i, r in enumerate(system_records(spec, "Maybe "))]
     page.set_input_files(
         f"#{family}-ab-file-a input[type=file]", str(write_csv(tmp_path / "a.csv", records_a))
     )
@@ -229,6 +279,16 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
     config = configs_to_try(spec)[-1]
     wait_for_text(page, f"{family}-ab-summary", config)
     check_summary(page, family, spec, config, records_a, records_b)
+    assert header_texts(page, f"{family}-ab-table")[:3] == ["id", "metric", "A"]
+    # under the paired plot: Δ, its 95% interval, the p-value and win/tie/loss of nlgmetrics.compare
+    module = direct(spec.name, config)
+    a, b = module.compute(**columns(spec, records_a)), module.compute(**columns(spec, records_b))
+    want = compare(a["scores"], b["scores"], higher_is_better=a["higher_is_better"], resamples=1000, seed=0)
+    stats = " ".join(page.inner_text(f"#{family}-ab-significance").split())
+    assert "Δ (mean B − mean A)" in stats and "95% interval" in stats and "p-value" in stats
+    assert all(text in stats for text in significance_cells(want))
+    shot(page, "space_compare.png", family)
+    assert all(f"doc-{i + 1}" in page.inner_text(f"#{family}-ab-table") for i in range(len(records_a)))
 
 
 def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_it(page, monkeypatch):
@@ -262,10 +322,13 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
     monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision="f" * 40))
     choose(page, f"{family}-single-config", spec.default_config)
     page.click(f"#{family}-single-run")
-    toast = page.locator(".toast-body", has_text="not published on the Hub yet").first
-    toast.wait_for()
-    text = toast.inner_text()
+    text = wait_for_text(page, f"{family}-single-note", "not published on the Hub yet")
     assert weight.conversion and weight.conversion in text and "E-minilm" in text and "Traceback" not in text
+    # beside the control, as Markdown (backticks are code), and it stays: no toast that vanishes
+    assert page.locator(f"#{family}-single-note code").count() > 0 and "`" not in text
+    page.wait_for_timeout(12_000)  # longer than a toast lives
+    assert "not published on the Hub yet" in page.inner_text(f"#{family}-single-note")
+    assert page.locator(".toast-body").count() == 0
 
 
 def wait_until_shown(page, element_id: str, shown: bool) -> None:

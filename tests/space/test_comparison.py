@@ -1,4 +1,5 @@
-"""The A/B comparison logic of the Space without Gradio: pairing scores, the summary and per-example tables."""
+"""The A/B comparison logic of the Space without Gradio: pairing scores, the summary and per-example tables,
+and the significance shown under the plot (the numbers of nlgmetrics.compare)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,18 @@ import math
 import subprocess
 import sys
 
+from nlgmetrics.significance import compare
 from nlgmetrics.ui.space.comparison import (
+    RESAMPLES,
+    SEED,
     SUMMARY_COLUMNS,
     MetricComparison,
     counts_table,
     per_example_table,
     preferred,
+    significance,
+    significance_cells,
+    significance_markdown,
     summary_table,
 )
 
@@ -48,11 +55,40 @@ def test_summary_counts_and_per_example_tables():
         ["m2", "c2", 1.5, 2.0, "A", 1, 1, 0],
     ]
     assert counts_table([one]).rows == [["m1", "A", 0], ["m1", "B", 1], ["m1", "tie", 1]]
-    table = per_example_table([one, two], labels=["x", "y"])
-    assert table.rows == [
-        ["x", "m1", 0.25, 0.75, "B"],
-        ["y", "m1", 0.5, 0.5, "tie"],
-        ["x", "m2", 2.0, 1.0, "B"],
-        ["y", "m2", 1.0, 3.0, "A"],
+    records_a = [{"id": "x", "predictions": "a1"}, {"id": "y", "predictions": "a2"}]
+    records_b = [{"id": "x", "predictions": "b1"}, {"id": "y", "predictions": "b2 " + "long " * 30}]
+    table = per_example_table([one, two], records_a, records_b)
+    assert table.columns == ("id", "metric", "A", "B", "preferred", "prediction A", "prediction B")
+    assert [row[:6] for row in table.rows] == [
+        ["x", "m1", 0.25, 0.75, "B", "a1"],
+        ["y", "m1", 0.5, 0.5, "tie", "a2"],
+        ["x", "m2", 2.0, 1.0, "B", "a1"],
+        ["y", "m2", 1.0, 3.0, "A", "a2"],
     ]
-    assert [row[0] for row in per_example_table([one]).rows] == [0, 1]
+    long_cell = table.rows[1][6]
+    assert long_cell.startswith('<span title="b2 long long') and long_cell.endswith("…</span>")
+    assert table.datatypes() == ["str", "str", "number", "number", "str", "markdown", "markdown"]
+    without_ids = per_example_table([one], [{"predictions": "a"}, {"predictions": "b"}])
+    assert without_ids.columns[0] == "row" and [row[0] for row in without_ids.rows] == [1, 2]
+
+
+def test_significance_is_nlgmetrics_compare_on_the_same_scores_in_the_metrics_direction():
+    a, b = [0.1, 0.4, 0.35, 0.8, 0.5, math.nan], [0.3, 0.45, 0.3, 0.9, 0.7, 0.2]
+    for higher in (True, False):
+        one = MetricComparison("m", "c", result(a, higher), result(b, higher))
+        want = compare(a, b, higher_is_better=higher, resamples=RESAMPLES, seed=SEED)
+        assert significance(one) == want
+        assert (RESAMPLES, SEED) == (1000, 0)
+        shown = significance_markdown([one])
+        assert f"| `m` | {' | '.join(significance_cells(want))} |" in shown
+        assert "left out (`m`: 1)" in shown and f"{RESAMPLES} resamples, seed {SEED}" in shown
+    wins = significance(MetricComparison("m", "c", result(a), result(b)))
+    losses = significance(MetricComparison("m", "c", result(a, False), result(b, False)))
+    assert (wins["wins"], wins["losses"]) == (losses["losses"], losses["wins"])
+
+
+def test_one_example_gives_no_interval_and_says_why():
+    one = MetricComparison("m", "c", result([0.1]), result([0.3]))
+    assert significance(one) is None
+    shown = significance_markdown([one])
+    assert "|" not in shown and "`m`: the interval and the p-value need at least 2 examples" in shown

@@ -8,9 +8,8 @@
 
 from __future__ import annotations
 
-import functools
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...modules import SPECS
@@ -20,8 +19,9 @@ from ..records import Limits
 from ..widget import example_texts
 from . import batch, compare, single
 from .context import FamilyContext
+from .events import guarded
 from .options import ui_options
-from .pool import ModelPool, SpaceError, _json_safe, _user_error, score_records
+from .pool import ModelPool, SpaceError, _json_safe, score_records
 
 
 def family_title(specs: Sequence[ModuleSpec]) -> str:
@@ -69,22 +69,6 @@ def _ordered_fields(specs: Sequence[ModuleSpec]) -> list[str]:
     return [f for f in (*FIELDS, *sorted(used - set(FIELDS))) if f in used]
 
 
-def _guarded(fn: Callable) -> Callable:
-    """``fn`` with every failure raised as a gr.Error showing the message only (never a traceback)."""
-    import gradio as gr
-
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except gr.Error:
-            raise
-        except Exception as err:  # every failure becomes a message, never a traceback
-            raise _user_error(err) from None
-
-    return run
-
-
 def build_space(limits: Limits | None = None):
     """The Space's ``gr.Blocks`` (queued; not launched)."""
     import gradio as gr
@@ -117,7 +101,7 @@ def build_space(limits: Limits | None = None):
                     pool=pool,
                     limits=limits,
                     workdir=workdir,
-                    guarded=_guarded,
+                    guarded=guarded,
                     fields=tuple(_ordered_fields(specs)),
                     options=ui_options(specs),
                     examples={s.name: example_texts(s) for s in specs},
@@ -129,7 +113,7 @@ def build_space(limits: Limits | None = None):
                         batch.build(ctx)
                     with gr.Tab("Compare A/B", id=f"{family}-ab"):
                         compare.build(ctx)
-        gr.api(_guarded(api_score), api_name="score", concurrency_id="models")
+        gr.api(guarded(api_score), api_name="score", concurrency_id="models")
     demo.queue(max_size=limits.max_queue, default_concurrency_limit=limits.model_concurrency * 4)
     demo.nlgmetrics_pool = pool
     demo.nlgmetrics_limits = limits

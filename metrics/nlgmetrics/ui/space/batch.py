@@ -1,5 +1,7 @@
-"""The *Batch* mode: a CSV/TSV or JSONL/JSON upload scored into a table, a distribution plot and
-downloadable CSV and JSONL files (written as ``nlgmetrics score`` writes them)."""
+"""The *Batch* mode: a CSV/TSV or JSONL/JSON upload scored into a table (the file's ``id`` or row first, then
+the scores, then the texts cut short with the full text on hover: :mod:`.tables`), a distribution plot and
+downloadable CSV and JSONL files (written as ``nlgmetrics score`` writes them). A failure is a message in
+the mode's note."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 from ...modules import SPECS
 from ..records import display, read_upload, scored_records, write_scored
 from .context import FamilyContext
+from .events import connect
 from .options import (
     config_choices,
     config_dropdown,
@@ -20,12 +23,7 @@ from .options import (
     parse_options,
 )
 from .pool import SpaceError, score_records
-
-
-def _shown(value: Any) -> Any:
-    if isinstance(value, list):
-        return " | ".join(map(str, value))
-    return display(value)
+from .tables import scored_table
 
 
 def _histogram(scores: list) -> Any:
@@ -98,23 +96,29 @@ def build(ctx: FamilyContext) -> None:
         rows = scored_records(records, result)
         stem = f"{name}-{used}-{uuid.uuid4().hex[:8]}"
         csv_path, jsonl_path = write_scored(rows, os.path.join(ctx.workdir, uuid.uuid4().hex), stem)
-        table = pd.DataFrame([{k: _shown(v) for k, v in row.items()} for row in rows])
+        table = scored_table(records, result)
         mean = display(result.get("mean_score"))
         message = f"Scored {len(rows)} examples with `{name}` config `{used}`: mean score {mean}. {note_text}"
         return (
-            table,
+            gr.update(
+                value=pd.DataFrame(table.rows, columns=list(table.columns)), datatype=table.datatypes()
+            ),
             _histogram(result["scores"]),
             gr.update(value=csv_path, visible=True),
             gr.update(value=jsonl_path, visible=True),
             message.strip(),
         )
 
-    b_button.click(
-        ctx.guarded(score_file),
+    hidden = gr.update(value=None, visible=False)
+    connect(
+        ctx,
+        b_button,
+        score_file,
         inputs=[b_module, b_config, upload, *b_opts.values()],
         outputs=[b_table, b_plot, b_csv, b_jsonl, b_note],
+        note=b_note,
+        cleared=[None, None, hidden, hidden, None],
         api_name=f"{family}_batch",
-        concurrency_id="models",
     )
 
     def on_batch_module(name):

@@ -1,15 +1,34 @@
 """The *Compare A/B* mode: two predictions of one input, or two system files with the same inputs,
-scored by every selected module of the family (the tables come from :mod:`.comparison`)."""
+scored by every selected module of the family (the tables, and under the paired plot Δ with its 95%
+interval, the p-value and win/tie/loss, come from :mod:`.comparison`). An empty
+prediction or file on either side, and any other failure, is a message in the mode's note."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from ...modules import SPECS
 from ..records import read_upload
 from ..widget import field_label
-from .comparison import MetricComparison, counts_table, per_example_table, summary_table
+from .comparison import (
+    MetricComparison,
+    counts_table,
+    per_example_table,
+    significance_markdown,
+    summary_table,
+)
 from .context import FamilyContext
+from .events import connect
 from .options import config_inputs, text_field
 from .pool import SpaceError, score_records
+from .tables import Table, example_labels
+
+
+def blank(value: Any) -> bool:
+    """An input left empty: missing, blank text, or a list of blank texts."""
+    if isinstance(value, list):
+        return all(blank(v) for v in value)
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def build(ctx: FamilyContext) -> None:
@@ -74,7 +93,11 @@ def build(ctx: FamilyContext) -> None:
         label="Which system each metric prefers (examples)",
         elem_id=f"{family}-ab-plot",
     )
+    c_stats = gr.Markdown(elem_id=f"{family}-ab-significance")
     c_table = gr.Dataframe(label="Per example", interactive=False, elem_id=f"{family}-ab-table")
+
+    def frame(table: Table) -> pd.DataFrame:
+        return pd.DataFrame(table.rows, columns=list(table.columns))
 
     def compare(selected, chosen, records_a, records_b):
         if not selected:
@@ -83,7 +106,7 @@ def build(ctx: FamilyContext) -> None:
         for name in selected:
             spec = SPECS[name]
             inputs = config_inputs(spec, chosen)
-            missing = [f for f in inputs if any(f not in r or r[f] in ("", None) for r in records_a)]
+            missing = [f for f in inputs if f != "predictions" and any(blank(r.get(f)) for r in records_a)]
             if missing:
                 raise SpaceError(f"{name} needs {', '.join(missing)}: fill it in or deselect {name}")
             only = [{f: r[f] for f in inputs} for r in records_a]
@@ -91,10 +114,13 @@ def build(ctx: FamilyContext) -> None:
             only_b = [{f: r[f] for f in inputs} for r in records_b]
             result_b, _, _ = score_records(ctx.pool, name, chosen, only_b, {})
             comparisons.append(MetricComparison(name, used, result_a, result_b, note_a))
-        frames = [
-            pd.DataFrame(t.rows, columns=list(t.columns))
-            for t in (summary_table(comparisons), counts_table(comparisons), per_example_table(comparisons))
-        ]
+        per_example = per_example_table(comparisons, records_a, records_b)
+        frames = (
+            frame(summary_table(comparisons)),
+            frame(counts_table(comparisons)),
+            significance_markdown(comparisons),
+            gr.update(value=frame(per_example), datatype=per_example.datatypes()),
+        )
         n = len(records_a)
         message = f"Compared {n} example{'s' if n != 1 else ''} with {', '.join(f'`{s}`' for s in selected)}."
         return (*frames, " ".join([message, *(c.note for c in comparisons if c.note)]))
@@ -109,12 +135,30 @@ def build(ctx: FamilyContext) -> None:
             spec = next((s for s in specs_used if f in s.inputs), first)
             rec_a[f] = text_field(spec, f, text or "")
         rec_b = {**rec_a, "predictions": b or ""}
+        empty = [side for side, text in (("A", a), ("B", b)) if blank(text)]
+        if empty:
+            raise SpaceError(
+                f"prediction {' and '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty: write both systems' "
+                "predictions of the same input to compare them"
+            )
         return compare(selected, chosen, [rec_a], [rec_b])
 
     def compare_files(selected, chosen, path_a, path_b):
         if not path_a or not path_b:
             raise SpaceError("upload both system files")
         records_a, records_b = read_upload(path_a, ctx.limits), read_upload(path_b, ctx.limits)
+        for side, records in (("A", records_a), ("B", records_b)):
+            if not records:
+                raise SpaceError(
+                    f"system {side}'s file has no examples: upload a file with the same rows as the other"
+                )
+            label, labels = example_labels(records)
+            empty = [str(n) for n, r in zip(labels, records) if blank(r.get("predictions"))]
+            if empty:
+                raise SpaceError(
+                    f"system {side}'s file has no `predictions` in {label} {', '.join(empty[:5])}"
+                    f"{' …' if len(empty) > 5 else ''}: every row needs the system's prediction"
+                )
         if len(records_a) != len(records_b):
             raise SpaceError(
                 f"system A has {len(records_a)} rows and system B {len(records_b)}; they must match"
@@ -122,21 +166,33 @@ def build(ctx: FamilyContext) -> None:
         for i, (ra, rb) in enumerate(zip(records_a, records_b)):
             for f in set(ra) & set(rb) - {"predictions"}:
                 if ra[f] != rb[f]:
-                    raise SpaceError(f"row {i}: the two files differ in {f}; both must hold the same inputs")
+                    raise SpaceError(
+                        f"row {i + 1}: the two files differ in {f}; both must hold the same inputs"
+                    )
         return compare(selected, chosen, records_a, records_b)
 
-    outputs = [c_summary, c_plot, c_table, c_note]
-    c_button.click(
-        ctx.guarded(compare_texts),
+    outputs = [c_summary, c_plot, c_stats, c_table, c_note]
+    cleared = [None, None, "", None, None]
+    api_outputs = [c_summary, c_plot, c_table, c_note]  # the endpoints' answer as before
+    connect(
+        ctx,
+        c_button,
+        compare_texts,
         inputs=[c_modules, c_config, pred_a, pred_b, *shared.values()],
         outputs=outputs,
+        note=c_note,
+        cleared=cleared,
         api_name=f"{family}_compare",
-        concurrency_id="models",
+        api_outputs=api_outputs,
     )
-    f_button.click(
-        ctx.guarded(compare_files),
+    connect(
+        ctx,
+        f_button,
+        compare_files,
         inputs=[c_modules, c_config, file_a, file_b],
         outputs=outputs,
+        note=c_note,
+        cleared=cleared,
         api_name=f"{family}_compare_files",
-        concurrency_id="models",
+        api_outputs=api_outputs,
     )

@@ -1,12 +1,16 @@
-"""The *Score one example* mode: the chosen config's input fields, its options, the score, a token heat
-map from the module's details renderer, the sub-scores and the raw compute() output."""
+"""The *Score one example* mode: the chosen config's input fields, its options, the score, a heat map of
+the module's details (words coloured on a scale with a legend, values on hover: :mod:`.heatmap`), the
+sub-scores and the raw compute() output. A failure is a message in the mode's note."""
 
 from __future__ import annotations
 
 from ...modules import SPECS
 from ..records import display, per_example
 from ..widget import field_label, score_label
+from . import heatmap
 from .context import FamilyContext
+from .events import connect
+from .heatmap import describe
 from .options import (
     config_dropdown,
     config_inputs,
@@ -48,9 +52,11 @@ def build(ctx: FamilyContext) -> None:
         max_lines=1,
         elem_id=f"{family}-single-score",
     )
-    tokens = gr.HighlightedText(
-        label="Heat map: each token coloured by its score (the module's details)",
-        show_legend=False,
+    tokens = gr.HTML(
+        label="Heat map: each word coloured by its value in the module's details",
+        show_label=True,
+        container=True,
+        padding=True,
         elem_id=f"{family}-single-tokens",
     )
     parts = gr.Dataframe(
@@ -85,27 +91,32 @@ def build(ctx: FamilyContext) -> None:
         message = f"Scored with `{name}` config `{used}`. {note_text}".strip()
         return (
             "NaN (see the note)" if display(value) is None else str(display(value)),
-            spec.render_details(details),
+            heatmap.render(
+                spec.render_details(details), record.get("predictions", ""), describe(spec.details)
+            ),
             pd.DataFrame(table, columns=["output", "value"]),
             _json_safe(result),
             message,
         )
 
-    button.click(
-        ctx.guarded(score_one),
+    connect(
+        ctx,
+        button,
+        score_one,
         inputs=[module, config, *boxes.values(), *opts.values()],
         outputs=[score, tokens, parts, raw, note],
+        note=note,
+        cleared=["", "", None, None, None],
         api_name=f"{family}_single",
-        concurrency_id="models",
     )
 
     def on_single_module(name: str):
-        return [*on_module(ctx, name), gr.update(label=score_label(SPECS[name]), value="")]
+        return [*on_module(ctx, name), gr.update(label=score_label(SPECS[name]), value=""), ""]
 
     module.change(
         on_single_module,
         module,
-        [config, *boxes.values(), *opts.values(), score],
+        [config, *boxes.values(), *opts.values(), score, note],
         api_visibility="private",
     )
 
@@ -113,6 +124,6 @@ def build(ctx: FamilyContext) -> None:
         spec = SPECS[name]
         inputs = config_inputs(spec, chosen)
         label = score_label(spec, chosen or None)
-        return [*(gr.update(visible=f in inputs) for f in fields), gr.update(label=label, value="")]
+        return [*(gr.update(visible=f in inputs) for f in fields), gr.update(label=label, value=""), ""]
 
-    config.change(on_config, [module, config], [*boxes.values(), score], api_visibility="private")
+    config.change(on_config, [module, config], [*boxes.values(), score, note], api_visibility="private")

@@ -1,0 +1,87 @@
+"""How the modes run: a button's click shows its results, or the failure's message in the mode's note
+(Markdown, kept until the next action, the other outputs cleared) instead of a toast that vanishes; the
+same function is also a named API endpoint, where a failure stays an error the client sees.
+
+>>> error_markdown(ValueError("config `D-cnndm` needs </s> here"))
+'⚠️ **Error:** config `D-cnndm` needs &lt;/s&gt; here'
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .pool import _error_text, _user_error
+
+if TYPE_CHECKING:
+    from .context import FamilyContext
+
+
+def error_markdown(err: BaseException) -> str:
+    """The failure's message as Markdown: code spans (backticks) kept, any other ``<``/``>`` shown as is."""
+    parts = _error_text(err).split("`")
+    text = "`".join(part if i % 2 else html.escape(part, quote=False) for i, part in enumerate(parts))
+    return f"⚠️ **Error:** {text}"
+
+
+def guarded(fn: Callable) -> Callable:
+    """``fn`` with every failure raised as a gr.Error showing the message only (never a traceback)."""
+    import gradio as gr
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except gr.Error:
+            raise
+        except Exception as err:  # every failure becomes a message, never a traceback
+            raise _user_error(err) from None
+
+    return run
+
+
+def connect(
+    ctx: FamilyContext,
+    button: Any,
+    fn: Callable,
+    *,
+    inputs: Sequence[Any],
+    outputs: Sequence[Any],
+    note: Any,
+    cleared: Sequence[Any],
+    api_name: str,
+    api_outputs: Sequence[Any] | None = None,
+) -> None:
+    """Run ``fn`` on ``button``'s click into ``outputs`` (``note`` among them); on a failure ``note`` shows
+    the message and every other output takes its ``cleared`` value (aligned with ``outputs``). The API
+    endpoint ``api_name`` runs ``fn`` too, into ``api_outputs`` (default: the same), raising failures
+    (``ctx.guarded``)."""
+    import gradio as gr
+
+    outputs, api_outputs = list(outputs), list(api_outputs or outputs)
+    at_note = outputs.index(note)
+    picked = [outputs.index(o) for o in api_outputs]
+
+    @functools.wraps(fn)
+    def shown(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception as err:  # every failure becomes a message beside the control, never a traceback
+            print(f"nlgmetrics space: refused: {_error_text(err)}", file=sys.stderr)
+            return tuple(error_markdown(err) if i == at_note else value for i, value in enumerate(cleared))
+
+    @functools.wraps(fn)
+    def api(*args, **kwargs):
+        values = fn(*args, **kwargs)
+        return values if picked == list(range(len(outputs))) else tuple(values[i] for i in picked)
+
+    button.click(
+        shown, inputs=list(inputs), outputs=outputs, api_visibility="private", concurrency_id="models"
+    )
+    endpoint = gr.Button(visible=False, elem_id=f"{api_name}-api")  # clients call it by api_name
+    endpoint.click(
+        ctx.guarded(api), inputs=list(inputs), outputs=api_outputs, api_name=api_name, concurrency_id="models"
+    )

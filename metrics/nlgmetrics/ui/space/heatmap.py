@@ -1,0 +1,138 @@
+"""The single-example heat map, free of Gradio: a module's (token, value) pairs joined into words, each
+word coloured on a fixed scale with its value on hover, under a legend saying what the colours mean.
+
+Tokenizers split words into pieces: WordPiece marks a continuation with ``##`` (``play ##ing``), byte-level
+BPE and SentencePiece mark a word's start with ``Ġ`` or ``▁`` (``Ġplay ing``). For display the pieces of a
+word are joined, and the word's value is the mean of its pieces' values.
+
+>>> join_pieces([("play", 0.25), ("##ing", 0.75), ("now", -1.0)])
+[('playing', 0.5, ('play', '##ing')), ('now', -1.0, ('now',))]
+>>> join_pieces([("Ġthe", 0.5), ("Ġcat", 0.0), ("s", 1.0), ("</s>", None)])
+[('the', 0.5, ('Ġthe',)), ('cats', 0.5, ('Ġcat', 's')), ('</s>', None, ('</s>',))]
+>>> join_pieces([("▁A", 1.0), ("▁dog", None), ("gy", 0.5)])
+[('A', 1.0, ('▁A',)), ('doggy', 0.5, ('▁dog', 'gy'))]
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import math
+import re
+from collections.abc import Sequence
+
+WORD_STARTS = ("Ġ", "▁")
+"""Byte-level BPE's and SentencePiece's mark of a piece that starts a word."""
+CONTINUES = "##"
+"""WordPiece's mark of a piece that continues the previous one."""
+_SPECIAL = re.compile(r"^(<[^<>\s]+>|\[[A-Z]+\])$")
+"""Special tokens (``</s>``, ``[SEP]``): a word of their own."""
+
+Word = tuple[str, "float | None", tuple[str, ...]]
+"""(word, value: the mean of its pieces' values or None, the pieces)."""
+
+
+def _value(value: float | None) -> float | None:
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
+
+
+def join_pieces(pairs: Sequence[tuple[str, float | None]]) -> list[Word]:
+    """Join (piece, value) pairs into (word, mean value, pieces): ``##x`` continues the previous word; when
+    any piece starts with ``Ġ``/``▁``, those start words and unmarked pieces continue the previous one; a
+    special token (``</s>``, ``[SEP]``) is a word of its own. Missing values (None, NaN) are left out of
+    the mean (None when a word has none)."""
+    marked = any(str(p).startswith(WORD_STARTS) for p, _ in pairs)
+    groups: list[tuple[str, list[float], list[str]]] = []
+    previous_special = True
+    for piece, value in pairs:
+        piece = str(piece)
+        special = bool(_SPECIAL.match(piece))
+        if piece.startswith(CONTINUES) and len(piece) > len(CONTINUES) and groups and not previous_special:
+            starts, text = False, piece[len(CONTINUES) :]
+        elif marked and not special and not previous_special and not piece.startswith(WORD_STARTS):
+            starts, text = False, piece
+        else:
+            starts, text = True, piece[1:] if piece.startswith(WORD_STARTS) and len(piece) > 1 else piece
+        if starts:
+            groups.append((text, [], []))
+        word, values, pieces = groups[-1]
+        groups[-1] = (word if starts else word + text, values, pieces)
+        if _value(value) is not None:
+            values.append(_value(value))
+        pieces.append(piece)
+        previous_special = special
+    return [(w, sum(v) / len(v) if v else None, tuple(p)) for w, v, p in groups]
+
+
+def spells(words: Sequence[Word], text: str) -> bool:
+    """Whether the words appear in ``text`` in order (case and spaces ignored): the pieces are the text's
+    tokens, not a ranking of tokens (InfoLM's most different tokens), so joining them is right."""
+    haystack = "".join(text.split()).lower()
+    at = 0
+    for word, _, _ in words:
+        if _SPECIAL.match(word):
+            continue
+        found = haystack.find("".join(word.split()).lower(), at)
+        if found < 0:
+            return False
+        at = found + len("".join(word.split()))
+    return bool(words)
+
+
+def colour(value: float | None) -> str:
+    """The CSS background of a value on the scale −1 (red) … 0 (white) … +1 (green), clipped to it."""
+    if value is None:
+        return "transparent"
+    v = max(-1.0, min(1.0, value))
+    rgb = "22, 163, 74" if v >= 0 else "220, 38, 38"
+    return f"rgba({rgb}, {abs(v) * 0.75:.3f})"
+
+
+def describe(details: str) -> str:
+    """What a module's heat-map values are: the first sentence of its details renderer's docstring
+    (``ModuleSpec.details``, ``"package.module:function"``); "" when it has none."""
+    if not details:
+        return ""
+    module, _, function = details.partition(":")
+    doc = getattr(importlib.import_module(module), function).__doc__ or ""
+    return " ".join(doc.split())
+
+
+def render(pairs: Sequence[tuple[str, float | None]], text: str, description: str = "") -> str:
+    """The heat map as HTML: the legend (the scale, what the values are), then the words (the pieces
+    joined when they spell ``text``), each with its value on hover; "" when there is nothing to show."""
+    if not pairs:
+        return ""
+    words = join_pieces(pairs)
+    joined = spells(words, text)
+    if not joined:
+        words = [(str(p), _value(v), (str(p),)) for p, v in pairs]
+    spans = []
+    for word, value, pieces in words:
+        shown = "no value" if value is None else f"{value:.3f}"
+        if len(pieces) > 1:
+            shown += f" (the mean of {len(pieces)} pieces: {' '.join(pieces)})"
+        spans.append(
+            f'<span class="nlgm-word" title="{html.escape(shown)}" data-value="{"" if value is None else value}" '
+            f'style="background: {colour(value)}; padding: 1px 3px; border-radius: 3px; margin: 1px; '
+            f'display: inline-block">{html.escape(word)}</span>'
+        )
+    gradient = (
+        "linear-gradient(to right, rgba(220, 38, 38, 0.75), rgba(255, 255, 255, 0), rgba(22, 163, 74, 0.75))"
+    )
+    how = (
+        "Each word's value is the mean of its tokenizer pieces' values"
+        if joined and any(len(p) > 1 for _, _, p in words)
+        else "One box per token"
+    )
+    legend = (
+        '<div class="nlgm-legend" style="font-size: 0.85em; margin-bottom: 6px; line-height: 1.5">'
+        '<div style="display: flex; align-items: center; gap: 6px">−1'
+        f'<span style="display: inline-block; width: 160px; height: 12px; background: {gradient}; '
+        'border: 1px solid #ccc"></span>+1<span>red: below 0, white: 0, green: above 0 (beyond ±1: the end '
+        "colour)</span></div>"
+        f"<div>{how}; hover for the value.</div>"
+        + (f"<div>What the values are: {html.escape(description)}</div>" if description else "")
+        + "</div>"
+    )
+    return f'{legend}<div class="nlgm-words" style="line-height: 1.9">{"".join(spans)}</div>'
