@@ -3,11 +3,18 @@ and the significance shown under the plot (the numbers of nlgmetrics.compare).""
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
 
+import pytest
+
+from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
+from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.space import ModelPool, SpaceError, _ordered_fields, ui_options
+from nlgmetrics.ui.space.compare import two_files, two_predictions
 from nlgmetrics.ui.space.comparison import (
     RESAMPLES,
     SEED,
@@ -21,6 +28,7 @@ from nlgmetrics.ui.space.comparison import (
     significance_markdown,
     summary_table,
 )
+from nlgmetrics.ui.space.context import FamilyContext
 
 
 def result(scores: list[float], higher_is_better: bool | None = True) -> dict:
@@ -92,3 +100,81 @@ def test_one_example_gives_no_interval_and_says_why():
     assert significance(one) is None
     shown = significance_markdown([one])
     assert "|" not in shown and "`m`: the interval and the p-value need at least 2 examples" in shown
+
+
+def family_context(family: str = SPECS["ctc_consistency"].family) -> FamilyContext:
+    """A family's context with no model loaded (the checks below run before any scoring)."""
+    specs = tuple(SPECS[n] for n in sorted(SPECS) if SPECS[n].family == family)
+    limits = Limits()
+    return FamilyContext(
+        family=family,
+        specs=specs,
+        pool=ModelPool(limits),
+        limits=limits,
+        workdir="",
+        guarded=lambda fn: fn,
+        fields=tuple(_ordered_fields(specs)),
+        options=ui_options(specs),
+        examples={},
+    )
+
+
+def write_jsonl(path, records: list[dict]) -> str:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "message"),
+    [
+        ("A cat.", " ", "prediction B is empty"),
+        ("", "A cat.", "prediction A is empty"),
+        (None, "", "prediction A and B are empty"),
+    ],
+)
+def test_an_empty_prediction_on_either_side_is_a_message(a, b, message):
+    with pytest.raises(SpaceError, match=message):
+        two_predictions(family_context(), ["ctc_consistency"], a, b, {"sources": "A cat sat."})
+
+
+def test_two_predictions_share_the_inputs():
+    records_a, records_b = two_predictions(family_context(), ["ctc_consistency"], "x", "y", {"sources": "s"})
+    assert records_a == [{"predictions": "x", "sources": "s"}] and records_b == [
+        {"predictions": "y", "sources": "s"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("rows_a", "rows_b", "message"),
+    [
+        ([{"id": "d1", "predictions": "a", "sources": "s"}], [], "system B's file has no examples"),
+        (
+            [
+                {"id": "d1", "predictions": "a", "sources": "s"},
+                {"id": "d2", "predictions": " ", "sources": "s"},
+            ],
+            [
+                {"id": "d1", "predictions": "b", "sources": "s"},
+                {"id": "d2", "predictions": "b", "sources": "s"},
+            ],
+            "system A's file has no `predictions` in id d2",
+        ),
+        (
+            [{"predictions": "a", "sources": "s"}],
+            [{"predictions": "b", "sources": "s"}, {"predictions": "c", "sources": "s"}],
+            "system A has 1 rows and system B 2; they must match",
+        ),
+        (
+            [{"predictions": "a", "sources": "s"}, {"predictions": "a", "sources": "s"}],
+            [{"predictions": "b", "sources": "s"}, {"predictions": "b", "sources": "t"}],
+            "row 2: the two files differ in sources",
+        ),
+    ],
+)
+def test_two_system_files_are_checked_before_scoring(tmp_path, rows_a, rows_b, message):
+    path_a, path_b = write_jsonl(tmp_path / "a.jsonl", rows_a), write_jsonl(tmp_path / "b.jsonl", rows_b)
+    with pytest.raises(SpaceError, match=None) as err:
+        two_files(family_context(), path_a, path_b)
+    assert message in str(err.value)
+    with pytest.raises(SpaceError, match="upload both system files"):
+        two_files(family_context(), path_a, None)

@@ -31,6 +31,74 @@ def blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+def two_predictions(
+    ctx: FamilyContext, selected: list[str], a: str | None, b: str | None, texts: dict[str, str]
+) -> tuple[list[dict], list[dict]]:
+    """One record per system from the *Two predictions* form (the shared inputs typed once); an empty
+    prediction on either side is a SpaceError."""
+    empty = [side for side, text in (("A", a), ("B", b)) if blank(text)]
+    if empty:
+        raise SpaceError(
+            f"prediction {' and '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty: write both systems' "
+            "predictions of the same input to compare them"
+        )
+    specs_used = [SPECS[n] for n in selected or []]
+    record_a = {}
+    for f, text in {"predictions": a, **texts}.items():
+        spec = next((s for s in specs_used if f in s.inputs), ctx.first)
+        record_a[f] = text_field(spec, f, text or "")
+    return [record_a], [{**record_a, "predictions": b}]
+
+
+def two_files(ctx: FamilyContext, path_a: str | None, path_b: str | None) -> tuple[list[dict], list[dict]]:
+    """The records of two system files: both given, not empty, a prediction on every row, the same number
+    of rows and the same inputs on each row (SpaceErrors naming the side and the row otherwise)."""
+    if not path_a or not path_b:
+        raise SpaceError("upload both system files")
+    records_a, records_b = read_upload(path_a, ctx.limits), read_upload(path_b, ctx.limits)
+    for side, records in (("A", records_a), ("B", records_b)):
+        if not records:
+            raise SpaceError(
+                f"system {side}'s file has no examples: upload a file with the same rows as the other"
+            )
+        label, labels = example_labels(records)
+        empty = [str(n) for n, r in zip(labels, records) if blank(r.get("predictions"))]
+        if empty:
+            raise SpaceError(
+                f"system {side}'s file has no `predictions` in {label} {', '.join(empty[:5])}"
+                f"{' …' if len(empty) > 5 else ''}: every row needs the system's prediction"
+            )
+    if len(records_a) != len(records_b):
+        raise SpaceError(f"system A has {len(records_a)} rows and system B {len(records_b)}; they must match")
+    for i, (ra, rb) in enumerate(zip(records_a, records_b)):
+        for f in set(ra) & set(rb) - {"predictions"}:
+            if ra[f] != rb[f]:
+                raise SpaceError(f"row {i + 1}: the two files differ in {f}; both must hold the same inputs")
+    return records_a, records_b
+
+
+def compare_systems(
+    ctx: FamilyContext, selected: list[str], chosen: str | None, records_a: list[dict], records_b: list[dict]
+) -> list[MetricComparison]:
+    """Every selected module's results on both systems (only the fields its config reads)."""
+    if not selected:
+        raise SpaceError("select at least one metric")
+    comparisons = []
+    for name in selected:
+        inputs = config_inputs(SPECS[name], chosen)
+        missing = [f for f in inputs if f != "predictions" and any(blank(r.get(f)) for r in records_a)]
+        if missing:
+            raise SpaceError(f"{name} needs {', '.join(missing)}: fill it in or deselect {name}")
+        result_a, used, note = score_records(
+            ctx.pool, name, chosen, [{f: r[f] for f in inputs} for r in records_a], {}
+        )
+        result_b, _, _ = score_records(
+            ctx.pool, name, chosen, [{f: r[f] for f in inputs} for r in records_b], {}
+        )
+        comparisons.append(MetricComparison(name, used, result_a, result_b, note))
+    return comparisons
+
+
 def build(ctx: FamilyContext) -> None:
     """The mode's controls and events, inside the family's tab."""
     import gradio as gr
@@ -99,77 +167,24 @@ def build(ctx: FamilyContext) -> None:
     def frame(table: Table) -> pd.DataFrame:
         return pd.DataFrame(table.rows, columns=list(table.columns))
 
-    def compare(selected, chosen, records_a, records_b):
-        if not selected:
-            raise SpaceError("select at least one metric")
-        comparisons = []
-        for name in selected:
-            spec = SPECS[name]
-            inputs = config_inputs(spec, chosen)
-            missing = [f for f in inputs if f != "predictions" and any(blank(r.get(f)) for r in records_a)]
-            if missing:
-                raise SpaceError(f"{name} needs {', '.join(missing)}: fill it in or deselect {name}")
-            only = [{f: r[f] for f in inputs} for r in records_a]
-            result_a, used, note_a = score_records(ctx.pool, name, chosen, only, {})
-            only_b = [{f: r[f] for f in inputs} for r in records_b]
-            result_b, _, _ = score_records(ctx.pool, name, chosen, only_b, {})
-            comparisons.append(MetricComparison(name, used, result_a, result_b, note_a))
+    def shown(selected, chosen, records_a: list[dict], records_b: list[dict]) -> tuple:
+        comparisons = compare_systems(ctx, selected, chosen, records_a, records_b)
         per_example = per_example_table(comparisons, records_a, records_b)
-        frames = (
+        n = len(records_a)
+        message = f"Compared {n} example{'s' if n != 1 else ''} with {', '.join(f'`{s}`' for s in selected)}."
+        return (
             frame(summary_table(comparisons)),
             frame(counts_table(comparisons)),
             significance_markdown(comparisons),
             gr.update(value=frame(per_example), datatype=per_example.datatypes()),
+            " ".join([message, *(c.note for c in comparisons if c.note)]),
         )
-        n = len(records_a)
-        message = f"Compared {n} example{'s' if n != 1 else ''} with {', '.join(f'`{s}`' for s in selected)}."
-        return (*frames, " ".join([message, *(c.note for c in comparisons if c.note)]))
 
     def compare_texts(selected, chosen, a, b, *values):
-        record = {"predictions": a}
-        for f, text in zip(shared, values):
-            record[f] = text
-        specs_used = [SPECS[n] for n in selected or []]
-        rec_a = {}
-        for f, text in record.items():
-            spec = next((s for s in specs_used if f in s.inputs), first)
-            rec_a[f] = text_field(spec, f, text or "")
-        rec_b = {**rec_a, "predictions": b or ""}
-        empty = [side for side, text in (("A", a), ("B", b)) if blank(text)]
-        if empty:
-            raise SpaceError(
-                f"prediction {' and '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty: write both systems' "
-                "predictions of the same input to compare them"
-            )
-        return compare(selected, chosen, [rec_a], [rec_b])
+        return shown(selected, chosen, *two_predictions(ctx, selected, a, b, dict(zip(shared, values))))
 
     def compare_files(selected, chosen, path_a, path_b):
-        if not path_a or not path_b:
-            raise SpaceError("upload both system files")
-        records_a, records_b = read_upload(path_a, ctx.limits), read_upload(path_b, ctx.limits)
-        for side, records in (("A", records_a), ("B", records_b)):
-            if not records:
-                raise SpaceError(
-                    f"system {side}'s file has no examples: upload a file with the same rows as the other"
-                )
-            label, labels = example_labels(records)
-            empty = [str(n) for n, r in zip(labels, records) if blank(r.get("predictions"))]
-            if empty:
-                raise SpaceError(
-                    f"system {side}'s file has no `predictions` in {label} {', '.join(empty[:5])}"
-                    f"{' …' if len(empty) > 5 else ''}: every row needs the system's prediction"
-                )
-        if len(records_a) != len(records_b):
-            raise SpaceError(
-                f"system A has {len(records_a)} rows and system B {len(records_b)}; they must match"
-            )
-        for i, (ra, rb) in enumerate(zip(records_a, records_b)):
-            for f in set(ra) & set(rb) - {"predictions"}:
-                if ra[f] != rb[f]:
-                    raise SpaceError(
-                        f"row {i + 1}: the two files differ in {f}; both must hold the same inputs"
-                    )
-        return compare(selected, chosen, records_a, records_b)
+        return shown(selected, chosen, *two_files(ctx, path_a, path_b))
 
     outputs = [c_summary, c_plot, c_stats, c_table, c_note]
     cleared = [None, None, "", None, None]
