@@ -105,7 +105,7 @@ def no_model_work(monkeypatch):
         def fail(*args, **kwargs):
             raise AssertionError("the scorer ran although the input is bad")
 
-        monkeypatch.setattr(metric.scorer, "score", fail)
+        monkeypatch.setattr(metric.scorer, "_score", fail)
         return metric
 
     yield guard
@@ -415,14 +415,14 @@ def test_a_compute_with_a_bad_option_keeps_the_added_examples(name, tmp_path):
 def test_a_compute_that_fails_while_scoring_puts_the_examples_back(name, tmp_path, monkeypatch):
     metric = load(name, cache_dir=str(tmp_path))
     metric.add_batch(**examples(name, 4))
-    original = metric.scorer.score
-    monkeypatch.setattr(metric.scorer, "score", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
+    original = metric.scorer._score
+    monkeypatch.setattr(metric.scorer, "_score", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
     with pytest.raises(RuntimeError, match="boom"):
         metric.compute()
     files = cache_files(tmp_path)
     assert [str(p) for p in files[".arrow"]] == [metric.cache_file_name]  # the put-back examples, no orphan
     assert len(metric) == 4
-    monkeypatch.setattr(metric.scorer, "score", original)
+    monkeypatch.setattr(metric.scorer, "_score", original)
     assert metric.compute()["scores"] == list(expected(name, 4))
     files = cache_files(tmp_path)
     assert files[".arrow"] == [] and not any(held(lock) for lock in files[".lock"])

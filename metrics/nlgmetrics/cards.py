@@ -152,7 +152,8 @@ def code_spans(text: str) -> str:
 
 def option_line(option: Option, notes: CardNotes) -> str:
     kind = notes.option_types.get(option.name, _TYPES.get(option.cli_type, ""))
-    default = "" if option.default is None else f"default `{_value(option.default)}`"
+    said = "(default" in option.help  # the help already says it, in words
+    default = "" if option.default is None or said else f"default `{_value(option.default)}`"
     described = ", ".join(part for part in (kind, default) if part)
     note = notes.option_notes.get(option.name, "")
     return f"- **{option.name}**{f' ({described})' if described else ''}: {code_spans(option.help)}." + (

@@ -15,6 +15,7 @@ from transformers import AutoTokenizer
 from nlgmetrics.core import batching, runtime
 from nlgmetrics.core.hub import special_token_layout
 from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.core.runtime import Runtime
 from nlgmetrics.core.stopwords import PAPER_STOPWORDS_SHA256, english_stopwords, is_stopword
 from nlgmetrics.ctc import harmonic_mean
 from nlgmetrics.ctc.aligners.base import aggregate, parse_custom_aligner
@@ -67,7 +68,7 @@ def test_parse_custom_aligner(tmp_path, monkeypatch, tiny_snapshots):
 
 @pytest.mark.parametrize("name", ["bert-base-uncased", "roberta-large"])
 def test_truncation_equals_the_tokenizers_own(name, tiny_snapshots):
-    aligner = EmbeddingAligner.load(parse_custom_aligner(f"E:{tiny_snapshots[name]}"), device="cpu")
+    aligner = EmbeddingAligner.load(parse_custom_aligner(f"E:{tiny_snapshots[name]}"), Runtime.resolve("cpu"))
     ids, truncated = aligner._encode([LONG_DOC, "short text"])
     expected = aligner.tokenizer([LONG_DOC, "short text"], truncation=True, max_length=512)["input_ids"]
     assert ids == expected and truncated == [True, False] and len(ids[0]) == 512
@@ -75,7 +76,7 @@ def test_truncation_equals_the_tokenizers_own(name, tiny_snapshots):
 
 def test_roberta_tokenizer_gets_the_prefix_space(tiny_snapshots):
     folder = tiny_snapshots["roberta-large"]
-    aligner = EmbeddingAligner.load(parse_custom_aligner(f"E:{folder}"), device="cpu")
+    aligner = EmbeddingAligner.load(parse_custom_aligner(f"E:{folder}"), Runtime.resolve("cpu"))
     with_space = AutoTokenizer.from_pretrained(folder, add_prefix_space=True)
     assert aligner._encode(["Hello world"])[0][0] == with_space("Hello world")["input_ids"]
     assert aligner._token_texts(with_space("the cat", add_special_tokens=False)["input_ids"])[0].startswith(
@@ -86,8 +87,8 @@ def test_roberta_tokenizer_gets_the_prefix_space(tiny_snapshots):
 
 def test_layer_truncation_equals_hidden_states(tiny_snapshots):
     folder = tiny_snapshots["bert-base-uncased"]
-    aligner = EmbeddingAligner.load(parse_custom_aligner(f"E:{folder}@9"), device="cpu")
-    full = EmbeddingAligner.load(parse_custom_aligner(f"E:{folder}"), device="cpu")
+    aligner = EmbeddingAligner.load(parse_custom_aligner(f"E:{folder}@9"), Runtime.resolve("cpu"))
+    full = EmbeddingAligner.load(parse_custom_aligner(f"E:{folder}"), Runtime.resolve("cpu"))
     ids = torch.tensor([aligner._encode(["a quick test"])[0][0]])
     with torch.inference_mode():
         truncated = aligner.model(input_ids=ids).last_hidden_state

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -74,7 +75,8 @@ def test_allow_tf32_on_cpu_warns_and_changes_nothing(name):
 def test_with_tf32_in_effect_forward_passes_run_in_tf32_and_the_signature_says_so(name, monkeypatch):
     """On CUDA ``scorer.tf32`` is True; here it is forced, and every forward pass sees the switch."""
     metric = nlgmetrics.load(name, config_of(name), device="cpu")
-    metric._ready_scorer().tf32 = True
+    scorer = metric._ready_scorer()
+    monkeypatch.setattr(scorer, "runtime", dataclasses.replace(scorer.runtime, tf32=True))
     seen = []
     original = torch.nn.Module.__call__
 
@@ -84,10 +86,7 @@ def test_with_tf32_in_effect_forward_passes_run_in_tf32_and_the_signature_says_s
 
     before = tf32_state()
     monkeypatch.setattr(torch.nn.Module, "__call__", recording)
-    try:
-        result = metric.compute(**SPECS[name].example)
-    finally:
-        metric.scorer.tf32 = False
+    result = metric.compute(**SPECS[name].example)
     assert seen and set(seen) == {"tf32"}
     assert "|dtype:float32|matmul:tf32|" in result["signature"]
     assert all(math.isfinite(s) for s in result["scores"])

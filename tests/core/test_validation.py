@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from nlgmetrics.core.runtime import Runtime
 from nlgmetrics.core.validation import (
-    check_batch_size,
     check_inputs,
     check_references,
     check_texts,
@@ -67,10 +67,11 @@ def test_check_inputs_reports_the_first_bad_field_before_anything_else():
 
 
 @pytest.mark.parametrize("value", [-1, 0, 2.5, "16", True, [8]])
-def test_batch_size_must_be_a_positive_int(value):
-    with pytest.raises(ValueError, match=r"batch_size=.* must be a positive int"):
-        check_batch_size(value)
+@pytest.mark.parametrize("name", ["batch_size", "max_batch_tokens"])
+def test_batch_sizes_must_be_positive_ints_and_are_checked_where_the_runtime_is_resolved(name, value):
+    with pytest.raises(ValueError, match=rf"{name}=.* must be a positive int"):
+        Runtime.resolve("cpu", **{name: value})
 
 
 def test_batch_size_none_means_the_default():
-    assert check_batch_size(None) is None and check_batch_size(16) == 16
+    assert Runtime.resolve("cpu").batch_size is None and Runtime.resolve("cpu", batch_size=16).rows() == 16

@@ -9,7 +9,7 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.core import runtime
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.runtime import NLGMetricsWarning, Runtime
 from nlgmetrics.ctc import CTCScorer
 from nlgmetrics.ctc.aligners import load_aligner
 from nlgmetrics.ctc.aligners.base import parse_custom_aligner
@@ -73,7 +73,7 @@ def test_progress_counts_blank_examples_and_stays_silent_unless_asked(bars, caps
 
 
 def test_an_aligner_reports_pairs_to_a_callback(minilm_dir):
-    aligner = load_aligner(parse_custom_aligner(f"E:{minilm_dir}"), batch_size=8)
+    aligner = load_aligner(parse_custom_aligner(f"E:{minilm_dir}"), Runtime.resolve(batch_size=8))
     reports: list[float] = []
     pairs = [(f"claim {i}", f"document {i % 7}") for i in range(100)] + [("", "x")]
     aligner.align(pairs, aggregation="mean", remove_stopwords=False, progress=reports.append)
@@ -87,9 +87,8 @@ def test_an_aligner_reports_pairs_to_a_callback(minilm_dir):
 def test_bad_batch_size_is_a_value_error_at_construction(batch_size, minilm_dir):
     with pytest.raises(ValueError, match=rf"batch_size={batch_size!r} must be a positive int"):
         CTCScorer("consistency", "E-minilm", batch_size=batch_size)
-    source = parse_custom_aligner(f"E:{minilm_dir}")
     with pytest.raises(ValueError, match="must be a positive int"):
-        load_aligner(source, batch_size=batch_size)
+        Runtime.resolve(batch_size=batch_size)  # what every scorer's constructor resolves first
     with pytest.raises(ValueError, match="must be a positive int"):
         nlgmetrics.load("ctc_consistency", "E-minilm", batch_size=batch_size)
 

@@ -18,17 +18,16 @@ INPUTS["predictions"] = [f"{p} ({i})" for i, p in enumerate(INPUTS["predictions"
 
 @pytest.fixture
 def forward_widths(monkeypatch):
-    """The (rows, padded width) of every forward batch built by padded_batches."""
+    """The (rows, padded width) of every forward batch the aligners pad (core.batching.pad_rows)."""
     shapes: list[tuple[int, int]] = []
-    original = batching.padded_batches
+    original = batching.pad_rows
 
     def recording(*args, **kwargs):
-        for batch, tensors in original(*args, **kwargs):
-            shapes.append(tuple(tensors["input_ids"].shape))
-            yield batch, tensors
+        tensors = original(*args, **kwargs)
+        shapes.append(tuple(tensors["input_ids"].shape))
+        return tensors
 
-    for module in ("embedding", "discriminative", "regression"):
-        monkeypatch.setattr(f"nlgmetrics.ctc.aligners.{module}.padded_batches", recording)
+    monkeypatch.setattr(batching, "pad_rows", recording)
     return shapes
 
 

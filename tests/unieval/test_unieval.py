@@ -275,17 +275,17 @@ def test_an_out_of_memory_batch_is_retried_in_halves(monkeypatch):
         model = metric.scorer.evaluator
         original = model._answer
 
-        def small_only(rows):
-            if len(rows) > 2:
+        def small_only(tensors):
+            if len(tensors["input_ids"]) > 2:
                 raise torch.OutOfMemoryError("CUDA out of memory (simulated)")
-            return original(rows)
+            return original(tensors)
 
         monkeypatch.setattr(model, "_answer", small_only)
         retried = metric.compute(**data)
         for dim in TASKS["summarization"].dimensions:
             assert retried[dim] == pytest.approx(expected[dim], rel=1e-5, abs=1e-6)
         monkeypatch.setattr(
-            model, "_answer", lambda rows: (_ for _ in ()).throw(torch.OutOfMemoryError("oom"))
+            model, "_answer", lambda tensors: (_ for _ in ()).throw(torch.OutOfMemoryError("oom"))
         )
         with pytest.raises(RuntimeError, match="out of memory on a single input"):
             metric.compute(**data)

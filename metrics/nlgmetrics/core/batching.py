@@ -1,5 +1,6 @@
 """Batching shared by every family: length-sorted batches, by count or by token budget, of any
-tensor fields (encoder inputs, T5 decoder inputs, ...), right-padded per batch.
+tensor fields (encoder inputs, T5 decoder inputs, ...), right-padded per batch, and one rule for a batch
+that runs out of device memory: it is retried in halves (:func:`halving_on_oom`).
 
 >>> length_sorted_batches([3, 9, 1, 7], batch_size=2)
 [[1, 3], [0, 2]]
@@ -10,13 +11,22 @@ tensor fields (encoder inputs, T5 decoder inputs, ...), right-padded per batch.
 >>> batch, tensors = next(padded_batches([{"input_ids": [5, 6, 7]}, {"input_ids": [8]}], 2, {"input_ids": 0}))
 >>> batch, tensors["input_ids"].tolist(), tensors["attention_mask"].tolist()
 ([0, 1], [[5, 6, 7], [8, 0, 0]], [[1, 1, 1], [1, 0, 0]])
+>>> def forward(batch):  # a device that holds at most one row at a time
+...     if len(batch) > 1:
+...         raise torch.OutOfMemoryError("CUDA out of memory")
+...     return batch
+>>> list(halving_on_oom([[0, 1, 2], [3]], forward, device=torch.device("cpu"), name="demo", length_of=len))
+[([0], [0]), ([1], [1]), ([2], [2]), ([3], [3])]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TypeVar
 
 import torch
+
+T = TypeVar("T")
 
 
 def length_sorted_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
@@ -76,6 +86,30 @@ def batches_of(lengths: Sequence[int], batch_size: int, max_tokens: int | None =
     return length_sorted_batches(lengths, batch_size)
 
 
+def pad_rows(
+    rows: Sequence[Mapping[str, Sequence[int]]],
+    batch: Sequence[int],
+    pad_values: Mapping[str, int],
+    device: torch.device | str = "cpu",
+    *,
+    length_field: str = "input_ids",
+    mask_field: str | None = "attention_mask",
+) -> dict[str, torch.Tensor]:
+    """Rows ``batch`` of ``rows``, each field right-padded to the batch's longest (``pad_values``, 0 when a
+    field is not named), as ``long`` tensors on ``device``, with ``mask_field`` built from ``length_field``."""
+    tensors: dict[str, torch.Tensor] = {}
+    for field in rows[batch[0]]:
+        width = max(len(rows[i][field]) for i in batch)
+        pad = pad_values.get(field, 0)
+        padded = [list(rows[i][field]) + [pad] * (width - len(rows[i][field])) for i in batch]
+        tensors[field] = torch.tensor(padded, dtype=torch.long)
+    if mask_field is not None:
+        width = tensors[length_field].shape[1]
+        lengths = torch.tensor([len(rows[i][length_field]) for i in batch])
+        tensors[mask_field] = (torch.arange(width) < lengths[:, None]).long()
+    return {key: to_device(value, device) for key, value in tensors.items()}
+
+
 def padded_batches(
     rows: Sequence[Mapping[str, Sequence[int]]],
     batch_size: int,
@@ -94,17 +128,73 @@ def padded_batches(
     that many padded tokens (at least one). Yields the row indices of each batch with its tensors.
     """
     for batch in batches_of([len(row[length_field]) for row in rows], batch_size, max_tokens):
-        tensors: dict[str, torch.Tensor] = {}
-        for field in rows[batch[0]]:
-            width = max(len(rows[i][field]) for i in batch)
-            pad = pad_values.get(field, 0)
-            padded = [list(rows[i][field]) + [pad] * (width - len(rows[i][field])) for i in batch]
-            tensors[field] = torch.tensor(padded, dtype=torch.long)
-        if mask_field is not None:
-            width = tensors[length_field].shape[1]
-            lengths = torch.tensor([len(rows[i][length_field]) for i in batch])
-            tensors[mask_field] = (torch.arange(width) < lengths[:, None]).long()
-        yield batch, {key: to_device(value, device) for key, value in tensors.items()}
+        yield (
+            batch,
+            pad_rows(rows, batch, pad_values, device, length_field=length_field, mask_field=mask_field),
+        )
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """A device allocation failure (CUDA's ``OutOfMemoryError``, or MPS's and older CUDA's RuntimeError)."""
+    return isinstance(error, torch.OutOfMemoryError) or "out of memory" in str(error).lower()
+
+
+def halving_on_oom(
+    batches: Sequence[list[int]],
+    run: Callable[[list[int]], T],
+    *,
+    device: torch.device,
+    name: str,
+    length_of: Callable[[int], int],
+) -> Iterator[tuple[list[int], T]]:
+    """``(batch, run(batch))`` for every batch; a batch that runs out of device memory is retried in halves
+    (the first half first), so every row gets its result and scores do not change. A single row that does
+    not fit is a RuntimeError saying what to do (``length_of(row)`` tokens, for the message)."""
+    pending = list(batches)[::-1]
+    while pending:
+        batch = pending.pop()
+        try:
+            out = run(batch)
+        except (torch.OutOfMemoryError, RuntimeError) as error:
+            if not is_out_of_memory(error):
+                raise
+            if device.type == "cuda":
+                torch.cuda.empty_cache()
+            if len(batch) == 1:
+                raise RuntimeError(
+                    f"{name}: out of memory on a single input of {length_of(batch[0])} tokens on {device}; use a "
+                    "smaller dtype (dtype='bfloat16') or a device with more memory"
+                ) from error
+            half = len(batch) // 2
+            pending += [batch[half:], batch[:half]]
+            continue
+        yield batch, out
+
+
+def forward_in_batches(
+    rows: Sequence[Mapping[str, Sequence[int]]],
+    batch_size: int,
+    pad_values: Mapping[str, int],
+    device: torch.device,
+    forward: Callable[[list[int], dict[str, torch.Tensor]], T],
+    *,
+    name: str,
+    max_tokens: int | None = None,
+    length_field: str = "input_ids",
+    mask_field: str | None = "attention_mask",
+) -> Iterator[tuple[list[int], T]]:
+    """``(batch, forward(batch, tensors))`` over the batches :func:`padded_batches` makes, a batch that runs
+    out of memory retried in halves (:func:`halving_on_oom`): how every model wrapper runs its model."""
+    lengths = [len(row[length_field]) for row in rows]
+
+    def run(batch: list[int]) -> T:
+        tensors = pad_rows(rows, batch, pad_values, device, length_field=length_field, mask_field=mask_field)
+        return forward(batch, tensors)
+
+    batches = batches_of(lengths, batch_size, max_tokens)
+    yield from halving_on_oom(
+        batches, run, device=torch.device(device), name=name, length_of=lengths.__getitem__
+    )
 
 
 def to_device(tensor: torch.Tensor, device: torch.device | str) -> torch.Tensor:

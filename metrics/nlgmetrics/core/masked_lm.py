@@ -14,9 +14,9 @@ from collections.abc import Iterator, Sequence
 
 import torch
 
-from . import runtime
-from .batching import batches_of
+from .batching import batches_of, halving_on_oom
 from .hub import encode_within_window, load_model, load_tokenizer, model_window
+from .runtime import Runtime
 
 
 def load_masked_lm(source: str, revision: str | None, device: torch.device, dtype: torch.dtype):
@@ -67,25 +67,18 @@ class MaskedLanguageModel:
         self._head = _single_head(model)
 
     @classmethod
-    def load(
-        cls,
-        source: str,
-        revision: str | None,
-        *,
-        device=None,
-        dtype=None,
-        batch_size: int | None = None,
-        name="",
-        max_batch_tokens: int | None = None,
-    ) -> MaskedLanguageModel:
-        """Load (once per process per source, revision, device and dtype) from a Hub repo or a folder."""
-        device = runtime.select_device(device)
-        dtype = runtime.resolve_dtype(dtype, device)
-        key = ("MLM", source, revision, str(device), str(dtype))
-        model, tokenizer = runtime.cached(key, lambda: load_masked_lm(source, revision, device, dtype))
-        batch_size = batch_size or 4 * runtime.default_batch_size(device)
+    def load(cls, source: str, revision: str | None, run: Runtime, *, name: str = "") -> MaskedLanguageModel:
+        """Load (once per process per source, revision, device and dtype) from a Hub repo or a folder;
+        ``run.rows(per_text=4)`` masked copies per forward pass, or ``run.max_batch_tokens`` padded tokens."""
+        model, tokenizer = run.cached(
+            "MLM", source, revision, lambda: load_masked_lm(source, revision, run.device, run.dtype)
+        )
         return cls(
-            model, tokenizer, batch_size=batch_size, name=name or source, max_batch_tokens=max_batch_tokens
+            model,
+            tokenizer,
+            batch_size=run.rows(per_text=4),
+            name=name or source,
+            max_batch_tokens=run.max_batch_tokens,
         )
 
     def encode(self, texts: Sequence[str]) -> list[tuple[list[int], bool]]:
@@ -129,7 +122,8 @@ class MaskedLanguageModel:
         order = sorted(range(len(sequences)), key=lambda i: (-len(sequences[i]), i))
         copies = [(i, k, j) for i in order for k, j in enumerate(positions[i])]
         copy_lengths = [len(sequences[i]) for i, _, _ in copies]
-        for batch in batches_of(copy_lengths, self.batch_size, self.max_batch_tokens):
+
+        def run(batch: list[int]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
             texts, ks, columns = (torch.tensor(c) for c in zip(*(copies[c] for c in batch)))
             width = int(lengths[texts].max())
             input_ids = padded[texts, :width]  # one masked copy per row
@@ -138,4 +132,10 @@ class MaskedLanguageModel:
             logits = self._logits_at(
                 input_ids.to(self.device), attention.to(self.device), columns.to(self.device)
             )
-            yield texts, ks, logits
+            return texts, ks, logits
+
+        batches = batches_of(copy_lengths, self.batch_size, self.max_batch_tokens)
+        for _, out in halving_on_oom(
+            batches, run, device=self.device, name=self.name, length_of=copy_lengths.__getitem__
+        ):
+            yield out

@@ -1,9 +1,17 @@
-"""Device and dtype selection, the process-wide weight cache, warnings and progress bars.
+"""Where models run: :class:`Runtime` (device, dtype, batch sizes, TF32, resolved once), the process-wide
+weight cache, warnings and progress bars.
 
 >>> str(select_device("cpu"))
 'cpu'
 >>> resolve_dtype(None, select_device("cpu"))
 torch.float32
+>>> cpu = Runtime.resolve("cpu", batch_size=8)
+>>> str(cpu.device), cpu.dtype_name, cpu.rows(), Runtime.resolve("cpu").rows(per_text=4), cpu.tf32
+('cpu', 'float32', 8, 64, False)
+>>> Runtime.resolve("cpu", batch_size=0)
+Traceback (most recent call last):
+...
+ValueError: batch_size=0 must be a positive int
 """
 
 from __future__ import annotations
@@ -16,10 +24,14 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import torch
 from tqdm.auto import tqdm
+
+from .batching import resolve_token_budget
+from .options import check_positive_int
 
 T = TypeVar("T")
 
@@ -188,17 +200,6 @@ def tf32_matmuls(enabled: bool) -> Iterator[None]:
                 _TF32["saved"] = None
 
 
-def tf32_scope(score: Callable[..., T]) -> Callable[..., T]:
-    """Decorates a scorer's ``score``: its forward passes run in TF32 when the scorer's ``tf32`` is True."""
-
-    @functools.wraps(score)
-    def wrapper(self, *args: Any, **kwargs: Any) -> T:
-        with tf32_matmuls(getattr(self, "tf32", False)):
-            return score(self, *args, **kwargs)
-
-    return wrapper
-
-
 def default_batch_size(device: torch.device) -> int:
     """Texts per forward pass when the user gives none: small on cpu, larger on accelerators."""
     return 16 if device.type == "cpu" else 64
@@ -225,6 +226,73 @@ def clear_cache() -> None:
         _CACHE.clear()
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """Where and how a scorer's models run, decided once by :meth:`resolve` at the public entry point
+    (a scorer's constructor); model wrappers take it as it is and check nothing again.
+
+    ``batch_size`` is the user's (None: by device, see :meth:`rows`); ``max_batch_tokens`` the token
+    budget in effect (the user's, or on cuda with neither given one from the GPU's memory); ``tf32``
+    whether float32 matmuls run in TF32.
+    """
+
+    device: torch.device
+    dtype: torch.dtype
+    batch_size: int | None = None
+    max_batch_tokens: int | None = None
+    tf32: bool = False
+
+    @classmethod
+    def resolve(
+        cls,
+        device: str | torch.device | None = None,
+        dtype: str | torch.dtype | None = None,
+        batch_size: int | None = None,
+        max_batch_tokens: int | None = None,
+        allow_tf32: bool | None = False,
+    ) -> Runtime:
+        """The one place the load options that say where and how to run are checked and resolved
+        (a ValueError names the bad one): :func:`select_device`, :func:`resolve_dtype`, the batch sizes
+        (positive ints), the token budget and :func:`tf32_in_effect`."""
+        for name, value in (("batch_size", batch_size), ("max_batch_tokens", max_batch_tokens)):
+            if value is not None:
+                check_positive_int(name, value)
+        chosen = select_device(device)
+        return cls(
+            device=chosen,
+            dtype=resolve_dtype(dtype, chosen),
+            batch_size=batch_size,
+            max_batch_tokens=resolve_token_budget(chosen, batch_size, max_batch_tokens),
+            tf32=tf32_in_effect(allow_tf32, chosen),
+        )
+
+    @classmethod
+    def of(cls, runtime: Runtime | None, **where: Any) -> Runtime:
+        """``runtime`` when the caller resolved it already (an evaluate module does, at load), else
+        :meth:`resolve` of ``where`` (device, dtype, batch_size, max_batch_tokens, allow_tf32); both is a
+        TypeError."""
+        if runtime is None:
+            return cls.resolve(**where)
+        given = [name for name, value in where.items() if value not in (None, False)]
+        if given:
+            raise TypeError(f"give either runtime= or {', '.join(given)}, not both")
+        return runtime
+
+    @property
+    def dtype_name(self) -> str:
+        """``float32``, ``float16`` or ``bfloat16``, as result signatures write it."""
+        return str(self.dtype).removeprefix("torch.")
+
+    def rows(self, per_text: int = 1) -> int:
+        """Rows per forward pass: the user's ``batch_size``, else the device's default times ``per_text``
+        (a masked LM's rows are masked copies: 4 per text)."""
+        return self.batch_size or per_text * default_batch_size(self.device)
+
+    def cached(self, kind: str, source: str, revision: str | None, load: Callable[[], T]) -> T:
+        """``load()`` once per process per (kind, source, revision, device, dtype): the weight cache."""
+        return cached((kind, source, revision, str(self.device), str(self.dtype)), load)
 
 
 def progress_bar(*, total: int, enabled: bool, desc: str, unit: str = "example") -> tqdm:

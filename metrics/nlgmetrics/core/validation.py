@@ -18,10 +18,6 @@ Traceback (most recent call last):
 ValueError: references[0] must be a string or a list of strings, got bytes; decode it first (e.g. .decode("utf-8"))
 >>> is_blank("\\u200b\\ufeff\\x00 \\n"), is_blank(" a ")
 (True, False)
->>> check_batch_size(-1)
-Traceback (most recent call last):
-...
-ValueError: batch_size=-1 must be a positive int
 """
 
 from __future__ import annotations
@@ -29,6 +25,14 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
+
+FIELDS = {
+    "predictions": "the generated texts being judged (y)",
+    "sources": "the inputs (x): article, source sentence or dialog history",
+    "references": "one or several human references (r) per example: a string or a list of strings",
+    "contexts": "the knowledge (c): fact or persona for each dialog turn",
+}
+"""The compute() input fields shared by every module (the CTC paper's notation)."""
 
 _BYTES = (bytes, bytearray, memoryview)
 _DECODE_HINT = 'decode it first (e.g. .decode("utf-8"))'
@@ -109,15 +113,6 @@ def check_inputs(
         else check_texts(name, values, n, first=first)
         for name, values in fields.items()
     }
-
-
-def check_batch_size(batch_size: Any, name: str = "batch_size") -> int | None:
-    """None (the device's default) or a positive int; anything else (``-1``, ``2.5``, ``"16"``) is a ValueError."""
-    if batch_size is None:
-        return None
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size <= 0:
-        raise ValueError(f"{name}={batch_size!r} must be a positive int")
-    return batch_size
 
 
 _BLANK_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})

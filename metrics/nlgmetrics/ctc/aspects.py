@@ -36,22 +36,63 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values)
 
 
+CONTEXT_AND_SOURCE = "contexts+sources"
+"""The text engagingness aligns against: the fact, ``ENGAGINGNESS_JOIN``, the dialog history (each stripped)."""
+
+
+@dataclass(frozen=True)
+class Align:
+    """One alignment an aspect runs for each example: ``align(a → b)`` with the checkpoint of ``direction``.
+
+    ``a`` and ``b`` name input fields; ``a="references"`` aligns each reference in turn, and
+    ``b="contexts+sources"`` is the fact and the history joined (:data:`CONTEXT_AND_SOURCE`).
+
+    >>> Align("doc_to_summ", "predictions", "sources").pairs({"predictions": ["y"], "sources": ["x"]}, 0)
+    [('predictions→sources', 'y', 'x')]
+    >>> Align("summ_to_ref", "references", "predictions").pairs({"predictions": ["y"], "references": [["r", "s"]]}, 0)
+    [('references[0]→predictions', 'r', 'y'), ('references[1]→predictions', 's', 'y')]
+    """
+
+    direction: str
+    a: str
+    b: str
+
+    def pairs(self, data: Mapping[str, list], i: int) -> list[tuple[str, str, str]]:
+        """(label, a, b) of example ``i``: the label names the result's entry (``details`` key)."""
+
+        def text(field: str) -> str:
+            if field == CONTEXT_AND_SOURCE:
+                return ENGAGINGNESS_JOIN.join([data["contexts"][i].strip(), data["sources"][i].strip()])
+            return data[field][i]
+
+        if self.a == "references":
+            return [
+                (f"references[{k}]→{self.b}", r, text(self.b)) for k, r in enumerate(data["references"][i])
+            ]
+        return [(f"{self.a}→{self.b}", text(self.a), text(self.b))]
+
+
 @dataclass(frozen=True)
 class Aspect:
-    """One CTC aspect: its inputs, the alignment directions it needs, its reference defaults."""
+    """One CTC aspect: its inputs, the alignments it runs, how it combines them, its reference defaults."""
 
     name: str
     inputs: tuple[str, ...]
-    directions: tuple[str, ...]
+    alignments: tuple[Align, ...]
     aggregation: str
     remove_stopwords: bool
     default_variant: str
     combine: Callable[[Mapping[str, float]], float]
 
+    @property
+    def directions(self) -> tuple[str, ...]:
+        """The checkpoint directions the aspect needs, in order (a variant must have all of them)."""
+        return tuple(dict.fromkeys(align.direction for align in self.alignments))
+
 
 Y_X = "predictions→sources"
 X_Y = "sources→predictions"
-Y_CX = "predictions→contexts+sources"
+Y_CX = f"predictions→{CONTEXT_AND_SOURCE}"
 Y_C = "predictions→contexts"
 
 ASPECTS: dict[str, Aspect] = {
@@ -60,7 +101,7 @@ ASPECTS: dict[str, Aspect] = {
         Aspect(
             "consistency",
             ("predictions", "sources"),
-            ("doc_to_summ",),
+            (Align("doc_to_summ", "predictions", "sources"),),
             "mean",
             False,
             "D-cnndm",
@@ -69,7 +110,10 @@ ASPECTS: dict[str, Aspect] = {
         Aspect(
             "relevance",
             ("predictions", "sources", "references"),
-            ("doc_to_summ", "summ_to_ref"),
+            (
+                Align("doc_to_summ", "predictions", "sources"),
+                Align("summ_to_ref", "references", "predictions"),
+            ),
             "mean",
             False,
             "E-roberta",
@@ -78,7 +122,10 @@ ASPECTS: dict[str, Aspect] = {
         Aspect(
             "preservation",
             ("predictions", "sources"),
-            ("sent_to_sent",),
+            (
+                Align("sent_to_sent", "sources", "predictions"),
+                Align("sent_to_sent", "predictions", "sources"),
+            ),
             "mean",
             False,
             "E-roberta-mnli",
@@ -87,7 +134,7 @@ ASPECTS: dict[str, Aspect] = {
         Aspect(
             "engagingness",
             ("predictions", "sources", "contexts"),
-            ("fact_history_to_response",),
+            (Align("fact_history_to_response", "predictions", CONTEXT_AND_SOURCE),),
             "sum",
             True,
             "D-topical_chat",
@@ -96,7 +143,7 @@ ASPECTS: dict[str, Aspect] = {
         Aspect(
             "groundedness",
             ("predictions", "contexts"),
-            ("fact_to_response",),
+            (Align("fact_to_response", "predictions", "contexts"),),
             "sum",
             True,
             "R-topical_chat",

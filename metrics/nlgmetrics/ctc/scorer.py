@@ -31,12 +31,13 @@ from dataclasses import dataclass, replace
 
 from ..core import runtime
 from ..core.hub import naming_option
+from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.result import mean_of
-from ..core.validation import check_batch_size, check_inputs, is_blank
+from ..core.runtime import Runtime
+from ..core.scorer import Scorer, listed
+from ..core.validation import is_blank
 from .aligners import load_aligner
 from .aligners.base import (
-    AGGREGATIONS,
-    LONG_INPUTS,
     NAN_ALIGNMENT,
     Aligner,
     AlignerSource,
@@ -44,7 +45,8 @@ from .aligners.base import (
     parse_custom_aligner,
     source_of,
 )
-from .aspects import ASPECTS, ENGAGINGNESS_JOIN, X_Y, Y_C, Y_CX, Y_X, variants_for
+from .aspects import ASPECTS, Aspect, variants_for
+from .options import LOAD_OPTIONS, compute_options
 from .variants import CTC_VARIANTS
 
 
@@ -99,24 +101,14 @@ class _Job:
     b: str
 
 
-def _jobs(aspect: str, data: dict[str, list]) -> list[_Job]:
-    y = data["predictions"]
-    jobs: list[_Job] = []
-    for i, prediction in enumerate(y):
-        if aspect in ("consistency", "relevance"):
-            jobs.append(_Job("doc_to_summ", Y_X, i, prediction, data["sources"][i]))
-        if aspect == "relevance":
-            for k, reference in enumerate(data["references"][i]):
-                jobs.append(_Job("summ_to_ref", f"references[{k}]→predictions", i, reference, prediction))
-        elif aspect == "preservation":
-            jobs.append(_Job("sent_to_sent", X_Y, i, data["sources"][i], prediction))
-            jobs.append(_Job("sent_to_sent", Y_X, i, prediction, data["sources"][i]))
-        elif aspect == "engagingness":
-            context = ENGAGINGNESS_JOIN.join([data["contexts"][i].strip(), data["sources"][i].strip()])
-            jobs.append(_Job("fact_history_to_response", Y_CX, i, prediction, context))
-        elif aspect == "groundedness":
-            jobs.append(_Job("fact_to_response", Y_C, i, prediction, data["contexts"][i]))
-    return jobs
+def _jobs(aspect: Aspect, data: dict[str, list]) -> list[_Job]:
+    """Every alignment of every example, in example order, as the aspect declares them."""
+    return [
+        _Job(align.direction, label, i, a, b)
+        for i in range(len(data["predictions"]))
+        for align in aspect.alignments
+        for label, a, b in align.pairs(data, i)
+    ]
 
 
 def _blank_fields(data: dict[str, list], i: int) -> list[str]:
@@ -131,11 +123,7 @@ def _blank_fields(data: dict[str, list], i: int) -> list[str]:
     return blank
 
 
-def _summarise(labels: list[str], limit: int = 8) -> str:
-    return ", ".join(labels[:limit]) + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
-
-
-class CTCScorer:
+class CTCScorer(Scorer):
     """Scores one CTC aspect with one aligner; weights load once per process.
 
     Args:
@@ -168,12 +156,21 @@ class CTCScorer:
         batch_size: int | None = None,
         allow_tf32: bool = False,
         max_batch_tokens: int | None = None,
+        runtime: Runtime | None = None,
     ):
-        check_batch_size(batch_size)
-        check_batch_size(max_batch_tokens, "max_batch_tokens")
-        self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
+        self.runtime = Runtime.of(
+            runtime,
+            device=device,
+            dtype=dtype,
+            batch_size=batch_size,
+            max_batch_tokens=max_batch_tokens,
+            allow_tf32=allow_tf32,
+        )
         self.choice = resolve_aligner(aspect, aligner, aligner_revision)
         self.aspect = ASPECTS[aspect]
+        self.name = f"ctc_{aspect}"
+        self.inputs = self.aspect.inputs
+        self.compute_options = compute_options(aspect)
         self.sources: dict[str, AlignerSource] = {}
         self.aligners: dict[AlignerSource, Aligner] = {}
         option = f"aligner={self.choice.name!r}" if self.choice.custom is not None else None
@@ -182,21 +179,10 @@ class CTCScorer:
             self.sources[direction] = source
             if source not in self.aligners:
                 with naming_option(option):
-                    self.aligners[source] = load_aligner(
-                        source,
-                        device=device,
-                        dtype=dtype,
-                        batch_size=batch_size,
-                        max_batch_tokens=max_batch_tokens,
-                    )
+                    self.aligners[source] = load_aligner(source, self.runtime)
 
     def __repr__(self) -> str:
         return f"CTCScorer(aspect={self.aspect.name!r}, aligner={self.choice.name!r})"
-
-    @property
-    def dtype_name(self) -> str:
-        aligner = next(iter(self.aligners.values()))
-        return str(next(aligner.model.parameters()).dtype).removeprefix("torch.")
 
     def weights(self) -> list[str]:
         """Each aligner's weights as ``kind:repo@revision`` (E: with the layer), for result signatures."""
@@ -206,60 +192,7 @@ class CTCScorer:
             out.append(replace(source, layer=layer).describe())
         return out
 
-    def check_options(
-        self,
-        aggregation: str | None = None,
-        remove_stopwords: bool | None = None,
-        long_inputs: str | None = None,
-        show_progress: bool | None = None,
-        return_details: bool | None = None,
-    ) -> dict:
-        """The options, checked (a ValueError names the bad one), with the aspect's defaults filled in."""
-        aggregation = self.aspect.aggregation if aggregation is None else aggregation
-        if aggregation not in AGGREGATIONS:
-            raise ValueError(f"aggregation={aggregation!r} is not one of {AGGREGATIONS}")
-        long_inputs = "truncate" if long_inputs is None else long_inputs
-        if long_inputs not in LONG_INPUTS:
-            raise ValueError(f"long_inputs={long_inputs!r} is not one of {LONG_INPUTS}")
-        flags = {
-            "remove_stopwords": remove_stopwords,
-            "show_progress": show_progress,
-            "return_details": return_details,
-        }
-        for name, value in flags.items():
-            if value is not None and not isinstance(value, bool):
-                raise ValueError(f"{name}={value!r} must be True or False")
-        return {
-            "aggregation": aggregation,
-            "remove_stopwords": self.aspect.remove_stopwords
-            if remove_stopwords is None
-            else remove_stopwords,
-            "long_inputs": long_inputs,
-            "show_progress": bool(show_progress),
-            "return_details": bool(return_details),
-        }
-
-    def empty_result(self, **options) -> dict:
-        """The result for zero examples: empty lists and a NaN mean."""
-        result: dict = {"scores": [], "mean_score": math.nan}
-        if options.get("return_details"):
-            result["details"] = []
-        return result
-
-    @runtime.tf32_scope
-    def score(
-        self,
-        predictions: Sequence[str],
-        *,
-        sources: Sequence[str] | None = None,
-        references: Sequence[str | Sequence[str]] | None = None,
-        contexts: Sequence[str] | None = None,
-        aggregation: str | None = None,
-        remove_stopwords: bool | None = None,
-        long_inputs: str = "truncate",
-        show_progress: bool = False,
-        return_details: bool = False,
-    ) -> dict:
+    def _score(self, data: dict[str, list], options: dict) -> dict:
         """Score every example; returns ``{"scores": [...], "mean_score": float}`` (+ ``"details"``).
 
         An example with a blank text in any field (empty, or only whitespace, zero-width or control
@@ -270,27 +203,16 @@ class CTCScorer:
         it costs one extra forward pass per extra window. The aligned text ``a`` is still cut.
         ``show_progress`` draws a bar over examples that advances after every forward batch.
         """
-        given = {
-            "predictions": predictions,
-            "sources": sources,
-            "references": references,
-            "contexts": contexts,
-        }
-        data = check_inputs({name: given[name] for name in self.aspect.inputs})
-        checked = self.check_options(
-            aggregation, remove_stopwords, long_inputs, show_progress, return_details
-        )
-        aggregation, remove_stopwords = checked["aggregation"], checked["remove_stopwords"]
-        if not data["predictions"]:
-            return self.empty_result(return_details=return_details)
-
+        data = {name: data[name] for name in self.aspect.inputs}
+        aggregation, remove_stopwords = options["aggregation"], options["remove_stopwords"]
+        long_inputs = options["long_inputs"]
         n = len(data["predictions"])
         blank = [_blank_fields(data, i) for i in range(n)]
-        jobs = _jobs(self.aspect.name, data)
+        jobs = _jobs(self.aspect, data)
         run = [k for k, job in enumerate(jobs) if not blank[job.index]]
         alignments: list[Alignment] = [NAN_ALIGNMENT] * len(jobs)
         desc = f"ctc_{self.aspect.name} " + ", ".join(f"{a.kind} {a.name}" for a in self.aligners.values())
-        with runtime.Progress(total=n, enabled=show_progress, desc=desc) as progress:
+        with runtime.Progress(total=n, enabled=options["show_progress"], desc=desc) as progress:
             scored = n - sum(map(bool, blank))
             progress.advance(n - scored)  # blank examples: nothing to run
             # the aligners report pairs; an example counts when all its pairs are done
@@ -314,7 +236,7 @@ class CTCScorer:
 
         self._warn_about(blank, jobs, alignments, scores, long_inputs)
         result: dict = {"scores": scores, "mean_score": mean_of(scores)}
-        if return_details:
+        if options["return_details"]:
             result["details"] = [{k: a.as_dict() for k, a in ex.items()} for ex in per_example]
         return result
 
@@ -354,17 +276,17 @@ class CTCScorer:
             if blank_fields:
                 reasons.append(
                     "an empty or blank text (only whitespace, zero-width or control characters): "
-                    + _summarise(blank_fields)
+                    + listed(blank_fields)
                 )
             if no_tokens:
-                reasons.append(f"no token the aligner can score: examples {_summarise(no_tokens)}")
+                reasons.append(f"no token the aligner can score: examples {listed(no_tokens)}")
             runtime.warn(
                 f"{name}: {len(undefined)} of {len(scores)} examples have {'; '.join(reasons)}; their score "
                 f"is NaN and mean_score averages the other {len(scores) - len(undefined)}."
             )
         cut = [(job, a) for job, a in zip(jobs, alignments) if a.truncated]
         if cut:
-            examples = _summarise([str(i) for i in sorted({job.index for job, _ in cut})])
+            examples = listed([str(i) for i in sorted({job.index for job, _ in cut})])
             count = len({job.index for job, _ in cut})
             limit = f"{self.choice.kind}: {_LIMITS[self.choice.kind]}"
             if long_inputs == "window":
@@ -394,13 +316,8 @@ _WINDOW_LIMITS = {
 }
 
 
-def ctc_score(
-    aspect: str, predictions: Sequence[str], *, aligner: str | None = None, device=None, **kwargs
-) -> dict:
-    """Functional form: ``ctc_score("consistency", preds, sources=docs, aligner="E-minilm")``."""
-    load_options = {
-        key: kwargs.pop(key)
-        for key in ("aligner_revision", "dtype", "batch_size", "max_batch_tokens")
-        if key in kwargs
-    }
-    return CTCScorer(aspect, aligner, device=device, **load_options).score(predictions, **kwargs)
+def ctc_score(aspect: str, predictions: Sequence[str], *texts: Sequence, **options) -> dict:
+    """Functional form: ``ctc_score("consistency", preds, sources=docs, aligner="E-minilm")``; load options
+    (``aligner``, ``device``, ...) and compute() options mix; the weights come from the process-wide cache."""
+    load = {o.name: options.pop(o.name) for o in (*LOAD_OPTIONS, *COMMON_LOAD_OPTIONS) if o.name in options}
+    return CTCScorer(aspect, **load).score(predictions, *texts, **options)

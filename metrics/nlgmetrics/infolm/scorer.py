@@ -24,13 +24,16 @@ from dataclasses import dataclass
 import torch
 
 from ..core import runtime
-from ..core.batching import resolve_token_budget
 from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
+from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import resolve_weight
-from ..core.validation import check_batch_size, check_inputs, is_blank
-from . import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
-from .measures import MEASURES, _real, check_options
+from ..core.runtime import Runtime
+from ..core.scorer import Scorer, listed
+from ..core.validation import check_inputs, is_blank
+from . import DEFAULT_MODEL
+from .measures import _real, check_options
+from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 
 TOP_TOKENS = 10
 """How many tokens ``return_details`` lists per example."""
@@ -182,10 +185,6 @@ def _user_idf(idf: Mapping, tokenizer, window: int, dtype: torch.dtype) -> IdfWe
     return IdfWeights(weights, max(weights.values()))
 
 
-def _listed(labels: list[str], limit: int = 8) -> str:
-    return ", ".join(labels[:limit]) + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
-
-
 def _best(values: list[float], higher_is_better: bool) -> int | None:
     """Index of the best defined value (NaN never wins; None if all are NaN)."""
     defined = [k for k, v in enumerate(values) if not math.isnan(v)]
@@ -195,7 +194,7 @@ def _best(values: list[float], higher_is_better: bool) -> int | None:
     return pick(defined, key=lambda k: values[k])
 
 
-class InfoLMScorer:
+class InfoLMScorer(Scorer):
     """Scores (prediction, references) pairs with InfoLM; the masked LM loads once per process.
 
     Args:
@@ -213,6 +212,10 @@ class InfoLMScorer:
             memory (:func:`~nlgmetrics.core.batching.token_budget_for_memory`). Scores do not depend on it.
     """
 
+    name = "infolm"
+    inputs = ("predictions", "references")
+    compute_options = COMPUTE_OPTIONS
+
     def __init__(
         self,
         model: str | None = None,
@@ -223,116 +226,75 @@ class InfoLMScorer:
         batch_size: int | None = None,
         allow_tf32: bool = False,
         max_batch_tokens: int | None = None,
+        runtime: Runtime | None = None,
     ):
-        check_batch_size(batch_size)
-        check_batch_size(max_batch_tokens, "max_batch_tokens")
-        self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
+        self.runtime = Runtime.of(
+            runtime,
+            device=device,
+            dtype=dtype,
+            batch_size=batch_size,
+            max_batch_tokens=max_batch_tokens,
+            allow_tf32=allow_tf32,
+        )
         name = DEFAULT_MODEL if model is None else model
-        source = resolve_weight(name, model_revision, role="masked_lm", option="model")
-        self.source = source
-        device = runtime.select_device(device)
-        with naming_option(None if source.spec else f"model={name!r}"):
-            self.lm = InfoLMModel.load(
-                source.path,
-                source.revision,
-                device=device,
-                dtype=dtype,
-                batch_size=batch_size,
-                name=name,
-                max_batch_tokens=resolve_token_budget(device, batch_size, max_batch_tokens),
-            )
+        self.source = resolve_weight(name, model_revision, role="masked_lm", option="model")
+        with naming_option(None if self.source.spec else f"model={name!r}"):
+            self.lm = InfoLMModel.load(self.source.path, self.source.revision, self.runtime, name=name)
 
     def __repr__(self) -> str:
         return f"InfoLMScorer(model={self.lm.name!r})"
-
-    @property
-    def dtype_name(self) -> str:
-        return str(next(self.lm.model.parameters()).dtype).removeprefix("torch.")
 
     def weights(self) -> list[str]:
         """The masked LM as ``repo@revision``, for result signatures."""
         return [self.source.describe()]
 
-    def check_options(
-        self,
-        measure: str | None = None,
-        alpha: float | None = None,
-        beta: float | None = None,
-        temperature: float | None = None,
-        idf: IdfOption | None = None,
-        show_progress: bool | None = None,
-        return_details: bool | None = None,
-    ) -> dict:
-        """Every option checked (a ValueError names the bad one), defaults filled in."""
-        measure = DEFAULT_MEASURE if measure is None else measure
-        temperature = DEFAULT_TEMPERATURE if temperature is None else temperature
-        check_options(measure, alpha, beta, temperature)
-        idf = True if idf is None else idf
-        self._check_idf(idf)
-        for name, value in {"show_progress": show_progress, "return_details": return_details}.items():
-            if value is not None and not isinstance(value, bool):
-                raise ValueError(f"{name}={value!r} must be True or False")
+    def _resolve_options(self, options: dict) -> dict:
+        """The measure with its parameters (``measure`` becomes the :class:`InformationMeasure`, ``alpha``
+        and ``beta`` are folded in) and the temperature checked together; ``idf`` checked against the
+        vocabulary (a mapping becomes its :class:`IdfWeights`)."""
+        measure, temperature = check_options(
+            options["measure"], options.pop("alpha"), options.pop("beta"), options["temperature"]
+        )
         return {
+            **options,
             "measure": measure,
-            "alpha": alpha,
-            "beta": beta,
             "temperature": temperature,
-            "idf": idf,
-            "show_progress": bool(show_progress),
-            "return_details": bool(return_details),
+            "idf": self._checked_idf(options["idf"]),
         }
 
-    def _check_idf(self, idf) -> None:
+    def _checked_idf(self, idf):
         if isinstance(idf, bool):
-            return
+            return idf
         if isinstance(idf, Mapping):
-            _user_idf(idf, self.lm.tokenizer, self.lm.window, self.lm.bag_dtype)
-            return
+            return _user_idf(idf, self.lm.tokenizer, self.lm.window, self.lm.bag_dtype)
         if isinstance(idf, (str, bytes)) or not isinstance(idf, Sequence) or not idf:
             raise ValueError(
                 "idf must be True (per side, as torchmetrics), False, a non-empty list of texts (the corpus "
                 f"to count document frequencies in) or a mapping token → weight; got {idf!r}"
             )
-        check_inputs({"idf": list(idf)})
+        return check_inputs({"idf": list(idf)})["idf"]
 
-    def empty_result(self, measure: str = DEFAULT_MEASURE, return_details: bool = False, **_) -> dict:
-        """The result for zero examples: empty lists and a NaN mean."""
-        result: dict = {
-            "scores": [],
-            "mean_score": math.nan,
-            "measure": measure,
-            "higher_is_better": MEASURES[measure].higher_is_better,
+    def empty_result(self, **options) -> dict:
+        """The result for zero examples: empty lists and a NaN mean, the measure and its direction."""
+        measure = options["measure"]
+        return {
+            **super().empty_result(**options),
+            "measure": measure.name,
+            "higher_is_better": measure.higher_is_better,
         }
-        if return_details:
-            result["details"] = []
-        return result
 
-    def _idf(self, idf: IdfOption, predictions: list, references: list) -> tuple[IdfWeights, IdfWeights]:
+    def _idf(self, idf, predictions: list, references: list) -> tuple[IdfWeights, IdfWeights]:
+        """The idf weights of each side from the checked ``idf`` option."""
         if idf is True:
             return IdfWeights.from_texts(predictions), IdfWeights.from_texts(references)
-        if idf is False or idf is None:
+        if idf is False:
             return UNIFORM, UNIFORM
-        self._check_idf(idf)
-        if isinstance(idf, Mapping):
-            weights = _user_idf(idf, self.lm.tokenizer, self.lm.window, self.lm.bag_dtype)
-            return weights, weights
+        if isinstance(idf, IdfWeights):
+            return idf, idf
         weights = IdfWeights.from_texts([ids for ids, _ in self.lm.encode(list(idf))])
         return weights, weights
 
-    @runtime.tf32_scope
-    def score(
-        self,
-        predictions: Sequence[str],
-        references: Sequence[str | Sequence[str]],
-        *,
-        measure: str = DEFAULT_MEASURE,
-        alpha: float | None = None,
-        beta: float | None = None,
-        temperature: float = DEFAULT_TEMPERATURE,
-        idf: IdfOption = True,
-        show_progress: bool = False,
-        return_details: bool = False,
-    ) -> dict:
+    def _score(self, data: dict[str, list], options: dict) -> dict:
         """Score every example; returns ``{"scores", "mean_score", "measure", "higher_is_better"}`` (+ ``"details"``).
 
         With several references an example gets its best score over them (the highest when
@@ -342,12 +304,13 @@ class InfoLMScorer:
         example scores NaN (a blank reference among others is skipped), with a warning naming it.
         ``show_progress`` draws a bar over examples that advances after every forward batch.
         """
-        data = check_inputs({"predictions": predictions, "references": references})
-        chosen, temperature = check_options(measure, alpha, beta, temperature)
+        chosen, temperature = options["measure"], options["temperature"]
+        show_progress, return_details = options["show_progress"], options["return_details"]
         pred_encoded = self.lm.encode(data["predictions"])
         ref_encoded = self.lm.encode([ref for refs in data["references"] for ref in refs])
-        pred_idf, ref_idf = self._idf(idf, [ids for ids, _ in pred_encoded], [ids for ids, _ in ref_encoded])
-
+        pred_idf, ref_idf = self._idf(
+            options["idf"], [ids for ids, _ in pred_encoded], [ids for ids, _ in ref_encoded]
+        )
         preds = [
             self.lm.text(ids, cut, pred_idf, is_blank(text))
             for (ids, cut), text in zip(pred_encoded, data["predictions"])
@@ -475,7 +438,7 @@ class InfoLMScorer:
         if blank or special:
             undefined = sum(not ok for ok in has_bags)
             reasons = [
-                f"{_listed(labels)} have no words ({why})"
+                f"{listed(labels)} have no words ({why})"
                 for labels, why in (
                     (blank, "empty, or only whitespace, zero-width or control characters"),
                     (special, "only special tokens such as [SEP]"),
@@ -489,49 +452,27 @@ class InfoLMScorer:
         degenerate = [str(i) for i, s in enumerate(scores) if not math.isfinite(s) and has_bags[i]]
         if degenerate:
             runtime.warn(
-                f"infolm: {measure.name} is not finite for examples {_listed(degenerate)}: one bag gives "
+                f"infolm: {measure.name} is not finite for examples {listed(degenerate)}: one bag gives "
                 "zero probability to tokens the other needs (e.g. a very low temperature). The exact value "
                 "(±inf or NaN) is reported, not replaced as torchmetrics' nan_to_num does, and left out of mean_score."
             )
         truncated = [label for label, t in labelled if t.truncated]
         if truncated:
             runtime.warn(
-                f"infolm: {_listed(truncated)} are longer than the model window ({self.lm.window} tokens) "
+                f"infolm: {listed(truncated)} are longer than the model window ({self.lm.window} tokens) "
                 "and were truncated, as the reference implementation does: their end is not scored."
             )
         fallback = [label for label, t in labelled if t.idf_fallback]
         if fallback:
             runtime.warn(
-                f"infolm: every token of {_listed(fallback)} occurs in every text of its idf corpus, so "
+                f"infolm: every token of {listed(fallback)} occurs in every text of its idf corpus, so "
                 "all its idf weights are 0 (e.g. one example with idf=True); it was weighted uniformly (as "
                 "idf=False) instead of scoring a constant 0 as torchmetrics does."
             )
 
 
-def infolm(
-    predictions: Sequence[str],
-    references: Sequence[str | Sequence[str]],
-    *,
-    model: str | None = None,
-    model_revision: str | None = None,
-    device=None,
-    dtype=None,
-    batch_size: int | None = None,
-    allow_tf32: bool = False,
-    max_batch_tokens: int | None = None,
-    **options,
-) -> dict:
-    """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``.
-
-    ``options`` are :meth:`InfoLMScorer.score`'s; the model comes from the process-wide cache.
-    """
-    scorer = InfoLMScorer(
-        model,
-        model_revision=model_revision,
-        device=device,
-        dtype=dtype,
-        batch_size=batch_size,
-        allow_tf32=allow_tf32,
-        max_batch_tokens=max_batch_tokens,
-    )
-    return scorer.score(predictions, references, **options)
+def infolm(predictions: Sequence[str], references: Sequence[str | Sequence[str]], **options) -> dict:
+    """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``; load options
+    (``model``, ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
+    load = {o.name: options.pop(o.name) for o in (*LOAD_OPTIONS, *COMMON_LOAD_OPTIONS) if o.name in options}
+    return InfoLMScorer(**load).score(predictions, references, **options)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..ctc.aspects import ASPECTS, variants_for
-from .spec import ModuleSpec, Option, check_bool, check_choice, check_optional_str, check_positive_int
+from ..ctc.options import LOAD_OPTIONS, compute_options
+from .spec import ModuleSpec
 
 CITATION = """\
 @inproceedings{deng-etal-2021-compression,
@@ -74,82 +75,6 @@ DOCTEST_SCORES = {
 }
 """What the docstring examples print with the embedded E-minilm (run as doctests)."""
 
-LOAD_OPTIONS = (
-    Option(
-        "aligner",
-        'a config name, or a custom aligner "E:<repo-or-dir>[@layer]", "D:<repo-or-dir>" or "R:<repo-or-dir>"',
-        check=check_optional_str,
-        cli_type=str,
-    ),
-    Option(
-        "aligner_revision", "Hub revision of a custom aligner repo", check=check_optional_str, cli_type=str
-    ),
-    Option(
-        "max_batch_tokens",
-        "padded tokens per forward pass instead of batch_size texts: length-sorted texts fill each batch "
-        "(default: batch_size; on cuda with neither given, a budget from the GPU's memory)",
-        check=check_positive_int,
-        cli_type=int,
-    ),
-)
-
-
-def _compute_options(aspect: str) -> tuple[Option, ...]:
-    spec = ASPECTS[aspect]
-    return (
-        Option(
-            "aggregation",
-            f'"mean" or "sum" of the token alignment scores (default "{spec.aggregation}")',
-            check=check_choice(("mean", "sum")),
-            cli_type=str,
-        ),
-        Option(
-            "remove_stopwords",
-            f"drop English stopwords before aggregating (default {spec.remove_stopwords})",
-            check=check_bool,
-            cli_type=bool,
-        ),
-        Option(
-            "long_inputs",
-            '"truncate" (default, as the reference) or "window": read a context longer than the model window '
-            "in overlapping windows, each token keeping its best window",
-            "truncate",
-            check_choice(("truncate", "window")),
-            cli_type=str,
-        ),
-    )
-
-
-def _spec(aspect: str) -> ModuleSpec:
-    return ModuleSpec(
-        name=f"ctc_{aspect}",
-        family="ctc",
-        title=f"CTC {aspect}",
-        description=DESCRIPTIONS[aspect],
-        citation=CITATION,
-        inputs=ASPECTS[aspect].inputs,
-        configs=tuple(variants_for(aspect)),
-        default_config=ASPECTS[aspect].default_variant,
-        config_option="aligner",
-        scorer="nlgmetrics.modules.ctc:make_scorer",
-        load_options=LOAD_OPTIONS,
-        compute_options=_compute_options(aspect),
-        higher_is_better=True,
-        score_range=RANGES[ASPECTS[aspect].aggregation],
-        range_labels=RANGE_LABELS[ASPECTS[aspect].aggregation],
-        codebase_urls=("https://github.com/tanyuqian/ctc-gen-eval",),
-        reference_urls=("https://aclanthology.org/2021.emnlp-main.599",),
-        example={name: _EXAMPLE[name] for name in ASPECTS[aspect].inputs},
-        doctest_config="E-minilm",
-        doctest_scores=DOCTEST_SCORES[aspect],
-        details="nlgmetrics.modules.ctc:prediction_tokens",
-        config_weights="nlgmetrics.modules.ctc:variant_weights",
-        default_why=DEFAULT_WHY[aspect],
-    )
-
-
-SPECS: dict[str, ModuleSpec] = {f"ctc_{aspect}": _spec(aspect) for aspect in ASPECTS}
-
 
 def make_scorer(spec: ModuleSpec, config: str | None, aligner: str | None = None, **load_options: Any):
     """The CTCScorer of a module: its config name or ``aligner=`` (not both, unless they agree)."""
@@ -179,3 +104,34 @@ def prediction_tokens(details: dict) -> list[tuple[str, float | None]]:
         if label.startswith("predictions→"):
             return [(t, round(s, 3)) for t, s in zip(alignment["tokens"], alignment["token_scores"])]
     return []
+
+
+def _spec(aspect: str) -> ModuleSpec:
+    return ModuleSpec(
+        name=f"ctc_{aspect}",
+        family="ctc",
+        title=f"CTC {aspect}",
+        description=DESCRIPTIONS[aspect],
+        citation=CITATION,
+        inputs=ASPECTS[aspect].inputs,
+        configs=tuple(variants_for(aspect)),
+        default_config=ASPECTS[aspect].default_variant,
+        config_option="aligner",
+        scorer=make_scorer,
+        load_options=LOAD_OPTIONS,
+        compute_options=compute_options(aspect),
+        higher_is_better=True,
+        score_range=RANGES[ASPECTS[aspect].aggregation],
+        range_labels=RANGE_LABELS[ASPECTS[aspect].aggregation],
+        codebase_urls=("https://github.com/tanyuqian/ctc-gen-eval",),
+        reference_urls=("https://aclanthology.org/2021.emnlp-main.599",),
+        example={name: _EXAMPLE[name] for name in ASPECTS[aspect].inputs},
+        doctest_config="E-minilm",
+        doctest_scores=DOCTEST_SCORES[aspect],
+        details=prediction_tokens,
+        config_weights=variant_weights,
+        default_why=DEFAULT_WHY[aspect],
+    )
+
+
+SPECS: dict[str, ModuleSpec] = {f"ctc_{aspect}": _spec(aspect) for aspect in ASPECTS}

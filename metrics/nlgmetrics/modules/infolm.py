@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.registry import weights_for
-from ..infolm import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
-from .spec import ModuleSpec, Option, check_optional_str, check_positive_int
+from ..infolm import DEFAULT_MODEL
+from ..infolm.options import COMPUTE_OPTIONS, LOAD_OPTIONS
+from .spec import ModuleSpec
 
 CITATION = """\
 @inproceedings{colombo2022infolm,
@@ -30,84 +31,6 @@ DESCRIPTION = (
     "the measure: see `higher_is_better` in the output."
 )
 
-MEASURE_NAMES = (
-    "kl_divergence",
-    "alpha_divergence",
-    "beta_divergence",
-    "ab_divergence",
-    "renyi_divergence",
-    "l1_distance",
-    "l2_distance",
-    "l_infinity_distance",
-    "fisher_rao_distance",
-)
-
-SPEC = ModuleSpec(
-    name="infolm",
-    family="infolm",
-    title="InfoLM",
-    description=DESCRIPTION,
-    citation=CITATION,
-    inputs=("predictions", "references"),
-    configs=tuple(weights_for("masked_lm", "infolm")),
-    default_config=DEFAULT_MODEL,
-    config_option="model",
-    scorer="nlgmetrics.modules.infolm:make_scorer",
-    load_options=(
-        Option(
-            "model",
-            "a registered masked LM (a config name), a Hub repo id or a folder of another masked LM",
-            check=check_optional_str,
-            cli_type=str,
-        ),
-        Option(
-            "model_revision",
-            "Hub revision of a model repo that is not registered",
-            check=check_optional_str,
-            cli_type=str,
-        ),
-        Option(
-            "max_batch_tokens",
-            "padded tokens per forward pass instead of batch_size masked copies: length-sorted copies fill "
-            "each batch (default: batch_size; on cuda with neither given, a budget from the GPU's memory)",
-            check=check_positive_int,
-            cli_type=int,
-        ),
-    ),
-    compute_options=(
-        Option("measure", f"one of {', '.join(MEASURE_NAMES)} (default {DEFAULT_MEASURE!r})", cli_type=str),
-        Option("alpha", "for alpha_divergence, ab_divergence and renyi_divergence", cli_type=float),
-        Option("beta", "for beta_divergence and ab_divergence", cli_type=float),
-        Option(
-            "temperature",
-            f"softmax temperature of the masked LM (default {DEFAULT_TEMPERATURE})",
-            cli_type=float,
-        ),
-        Option(
-            "idf",
-            "True (default: idf over the predictions for prediction tokens, over the references for reference "
-            "tokens, as torchmetrics), False (uniform), a list of texts (one corpus for both) or a dict "
-            "token → weight",
-            cli_type=bool,
-        ),
-    ),
-    higher_is_better=None,
-    range_labels={"": "depends on the measure (KL ≤ 0; distances ≥ 0)"},
-    score_range="depends on the measure: KL and alpha divergences ≤ 0 (higher is better); the other "
-    "divergences and distances ≥ 0 (lower is better); Fisher-Rao in [0, π]",
-    codebase_urls=(
-        "https://github.com/PierreColombo/nlg_eval_via_simi_measures",
-        "https://github.com/Lightning-AI/torchmetrics",
-    ),
-    reference_urls=("https://arxiv.org/abs/2112.01589",),
-    example={
-        "predictions": ["he read the book because he was interested in world history"],
-        "references": [["he was interested in world history because he read the book"]],
-    },
-    details="nlgmetrics.modules.infolm:top_tokens",
-    default_why="The paper's and torchmetrics' model, so scores carry over to both.",
-)
-
 
 def make_scorer(spec: ModuleSpec, config: str | None, model: str | None = None, **load_options: Any):
     """The InfoLMScorer of the module: its config name or ``model=`` (not both, unless they agree)."""
@@ -124,3 +47,34 @@ def top_tokens(details: dict) -> list[tuple[str, float | None]]:
     tokens = details.get("top_tokens", [])
     scale = max((abs(t["difference"]) for t in tokens), default=0.0) or 1.0
     return [(t["token"], round(t["difference"] / scale, 3)) for t in tokens]
+
+
+SPEC = ModuleSpec(
+    name="infolm",
+    family="infolm",
+    title="InfoLM",
+    description=DESCRIPTION,
+    citation=CITATION,
+    inputs=("predictions", "references"),
+    configs=tuple(weights_for("masked_lm", "infolm")),
+    default_config=DEFAULT_MODEL,
+    config_option="model",
+    scorer=make_scorer,
+    load_options=LOAD_OPTIONS,
+    compute_options=COMPUTE_OPTIONS,
+    higher_is_better=None,
+    range_labels={"": "depends on the measure (KL ≤ 0; distances ≥ 0)"},
+    score_range="depends on the measure: KL and alpha divergences ≤ 0 (higher is better); the other "
+    "divergences and distances ≥ 0 (lower is better); Fisher-Rao in [0, π]",
+    codebase_urls=(
+        "https://github.com/PierreColombo/nlg_eval_via_simi_measures",
+        "https://github.com/Lightning-AI/torchmetrics",
+    ),
+    reference_urls=("https://arxiv.org/abs/2112.01589",),
+    example={
+        "predictions": ["he read the book because he was interested in world history"],
+        "references": [["he was interested in world history because he read the book"]],
+    },
+    details=top_tokens,
+    default_why="The paper's and torchmetrics' model, so scores carry over to both.",
+)

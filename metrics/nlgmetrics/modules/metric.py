@@ -24,8 +24,8 @@ from typing import Any, ClassVar
 import datasets
 import evaluate
 
+from ..core.options import RUNTIME_OPTIONS
 from ..core.result import signature
-from ..core.validation import check_inputs
 from . import SPECS
 from .evaluate_state import discard_cache, is_streaming, start_empty_shard
 from .spec import EVALUATE_OPTIONS, FIELDS, ModuleSpec
@@ -97,6 +97,8 @@ class NLGMetric(evaluate.Metric):
         evaluate_kwargs = {k: kwargs.pop(k) for k in EVALUATE_OPTIONS if k in kwargs}
         self.load_options = self.spec.check_load_options(kwargs)
         self.config = self.spec.check_config(config_name)
+        self.runtime = _resolve_runtime(self.load_options)
+        """Where the models run: the device, dtype, batch and TF32 options, checked and resolved here, once."""
         self.inputs = self.spec.inputs_for(self.config)
         """The compute() fields of this config."""
         self.scorer = None
@@ -119,7 +121,8 @@ class NLGMetric(evaluate.Metric):
 
     def _download_and_prepare(self, dl_manager) -> None:
         if self.scorer is None:
-            self.scorer = self.spec.build_scorer(self.config, **self.load_options)
+            family_options = {k: v for k, v in self.load_options.items() if k not in RUNTIME_OPTIONS}
+            self.scorer = self.spec.build_scorer(self.config, runtime=self.runtime, **family_options)
 
     def _ready_scorer(self):
         with self._lock:
@@ -129,28 +132,14 @@ class NLGMetric(evaluate.Metric):
     # ---- checks before evaluate stores anything ------------------------------------------------------
 
     def _fields(self, given: dict[str, Any], options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Every input checked; with ``options`` (a direct compute) a scorer that declares
-        ``required_inputs`` may leave out the fields those options do not read (they stay None)."""
-        extra = sorted(k for k, v in given.items() if v is not None and k not in self.inputs)
-        if extra:
-            raise ValueError(
-                f"{self.spec.name} does not take {', '.join(extra)}; its inputs are {', '.join(self.inputs)}"
-            )
-        names = list(self.inputs)
-        required = getattr(self.scorer, "required_inputs", None)
-        if options is not None and required is not None:
-            needed = required(**options)
-            for name in names:
-                if name in needed and given.get(name) is None:
-                    raise ValueError(f"{name} is missing (None); {needed[name]}")
-            names = [name for name in names if name in needed or given.get(name) is not None]
-        checked = check_inputs(
-            {name: given.get(name) for name in names}, reference_fields=self.spec.list_inputs
-        )
-        return {name: checked.get(name) for name in self.inputs}
+        """Every input checked by the scorer (:meth:`~nlgmetrics.core.scorer.Scorer.checked_data`); with
+        ``options`` (a direct compute) the fields those options do not read may be left out."""
+        return self._ready_scorer().checked_data(given, options, self.inputs)
 
     def _options(self, options: dict[str, Any]) -> dict[str, Any]:
-        options = self.spec.check_compute_options(options, self.config)
+        """compute()'s options: names the module does not know (or inputs it does not take) are errors
+        naming its inputs and options; the values are checked once, by the scorer's option table."""
+        self.spec.check_compute_option_names(options, self.config)
         return self._ready_scorer().check_options(**options)
 
     # ---- evaluate's API ------------------------------------------------------------------------------
@@ -225,17 +214,14 @@ class NLGMetric(evaluate.Metric):
 
     def _score(self, fields: dict[str, list], options: dict[str, Any]) -> dict:
         scorer = self._ready_scorer()
-        if len(fields["predictions"]) == 0:
-            result = scorer.empty_result(**options)
-        else:
-            result = scorer.score(**fields, **options)
+        result = scorer.run(fields, options)
         result.setdefault("higher_is_better", self.spec.higher_is_better)
         result["signature"] = signature(
             self.spec.name,
             self._config_label(),
             scorer.weights(),
             scorer.dtype_name,
-            tf32=getattr(scorer, "tf32", False),
+            tf32=scorer.tf32,
         )
         return result
 
@@ -255,6 +241,12 @@ class NLGMetric(evaluate.Metric):
         if examples is not None and self.num_process == 1:
             super().add_batch(**examples)
             self._streamed = True
+
+
+def _resolve_runtime(load_options: dict[str, Any]):
+    from ..core.runtime import Runtime  # torch: imported when a module is made, not with the package
+
+    return Runtime.resolve(**{k: v for k, v in load_options.items() if k in RUNTIME_OPTIONS})
 
 
 # One class per module, written out so that readers and tools see them. evaluate derives a module's

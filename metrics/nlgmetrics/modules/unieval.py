@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..unieval import DEFAULT_TASK, MULTI_REFERENCE, TASKS
-from .spec import ModuleSpec, Option, check_optional_str
+from ..unieval import DEFAULT_TASK, TASKS
+from ..unieval.options import COMPUTE_OPTIONS, LOAD_OPTIONS
+from .spec import ModuleSpec
 
 CITATION = """\
 @inproceedings{zhong2022unieval,
@@ -38,91 +39,10 @@ def _inputs(task: str) -> tuple[str, ...]:
     return tuple(f for f in ("predictions", "sources", "references", "contexts") if f in fields)
 
 
-def _check_multi_reference(name: str, value: Any) -> Any:
-    if value not in MULTI_REFERENCE:
-        raise ValueError(f"{name}={value!r} is not one of {', '.join(map(repr, MULTI_REFERENCE))}")
-    return value
-
-
-SPEC = ModuleSpec(
-    name="unieval",
-    family="unieval",
-    title="UniEval",
-    description=DESCRIPTION,
-    citation=CITATION,
-    inputs=_inputs(DEFAULT_TASK),
-    inputs_by_config={task: _inputs(task) for task in TASKS},
-    configs=tuple(TASKS),
-    config_weights="nlgmetrics.modules.unieval:config_weights",
-    default_config=DEFAULT_TASK,
-    config_option="model",
-    scorer="nlgmetrics.modules.unieval:make_scorer",
-    load_options=(
-        Option(
-            "model",
-            "the task's registered evaluator by default; a registered seq2seq name, a Hub repo id or a folder of "
-            "a T5 Boolean-QA checkpoint",
-            check=check_optional_str,
-            cli_type=str,
-        ),
-        Option(
-            "model_revision",
-            "Hub revision of a model repo that is not registered",
-            check=check_optional_str,
-            cli_type=str,
-        ),
-    ),
-    compute_options=(
-        Option(
-            "dimensions",
-            "the dimensions to compute, a list (default: all of the task's, in UniEval's order)",
-            cli_type=list,
-        ),
-        Option(
-            "overall",
-            "also return overall, the mean of the computed dimensions (not for fact)",
-            True,
-            cli_type=bool,
-        ),
-        Option(
-            "questions",
-            "custom dimensions: {name: question} with {prediction}, {source}, {reference}, {context}, e.g. "
-            "'question: Is this a clear summary? </s> summary: {prediction}'",
-            cli_type=dict,
-        ),
-        Option(
-            "multi_reference",
-            "with several references per example: 'first' (default, as the paper), 'mean' or 'max' over them",
-            "first",
-            _check_multi_reference,
-            cli_type=str,
-        ),
-    ),
-    higher_is_better=True,
-    range_labels={"": "(0, 1)", "dialogue": "(0, 1); engagingness and overall can exceed 1"},
-    score_range="every dimension and the summarization/data2text overall in (0, 1); dialogue engagingness is a "
-    "sum over sentences in (0, number of sentences), so the dialogue overall can exceed 1",
-    codebase_urls=("https://github.com/maszhongming/UniEval",),
-    reference_urls=("https://arxiv.org/abs/2210.07197",),
-    example={
-        "predictions": ["Peter and Elizabeth attend party city. Elizabeth rushed hospital."],
-        "sources": [
-            "Peter and Elizabeth took a taxi to attend the night party in the city. While in the party, "
-            "Elizabeth collapsed and was rushed to the hospital."
-        ],
-        "references": ["Elizabeth was hospitalized after attending a party with Peter."],
-    },
-    details="nlgmetrics.modules.unieval:sentence_scores",
-    default_why="The configs are UniEval's tasks, not variants of one measurement: pick your task's. "
-    "Summarization comes first, as in UniEval's code and paper (SummEval), and its evaluator `unieval-sum` "
-    "also serves data2text.",
-)
-
-
-def config_weights(spec: ModuleSpec, config: str) -> list:
+def config_weights(spec: ModuleSpec | None, config: str) -> list:
     """The registered evaluator a task loads (for user interfaces that check availability).
 
-    >>> [w.repo_id for w in config_weights(SPEC, "data2text")]
+    >>> [w.repo_id for w in config_weights(None, "data2text")]
     ['MingZhong/unieval-sum']
     """
     from ..core.registry import WEIGHTS
@@ -142,3 +62,39 @@ def sentence_scores(details: dict) -> list[tuple[str, float | None]]:
     for sentences in details.values():
         return [(s["sentence"], round(s["score"], 3)) for s in sentences]
     return []
+
+
+SPEC = ModuleSpec(
+    name="unieval",
+    family="unieval",
+    title="UniEval",
+    description=DESCRIPTION,
+    citation=CITATION,
+    inputs=_inputs(DEFAULT_TASK),
+    inputs_by_config={task: _inputs(task) for task in TASKS},
+    configs=tuple(TASKS),
+    config_weights=config_weights,
+    default_config=DEFAULT_TASK,
+    config_option="model",
+    scorer=make_scorer,
+    load_options=LOAD_OPTIONS,
+    compute_options=COMPUTE_OPTIONS,
+    higher_is_better=True,
+    range_labels={"": "(0, 1)", "dialogue": "(0, 1); engagingness and overall can exceed 1"},
+    score_range="every dimension and the summarization/data2text overall in (0, 1); dialogue engagingness is a "
+    "sum over sentences in (0, number of sentences), so the dialogue overall can exceed 1",
+    codebase_urls=("https://github.com/maszhongming/UniEval",),
+    reference_urls=("https://arxiv.org/abs/2210.07197",),
+    example={
+        "predictions": ["Peter and Elizabeth attend party city. Elizabeth rushed hospital."],
+        "sources": [
+            "Peter and Elizabeth took a taxi to attend the night party in the city. While in the party, "
+            "Elizabeth collapsed and was rushed to the hospital."
+        ],
+        "references": ["Elizabeth was hospitalized after attending a party with Peter."],
+    },
+    details=sentence_scores,
+    default_why="The configs are UniEval's tasks, not variants of one measurement: pick your task's. "
+    "Summarization comes first, as in UniEval's code and paper (SummEval), and its evaluator `unieval-sum` "
+    "also serves data2text.",
+)

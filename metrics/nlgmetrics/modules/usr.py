@@ -6,10 +6,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..usr import DEFAULT_CONFIG
-from .spec import ModuleSpec, Option, check_optional_str
+from ..usr.options import COMPUTE_OPTIONS, LOAD_OPTIONS
+from .spec import ModuleSpec
+
+if TYPE_CHECKING:
+    from ..core.scorer import Scorer
 
 CITATION = """\
 @inproceedings{mehri-eskenazi-2020-usr,
@@ -32,61 +36,17 @@ DESCRIPTION = (
 )
 
 
-def _option(name: str, what: str) -> Option:
-    return Option(
-        name,
-        f"a Hub repo id or folder replacing the registered {what} (a converted USR model)",
-        check=check_optional_str,
-        cli_type=str,
-    )
-
-
-SPEC = ModuleSpec(
-    name="usr",
-    family="usr",
-    title="USR",
-    description=DESCRIPTION,
-    citation=CITATION,
-    inputs=("predictions", "sources", "contexts"),
-    configs=(DEFAULT_CONFIG,),
-    config_weights="nlgmetrics.modules.usr:config_weights",
-    default_config=DEFAULT_CONFIG,
-    config_option="mlm",
-    weight_options=("dr_c", "dr_f"),
-    scorer="nlgmetrics.modules.usr:make_scorer",
-    load_options=(
-        _option("mlm", "USR-MLM masked LM"),
-        _option("dr_c", "USR-DR-c classifier"),
-        _option("dr_f", "USR-DR-f classifier"),
-    ),
-    higher_is_better=True,
-    range_labels={"": "usr about 1–5; mlm ≤ 0; dr_c, dr_f in [0, 1]"},
-    score_range="usr: the overall-quality rating scale (about 1–5, not clipped); mlm: a mean log-probability "
-    "≤ 0; dr_c and dr_f: probabilities in [0, 1]",
-    list_inputs=(),
-    codebase_urls=("https://github.com/Shikib/usr",),
-    reference_urls=("https://arxiv.org/abs/2005.00456", "http://shikib.com/usr"),
-    example={
-        "predictions": ["i love jazz too ! did you know it started in new orleans ?"],
-        "sources": ["hi , how are you ?\ni am good . i have been listening to a lot of jazz lately ."],
-        "contexts": ["jazz originated in the african-american communities of new orleans ."],
-    },
-    details="nlgmetrics.modules.usr:token_log_probs",
-    default_why="The only released models (Topical-Chat); the paper's PersonaChat models were never released.",
-)
-
-
-def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
+def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any) -> Scorer:
     """The USRScorer of the module (the config names the released models; mlm=/dr_c=/dr_f= replace one)."""
     from ..usr.scorer import USRScorer
 
     return USRScorer(config=config or DEFAULT_CONFIG, **load_options)
 
 
-def config_weights(spec: ModuleSpec, config: str) -> list:
+def config_weights(spec: ModuleSpec | None, config: str) -> list:
     """The three registered weights a config loads (for user interfaces that check availability).
 
-    >>> [w.repo_id for w in config_weights(SPEC, "topical_chat")]
+    >>> [w.repo_id for w in config_weights(None, "topical_chat")]
     ['nlgmetrics/usr-mlm-topical_chat', 'nlgmetrics/usr-dr_c-topical_chat', 'nlgmetrics/usr-dr_f-topical_chat']
     """
     from ..core.registry import WEIGHTS, usr_weight_name
@@ -99,3 +59,35 @@ def token_log_probs(details: dict) -> list[tuple[str, float | None]]:
     tokens = details.get("mlm_tokens", [])
     scale = max((abs(t["log_prob"]) for t in tokens), default=0.0) or 1.0
     return [(t["token"], round(t["log_prob"] / scale, 3)) for t in tokens]
+
+
+SPEC = ModuleSpec(
+    name="usr",
+    family="usr",
+    title="USR",
+    description=DESCRIPTION,
+    citation=CITATION,
+    inputs=("predictions", "sources", "contexts"),
+    configs=(DEFAULT_CONFIG,),
+    config_weights=config_weights,
+    default_config=DEFAULT_CONFIG,
+    config_option="mlm",
+    weight_options=("dr_c", "dr_f"),
+    scorer=make_scorer,
+    load_options=LOAD_OPTIONS,
+    compute_options=COMPUTE_OPTIONS,
+    higher_is_better=True,
+    range_labels={"": "usr about 1–5; mlm ≤ 0; dr_c, dr_f in [0, 1]"},
+    score_range="usr: the overall-quality rating scale (about 1–5, not clipped); mlm: a mean log-probability "
+    "≤ 0; dr_c and dr_f: probabilities in [0, 1]",
+    list_inputs=(),
+    codebase_urls=("https://github.com/Shikib/usr",),
+    reference_urls=("https://arxiv.org/abs/2005.00456", "http://shikib.com/usr"),
+    example={
+        "predictions": ["i love jazz too ! did you know it started in new orleans ?"],
+        "sources": ["hi , how are you ?\ni am good . i have been listening to a lot of jazz lately ."],
+        "contexts": ["jazz originated in the african-american communities of new orleans ."],
+    },
+    details=token_log_probs,
+    default_why="The only released models (Topical-Chat); the paper's PersonaChat models were never released.",
+)

@@ -22,7 +22,12 @@ from .tasks import (
     placeholders,
 )
 
-_LAZY = {"UniEvalScorer": "scorer", "UniEvalModel": "scorer", "sent_tokenize": "sentences"}
+_LAZY = {
+    "UniEvalScorer": "scorer",
+    "UniEvalModel": "scorer",
+    "unieval": "scorer",
+    "sent_tokenize": "sentences",
+}
 
 
 __getattr__ = lazy_exports(__name__, _LAZY)

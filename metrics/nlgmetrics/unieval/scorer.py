@@ -18,27 +18,26 @@ from dataclasses import dataclass
 import torch
 
 from ..core import runtime
-from ..core.batching import length_sorted_batches
+from ..core.batching import forward_in_batches
 from ..core.hub import load_model_and_tokenizer, naming_option
+from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import resolve_weight
 from ..core.result import mean_of
+from ..core.runtime import Runtime
+from ..core.scorer import Scorer, listed
 from ..core.tokenize import tokenize
-from ..core.validation import check_batch_size, check_inputs, is_blank
+from ..core.validation import is_blank
+from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 from .sentences import sent_tokenize
 from .tasks import (
     DEFAULT_TASK,
     MAX_LENGTH,
-    MULTI_REFERENCE,
     PLACEHOLDERS,
     TASKS,
     Dimension,
     Task,
     placeholders,
 )
-
-
-def _is_oom(error: BaseException) -> bool:
-    return isinstance(error, torch.OutOfMemoryError) or "out of memory" in str(error).lower()
 
 
 class UniEvalModel:
@@ -48,10 +47,19 @@ class UniEvalModel:
     UniEval reads them.
     """
 
-    def __init__(self, model, tokenizer, *, batch_size: int, max_length: int = MAX_LENGTH):
+    def __init__(
+        self,
+        model,
+        tokenizer,
+        *,
+        batch_size: int,
+        max_length: int = MAX_LENGTH,
+        max_batch_tokens: int | None = None,
+    ):
         self.model = model
         self.tokenizer = tokenizer
         self.batch_size = batch_size
+        self.max_batch_tokens = max_batch_tokens
         self.max_length = max_length
         self.device = next(model.parameters()).device
         self.yes_id = tokenize(tokenizer, "Yes")["input_ids"][0]
@@ -66,19 +74,17 @@ class UniEvalModel:
         self.output_scale = config.d_model**-0.5 if scale else 1.0
 
     @classmethod
-    def load(
-        cls, source: str, revision: str | None, *, device=None, dtype=None, batch_size=None
-    ) -> UniEvalModel:
+    def load(cls, source: str, revision: str | None, run: Runtime) -> UniEvalModel:
         """Load once per process per (source, revision, device, dtype)."""
         from transformers import AutoModelForSeq2SeqLM
 
-        device = runtime.select_device(device)
-        dtype = runtime.resolve_dtype(dtype, device)
-        key = ("SEQ2SEQ", source, revision, str(device), str(dtype))
-        model, tokenizer = runtime.cached(
-            key, lambda: load_model_and_tokenizer(AutoModelForSeq2SeqLM, source, revision, device, dtype)
+        model, tokenizer = run.cached(
+            "SEQ2SEQ",
+            source,
+            revision,
+            lambda: load_model_and_tokenizer(AutoModelForSeq2SeqLM, source, revision, run.device, run.dtype),
         )
-        return cls(model, tokenizer, batch_size=batch_size or runtime.default_batch_size(device))
+        return cls(model, tokenizer, batch_size=run.rows(), max_batch_tokens=run.max_batch_tokens)
 
     def encode(self, texts: Sequence[str]) -> list[list[int]]:
         """Token ids of each question, cut on the right to ``max_length`` (the final ``</s>`` kept) as UniEval."""
@@ -89,18 +95,11 @@ class UniEvalModel:
         )["input_ids"]
 
     @torch.inference_mode()
-    def _answer(self, rows: Sequence[Sequence[int]]) -> list[float]:
-        """p(Yes)/(p(Yes)+p(No)) for one padded batch of token rows."""
-        width = max(len(r) for r in rows)
-        pad = self.tokenizer.pad_token_id or 0
-        input_ids = torch.full((len(rows), width), pad, dtype=torch.long)
-        for i, r in enumerate(rows):
-            input_ids[i, : len(r)] = torch.tensor(r, dtype=torch.long)
-        lengths = torch.tensor([len(r) for r in rows])
-        mask = (torch.arange(width) < lengths[:, None]).long()
-        input_ids, mask = input_ids.to(self.device), mask.to(self.device)
+    def _answer(self, tensors: dict[str, torch.Tensor]) -> list[float]:
+        """p(Yes)/(p(Yes)+p(No)) for one padded batch (``input_ids``, ``attention_mask``)."""
+        input_ids, mask = tensors["input_ids"], tensors["attention_mask"]
         encoded = self.model.get_encoder()(input_ids=input_ids, attention_mask=mask).last_hidden_state
-        start = torch.full((len(rows), 1), self.start_id, dtype=torch.long, device=self.device)
+        start = torch.full((len(input_ids), 1), self.start_id, dtype=torch.long, device=self.device)
         hidden = self.model.get_decoder()(
             input_ids=start, encoder_hidden_states=encoded, encoder_attention_mask=mask, use_cache=False
         ).last_hidden_state[:, 0]
@@ -120,24 +119,16 @@ class UniEvalModel:
         A batch that runs out of memory is retried in halves; a single row that does not fit is an error.
         """
         out = [math.nan] * len(rows)
-        pending = length_sorted_batches([len(r) for r in rows], self.batch_size)[::-1]
-        while pending:
-            batch = pending.pop()
-            try:
-                values = self._answer([rows[i] for i in batch])
-            except (torch.OutOfMemoryError, RuntimeError) as error:
-                if not _is_oom(error):
-                    raise
-                if self.device.type == "cuda":
-                    torch.cuda.empty_cache()
-                if len(batch) == 1:
-                    raise RuntimeError(
-                        f"unieval: out of memory on a single input of {len(rows[batch[0]])} tokens on "
-                        f"{self.device}; use a smaller dtype (dtype='bfloat16') or a device with more memory"
-                    ) from error
-                half = len(batch) // 2
-                pending += [batch[half:], batch[:half]]
-                continue
+        batches = forward_in_batches(
+            [{"input_ids": row} for row in rows],
+            self.batch_size,
+            {"input_ids": self.tokenizer.pad_token_id or 0},
+            self.device,
+            lambda batch, tensors: self._answer(tensors),
+            name="unieval",
+            max_tokens=self.max_batch_tokens,
+        )
+        for batch, values in batches:
             for i, value in zip(batch, values):
                 out[i] = value
             done(len(batch))
@@ -155,10 +146,6 @@ class _Slot:
 
 RESERVED = ("scores", "score", "overall", "details", "signature", "higher_is_better")
 """Result keys a custom question may not be named (nor any ``mean_*``): its column would overwrite them."""
-
-
-def _listed(labels: list[str], limit: int = 8) -> str:
-    return ", ".join(labels[:limit]) + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
 
 
 def _blank_fields(
@@ -188,7 +175,7 @@ def _blank_fields(
     return blank, labels
 
 
-class UniEvalScorer:
+class UniEvalScorer(Scorer):
     """Scores predictions on one UniEval task's dimensions; the evaluator loads once per process.
 
     Args:
@@ -201,6 +188,12 @@ class UniEvalScorer:
             signature says so); no effect, with a warning, elsewhere.
     """
 
+    name = "unieval"
+    inputs = ("predictions", "sources", "references", "contexts")
+    """Every field a question can read; the task's dimensions (and custom questions) decide which are needed
+    (:meth:`required_inputs`)."""
+    compute_options = COMPUTE_OPTIONS
+
     def __init__(
         self,
         task: str | None = None,
@@ -211,9 +204,17 @@ class UniEvalScorer:
         dtype=None,
         batch_size: int | None = None,
         allow_tf32: bool = False,
+        max_batch_tokens: int | None = None,
+        runtime: Runtime | None = None,
     ):
-        check_batch_size(batch_size)
-        self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
+        self.runtime = Runtime.of(
+            runtime,
+            device=device,
+            dtype=dtype,
+            batch_size=batch_size,
+            max_batch_tokens=max_batch_tokens,
+            allow_tf32=allow_tf32,
+        )
         task = task or DEFAULT_TASK
         if task not in TASKS:
             raise ValueError(f"unieval has no task {task!r}; valid: {', '.join(TASKS)}")
@@ -221,16 +222,10 @@ class UniEvalScorer:
         name = self.task.model if model is None else model
         self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.evaluator = UniEvalModel.load(
-                self.source.path, self.source.revision, device=device, dtype=dtype, batch_size=batch_size
-            )
+            self.evaluator = UniEvalModel.load(self.source.path, self.source.revision, self.runtime)
 
     def __repr__(self) -> str:
         return f"UniEvalScorer(task={self.task.name!r}, model={self.source.name!r})"
-
-    @property
-    def dtype_name(self) -> str:
-        return str(next(self.evaluator.model.parameters()).dtype).removeprefix("torch.")
 
     def weights(self) -> list[str]:
         return [self.source.describe()]
@@ -238,25 +233,32 @@ class UniEvalScorer:
     # ---- options ----------------------------------------------------------------------------------------
 
     def dimensions_of(self, dimensions=None, questions=None) -> dict[str, Dimension]:
-        """The dimensions a call computes, in order: the chosen built-in ones, then the custom questions."""
+        """The dimensions a call computes, in order: the chosen built-in ones, then the custom questions
+        (options already checked by :meth:`check_options`)."""
         known = self.task.dimensions
-        if dimensions is None:
-            chosen = list(known)
-        else:
+        out = {d: known[d] for d in (known if dimensions is None else dimensions)}
+        out.update({name: Dimension(name, question) for name, question in (questions or {}).items()})
+        return out
+
+    def _resolve_options(self, options: dict) -> dict:
+        """``dimensions`` (a name or a list) and ``questions`` checked against the task, as lists and dicts."""
+        dimensions, questions = options["dimensions"], options["questions"]
+        known = self.task.dimensions
+        if dimensions is not None:
             if isinstance(dimensions, str):
                 dimensions = [dimensions]
             if not isinstance(dimensions, Sequence) or not all(isinstance(d, str) for d in dimensions):
                 raise ValueError(f"dimensions={dimensions!r} must be a list of dimension names")
-            chosen = list(dimensions)
-            unknown = [d for d in chosen if d not in known]
+            dimensions = list(dimensions)
+            unknown = [d for d in dimensions if d not in known]
             if unknown:
                 raise ValueError(
                     f"unieval {self.task.name} has no dimension {', '.join(map(repr, unknown))}; valid: "
                     f"{', '.join(known)} (or ask your own with questions={{name: question}})"
                 )
-            if len(set(chosen)) != len(chosen):
+            if len(set(dimensions)) != len(dimensions):
                 raise ValueError(f"dimensions={dimensions!r} names a dimension twice")
-        out = {d: known[d] for d in chosen}
+        chosen = list(known) if dimensions is None else dimensions
         if questions is not None:
             if not isinstance(questions, Mapping) or not questions:
                 raise ValueError(
@@ -271,7 +273,7 @@ class UniEvalScorer:
                         f"questions[{name!r}]: the name is reserved for the result ({', '.join(RESERVED)} "
                         "and every mean_* name); choose another"
                     )
-                if name in out:
+                if name in chosen:
                     raise ValueError(f"questions[{name!r}]: the name is taken; choose another")
                 try:
                     read = placeholders(question)
@@ -279,44 +281,10 @@ class UniEvalScorer:
                     raise ValueError(f"questions[{name!r}]: {err}") from None
                 if "prediction" not in read:
                     raise ValueError(f"questions[{name!r}] must contain {{prediction}}")
-                out[name] = Dimension(name, question)
-        if not out:
+            questions = dict(questions)
+        if not chosen and not questions:
             raise ValueError("no dimension to compute: dimensions=[] needs questions={...}")
-        return out
-
-    def check_options(
-        self,
-        dimensions=None,
-        overall: bool | None = None,
-        questions=None,
-        multi_reference: str | None = None,
-        show_progress: bool | None = None,
-        return_details: bool | None = None,
-    ) -> dict:
-        """Every option checked (a ValueError names the bad one), defaults filled in."""
-        self.dimensions_of(dimensions, questions)
-        for name, value in {
-            "overall": overall,
-            "show_progress": show_progress,
-            "return_details": return_details,
-        }.items():
-            if value is not None and not isinstance(value, bool):
-                raise ValueError(f"{name}={value!r} must be True or False")
-        multi_reference = multi_reference or "first"
-        if multi_reference not in MULTI_REFERENCE:
-            raise ValueError(
-                f"multi_reference={multi_reference!r} is not one of {', '.join(MULTI_REFERENCE)}"
-            )
-        return {
-            "dimensions": None
-            if dimensions is None
-            else ([dimensions] if isinstance(dimensions, str) else list(dimensions)),
-            "overall": True if overall is None else overall,
-            "questions": None if questions is None else dict(questions),
-            "multi_reference": multi_reference,
-            "show_progress": bool(show_progress),
-            "return_details": bool(return_details),
-        }
+        return {**options, "dimensions": dimensions, "questions": questions}
 
     def required_inputs(self, dimensions=None, questions=None, **_) -> dict[str, str]:
         """field → why it is needed (the dimensions that read it), for the chosen dimensions."""
@@ -335,54 +303,23 @@ class UniEvalScorer:
     def _result_keys(self, dims: Mapping[str, Dimension], overall: bool) -> tuple[list[str], bool]:
         return list(dims), overall and self.task.overall
 
-    def empty_result(self, dimensions=None, overall=True, questions=None, return_details=False, **_) -> dict:
-        dims, with_overall = self._result_keys(self.dimensions_of(dimensions, questions), overall)
+    def empty_result(self, **options) -> dict:
+        dims = self.dimensions_of(options["dimensions"], options["questions"])
+        dims, with_overall = self._result_keys(dims, options["overall"])
         result: dict = {}
         for d in dims:
             result[d], result[f"mean_{d}"] = [], math.nan
         if with_overall:
             result["overall"], result["mean_overall"] = [], math.nan
-        result["scores"], result["mean_score"] = [], math.nan
-        if return_details:
-            result["details"] = []
-        return result
+        return {**result, **super().empty_result(**options)}
 
     # ---- scoring ----------------------------------------------------------------------------------------
 
-    @runtime.tf32_scope
-    def score(
-        self,
-        predictions: Sequence[str],
-        sources: Sequence[str] | None = None,
-        references: Sequence[str | Sequence[str]] | None = None,
-        contexts: Sequence[str] | None = None,
-        *,
-        dimensions=None,
-        overall: bool = True,
-        questions=None,
-        multi_reference: str = "first",
-        show_progress: bool = False,
-        return_details: bool = False,
-    ) -> dict:
+    def _score(self, data: dict[str, list], options: dict) -> dict:
         """Score every example on the chosen dimensions; see the module card for the result's keys."""
-        options = self.check_options(
-            dimensions, overall, questions, multi_reference, show_progress, return_details
-        )
         dims = self.dimensions_of(options["dimensions"], options["questions"])
-        given = {
-            "predictions": predictions,
-            "sources": sources,
-            "references": references,
-            "contexts": contexts,
-        }
-        required = self.required_inputs(options["dimensions"], options["questions"])
-        for field, why in required.items():
-            if given[field] is None:
-                raise ValueError(f"{field} is missing (None); {why}")
-        data = check_inputs({f: given[f] for f in given if f in required or given[f] is not None})
+        data = {field: values for field, values in data.items() if values is not None}
         n = len(data["predictions"])
-        if n == 0:
-            return self.empty_result(**options)
         multi = options["multi_reference"]
 
         blank, labels = _blank_fields(data, dims, multi)
@@ -478,7 +415,7 @@ class UniEvalScorer:
     def _warn(self, labels: list[str], with_overall: bool, truncated, slots, n) -> None:
         if labels:
             runtime.warn(
-                f"unieval: {_listed(labels)} {'is' if len(labels) == 1 else 'are'} empty (or only whitespace, "
+                f"unieval: {listed(labels)} {'is' if len(labels) == 1 else 'are'} empty (or only whitespace, "
                 "zero-width or control characters): every dimension that reads one"
                 f"{' (and the overall)' if with_overall else ''} is NaN for its example and left out of the "
                 "means; a blank reference among several is skipped with multi_reference='mean' or 'max'."
@@ -492,9 +429,18 @@ class UniEvalScorer:
             )
 
 
+def unieval(predictions: Sequence[str], *texts: Sequence, task: str | None = None, **options) -> dict:
+    """Functional form: ``unieval(summaries, documents, references, task="summarization")``; the other
+    texts follow ``predictions`` in the order sources, references, contexts (or give them by name); load
+    options (``model``, ``device``, ...) and compute() options mix; the evaluator comes from the process-wide
+    cache."""
+    load = {o.name: options.pop(o.name) for o in (*LOAD_OPTIONS, *COMMON_LOAD_OPTIONS) if o.name in options}
+    return UniEvalScorer(task, **load).score(predictions, *texts, **options)
+
+
 def default_model(task: str) -> str:
     """The registered evaluator of a task (its name in the registry)."""
     return TASKS[task].model
 
 
-__all__ = ["UniEvalModel", "UniEvalScorer", "default_model"]
+__all__ = ["UniEvalModel", "UniEvalScorer", "default_model", "unieval"]

@@ -19,14 +19,18 @@ from dataclasses import dataclass
 import torch
 
 from ..core import runtime
-from ..core.batching import padded_batches
+from ..core.batching import forward_in_batches
 from ..core.hub import load_model_and_tokenizer, naming_option
 from ..core.masked_lm import MaskedLanguageModel
+from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import ResolvedWeight, resolve_weight, usr_weight_name
 from ..core.result import mean_of
+from ..core.runtime import Runtime
+from ..core.scorer import Scorer, listed
 from ..core.tokenize import tokenize
-from ..core.validation import check_batch_size, check_inputs, is_blank
+from ..core.validation import is_blank
 from . import DEFAULT_CONFIG, SUB_METRICS
+from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs
 from .regression import usr_score
 
@@ -48,33 +52,34 @@ def pair_layout(tokenizer) -> tuple[list[int], list[int], list[int]]:
 class SequenceClassifier:
     """A 2-label ``*ForSequenceClassification`` from the process-wide cache: P(label 1) of text pairs."""
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str):
+    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
         self.model, self.tokenizer, self.batch_size, self.name = model, tokenizer, batch_size, name
+        self.max_batch_tokens = max_batch_tokens
         self.device = next(model.parameters()).device
         self.prefix, self.middle, self.suffix = pair_layout(tokenizer)
         self.n_special = len(self.prefix) + len(self.middle) + len(self.suffix)
 
     @classmethod
-    def load(cls, source: str, revision: str | None, *, device=None, dtype=None, batch_size=None, name=""):
+    def load(cls, source: str, revision: str | None, run: Runtime, *, name: str = "") -> SequenceClassifier:
+        """Load once per process per (source, revision, device, dtype)."""
         from transformers import AutoModelForSequenceClassification
 
-        device = runtime.select_device(device)
-        dtype = runtime.resolve_dtype(dtype, device)
-        key = ("SEQUENCE-CLASSIFIER", source, revision, str(device), str(dtype))
-        model, tokenizer = runtime.cached(
-            key,
+        model, tokenizer = run.cached(
+            "SEQUENCE-CLASSIFIER",
+            source,
+            revision,
             lambda: load_model_and_tokenizer(
                 AutoModelForSequenceClassification,
                 source,
                 revision,
-                device,
-                dtype,
+                run.device,
+                run.dtype,
                 head="trained sequence-classification head",
             ),
         )
         if model.config.num_labels != 2:
             raise ValueError(f"{source!r} has {model.config.num_labels} labels; a USR DR model has 2")
-        return cls(model, tokenizer, batch_size=batch_size or runtime.default_batch_size(device), name=name)
+        return cls(model, tokenizer, batch_size=run.rows(), name=name, max_batch_tokens=run.max_batch_tokens)
 
     def encode_pair(self, a: str, b: str, max_length: int = DR_MAX_LENGTH) -> tuple[list[int], bool]:
         """``<s> a </s></s> b </s>`` within ``max_length`` (2.1.1's longest_first), and whether it was cut."""
@@ -88,13 +93,20 @@ class SequenceClassifier:
     def positive_probabilities(self, rows: Sequence[list[int]], done=lambda n: None) -> list[float]:
         """P(label 1) per row of token ids; ``done(k)`` after each forward pass of ``k`` rows."""
         out = [math.nan] * len(rows)
-        pad = self.tokenizer.pad_token_id
-        batches = padded_batches(
-            [{"input_ids": ids} for ids in rows], self.batch_size, {"input_ids": pad}, self.device
+
+        def forward(batch: list[int], tensors: dict[str, torch.Tensor]) -> list[float]:
+            return torch.softmax(self.model(**tensors).logits.float(), dim=-1)[:, 1].tolist()
+
+        batches = forward_in_batches(
+            [{"input_ids": ids} for ids in rows],
+            self.batch_size,
+            {"input_ids": self.tokenizer.pad_token_id},
+            self.device,
+            forward,
+            name=self.name or "usr",
+            max_tokens=self.max_batch_tokens,
         )
-        for batch, tensors in batches:
-            logits = self.model(**tensors).logits
-            probabilities = torch.softmax(logits.float(), dim=-1)[:, 1].tolist()
+        for batch, probabilities in batches:
             for i, p in zip(batch, probabilities):
                 out[i] = p
             done(len(batch))
@@ -112,11 +124,7 @@ class _Example:
         return not set(needs.get(part, ("predictions", "contexts"))) & set(self.blank)
 
 
-def _listed(labels: list[str], limit: int = 8) -> str:
-    return ", ".join(labels[:limit]) + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
-
-
-class USRScorer:
+class USRScorer(Scorer):
     """Scores (response, dialog history, fact) triples with USR; each model loads once per process.
 
     Args:
@@ -127,7 +135,15 @@ class USRScorer:
         batch_size: sequences per forward pass (masked copies for USR-MLM, pairs for DR); default by device.
         allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
             signature says so); no effect, with a warning, elsewhere.
+        max_batch_tokens: padded tokens per forward pass instead of ``batch_size`` sequences (default: on
+            cuda with neither given, a budget from the GPU's memory). Scores do not depend on it.
+        runtime: a :class:`~nlgmetrics.core.runtime.Runtime` resolved already, instead of the five above.
     """
+
+    name = "usr"
+    inputs = ("predictions", "sources", "contexts")
+    compute_options = COMPUTE_OPTIONS
+    list_inputs = ()
 
     def __init__(
         self,
@@ -140,9 +156,17 @@ class USRScorer:
         dtype=None,
         batch_size: int | None = None,
         allow_tf32: bool = False,
+        max_batch_tokens: int | None = None,
+        runtime: Runtime | None = None,
     ):
-        check_batch_size(batch_size)
-        self.tf32 = runtime.tf32_in_effect(allow_tf32, runtime.select_device(device))
+        self.runtime = Runtime.of(
+            runtime,
+            device=device,
+            dtype=dtype,
+            batch_size=batch_size,
+            max_batch_tokens=max_batch_tokens,
+            allow_tf32=allow_tf32,
+        )
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {
@@ -153,45 +177,32 @@ class USRScorer:
             )
             for part in SUB_METRICS
         }
-        options = {"device": device, "dtype": dtype, "batch_size": batch_size}
         custom = {
             part: None if self.sources[part].spec else f"{part}={given[part]!r}" for part in SUB_METRICS
         }
         mlm_source = self.sources["mlm"]
         with naming_option(custom["mlm"]):
             self.lm = MaskedLanguageModel.load(
-                mlm_source.path, mlm_source.revision, name="USR-MLM", **options
+                mlm_source.path, mlm_source.revision, self.runtime, name="USR-MLM"
             )
         self.classifiers: dict[str, SequenceClassifier] = {}
         for part in ("dr_c", "dr_f"):
             with naming_option(custom[part]):
                 self.classifiers[part] = SequenceClassifier.load(
-                    self.sources[part].path, self.sources[part].revision, name=f"USR-{part}", **options
+                    self.sources[part].path, self.sources[part].revision, self.runtime, name=f"USR-{part}"
                 )
 
     def __repr__(self) -> str:
         return f"USRScorer({', '.join(f'{p}={s.name!r}' for p, s in self.sources.items())})"
 
-    @property
-    def dtype_name(self) -> str:
-        return str(next(self.lm.model.parameters()).dtype).removeprefix("torch.")
-
     def weights(self) -> list[str]:
         """Each model as ``part:repo@revision``, for result signatures."""
         return [f"{part}:{source.describe()}" for part, source in self.sources.items()]
 
-    def check_options(self, show_progress: bool | None = None, return_details: bool | None = None) -> dict:
-        for name, value in {"show_progress": show_progress, "return_details": return_details}.items():
-            if value is not None and not isinstance(value, bool):
-                raise ValueError(f"{name}={value!r} must be True or False")
-        return {"show_progress": bool(show_progress), "return_details": bool(return_details)}
-
-    def empty_result(self, return_details: bool = False, **_) -> dict:
-        result: dict = {"scores": [], "mean_score": math.nan}
+    def empty_result(self, **options) -> dict:
+        result = super().empty_result(**options)
         for part in (*SUB_METRICS, "usr"):
             result[part], result[f"mean_{part}"] = [], math.nan
-        if return_details:
-            result["details"] = []
         return result
 
     # ---- the sub-metrics --------------------------------------------------------------------------
@@ -219,25 +230,13 @@ class USRScorer:
 
     # ---- scoring ----------------------------------------------------------------------------------
 
-    @runtime.tf32_scope
-    def score(
-        self,
-        predictions: Sequence[str],
-        sources: Sequence[str],
-        contexts: Sequence[str],
-        *,
-        show_progress: bool = False,
-        return_details: bool = False,
-    ) -> dict:
+    def _score(self, data: dict[str, list], options: dict) -> dict:
         """Score every example; returns ``mlm``, ``dr_c``, ``dr_f``, ``usr`` (one float per example), their
         ``mean_*``, and ``scores`` / ``mean_score`` = ``usr`` (+ ``details``).
 
         A blank response, history or fact (empty, or only whitespace, tags or control characters) makes
         the sub-metrics that read it NaN (and ``usr``), with one warning naming the fields.
         """
-        data = check_inputs(
-            {"predictions": predictions, "sources": sources, "contexts": contexts}, reference_fields=()
-        )
         examples = []
         for response, history, fact in zip(data["predictions"], data["sources"], data["contexts"]):
             inputs = model_inputs(response, history, fact)
@@ -268,7 +267,7 @@ class USRScorer:
         work = sum(len(w) - 2 for w in windows) + sum(len(p) for p in pairs.values())
         results = {part: [math.nan] * n for part in SUB_METRICS}
         token_log_probs: list[list[float]] = []
-        with runtime.Progress(total=n, enabled=show_progress, desc="USR") as progress:
+        with runtime.Progress(total=n, enabled=options["show_progress"], desc="USR") as progress:
 
             def done(units: int) -> None:
                 progress.advance(units / work * n)
@@ -287,7 +286,7 @@ class USRScorer:
         result: dict = {"scores": overall, "mean_score": mean_of(overall)}
         for part, values in (*results.items(), ("usr", overall)):
             result[part], result[f"mean_{part}"] = values, mean_of(values)
-        if return_details:
+        if options["return_details"]:
             result["details"] = self._details(examples, mlm_rows, windows, token_log_probs, dr_rows, pairs)
         return result
 
@@ -322,29 +321,15 @@ class USRScorer:
         if blank:
             undefined = sum(bool(e.blank) for e in examples)
             runtime.warn(
-                f"usr: {_listed(blank)} have no words (empty, or only whitespace, _go/_eos tags or control "
+                f"usr: {listed(blank)} have no words (empty, or only whitespace, _go/_eos tags or control "
                 "characters); the sub-metrics reading them (mlm: response and history; dr_c: response, history "
                 f"and fact; dr_f: response and fact) and usr are NaN for {undefined} of {len(examples)} examples "
                 "and left out of the means."
             )
 
 
-def usr(
-    predictions: Sequence[str],
-    sources: Sequence[str],
-    contexts: Sequence[str],
-    *,
-    mlm: str | None = None,
-    dr_c: str | None = None,
-    dr_f: str | None = None,
-    device=None,
-    dtype=None,
-    batch_size: int | None = None,
-    allow_tf32: bool = False,
-    **options,
-) -> dict:
-    """Functional form: ``usr(responses, histories, facts)``; the models come from the process-wide cache."""
-    scorer = USRScorer(
-        mlm, dr_c, dr_f, device=device, dtype=dtype, batch_size=batch_size, allow_tf32=allow_tf32
-    )
-    return scorer.score(predictions, sources, contexts, **options)
+def usr(predictions: Sequence[str], sources: Sequence[str], contexts: Sequence[str], **options) -> dict:
+    """Functional form: ``usr(responses, histories, facts, batch_size=8)``; load options (``mlm``, ``dr_c``,
+    ``dr_f``, ``device``, ...) and compute() options mix; the models come from the process-wide cache."""
+    load = {o.name: options.pop(o.name) for o in (*LOAD_OPTIONS, *COMMON_LOAD_OPTIONS) if o.name in options}
+    return USRScorer(**load).score(predictions, sources, contexts, **options)

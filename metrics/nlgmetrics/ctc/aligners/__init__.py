@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from ...core.runtime import Runtime
 from .base import Aligner, AlignerSource, Alignment
 from .discriminative import DiscriminativeAligner
 from .embedding import EmbeddingAligner
@@ -20,20 +21,11 @@ ALIGNERS: dict[str, type[Aligner]] = {
 """Aligner kind → class, as COMET's ``str2model``."""
 
 
-def load_aligner(
-    source: AlignerSource,
-    *,
-    device=None,
-    dtype=None,
-    batch_size: int | None = None,
-    max_batch_tokens: int | None = None,
-) -> Aligner:
-    """Build the aligner for ``source`` (its weights come from the process-wide cache)."""
+def load_aligner(source: AlignerSource, run: Runtime) -> Aligner:
+    """Build the aligner for ``source`` on ``run`` (its weights come from the process-wide cache)."""
     if source.kind not in ALIGNERS:
         raise ValueError(f"unknown aligner kind {source.kind!r}; choose one of {', '.join(ALIGNERS)}")
-    return ALIGNERS[source.kind].load(
-        source, device=device, dtype=dtype, batch_size=batch_size, max_batch_tokens=max_batch_tokens
-    )
+    return ALIGNERS[source.kind].load(source, run)
 
 
 __all__ = [

@@ -22,16 +22,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ...core import runtime
-from ...core.batching import resolve_token_budget
 from ...core.hub import check_source
 from ...core.registry import ResolvedWeight, WeightSpec, check_model_folder, resolve_weight
+from ...core.runtime import Runtime
 from ...core.stopwords import is_stopword
-from ...core.validation import check_batch_size
+from ..options import AGGREGATIONS, LONG_INPUTS  # noqa: F401  (re-exported)
 
-AGGREGATIONS = ("mean", "sum")
 ALIGNER_KINDS = ("E", "D", "R")
-LONG_INPUTS = ("truncate", "window")
-"""How a context longer than the model window is read: cut (the reference) or in overlapping windows."""
 
 
 @dataclass(frozen=True)
@@ -54,10 +51,8 @@ def aggregate(tokens: Sequence[str], scores: Sequence[float], how: str, remove_s
     """Aggregate token scores as CTC does: ``mean`` (0.0 if nothing is left) or ``sum``.
 
     With ``remove_stopwords`` the tokens in NLTK's English list are left out first
-    (matched after stripping spaces and lower-casing).
+    (matched after stripping spaces and lower-casing). ``how`` was checked by the scorer's options.
     """
-    if how not in AGGREGATIONS:
-        raise ValueError(f"aggregation={how!r} is not one of {AGGREGATIONS}")
     kept = [s for t, s in zip(tokens, scores) if not (remove_stopwords and is_stopword(t))]
     if how == "sum":
         return float(sum(kept))
@@ -96,8 +91,8 @@ class Aligner(ABC):
     def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
         self.model = model
         self.tokenizer = tokenizer
-        self.batch_size = check_batch_size(batch_size)
-        self.max_batch_tokens = check_batch_size(max_batch_tokens, "max_batch_tokens")
+        self.batch_size = batch_size
+        self.max_batch_tokens = max_batch_tokens
         """Padded tokens per forward batch (length-sorted rows); None: ``batch_size`` rows per batch."""
         self.name = name
         self.device = next(model.parameters()).device
@@ -108,33 +103,21 @@ class Aligner(ABC):
         """``(model, tokenizer, *extra constructor arguments)``, on ``device`` in ``dtype``."""
 
     @classmethod
-    def load(
-        cls,
-        source: AlignerSource,
-        *,
-        device=None,
-        dtype=None,
-        batch_size: int | None = None,
-        max_batch_tokens: int | None = None,
-    ) -> Aligner:
+    def load(cls, source: AlignerSource, run: Runtime) -> Aligner:
         """The aligner for ``source``; its weights load once per (weights, revision, device, dtype, layer).
-
-        ``max_batch_tokens`` batches by padded tokens instead of ``batch_size`` rows; on cuda with neither
-        given, the budget comes from the device's memory (:func:`~nlgmetrics.core.batching.resolve_token_budget`).
-        """
-        check_batch_size(batch_size)
-        check_batch_size(max_batch_tokens, "max_batch_tokens")
-        device = runtime.select_device(device)
-        dtype = runtime.resolve_dtype(dtype, device)
-        key = (source.kind, source.source, source.revision, str(device), str(dtype), source.layer)
-        weights = runtime.cached(key, lambda: cls.load_weights(source, device, dtype))
-        max_batch_tokens = resolve_token_budget(device, batch_size, max_batch_tokens)
-        batch_size = batch_size or runtime.default_batch_size(device)
+        ``run`` says where and how (a resolved :class:`~nlgmetrics.core.runtime.Runtime`: nothing is
+        checked again here)."""
+        weights = run.cached(
+            source.kind,
+            f"{source.source}@{source.layer}",
+            source.revision,
+            lambda: cls.load_weights(source, run.device, run.dtype),
+        )
         return cls(
             *weights,
-            batch_size=batch_size,
+            batch_size=run.rows(),
             name=source.label or source.source,
-            max_batch_tokens=max_batch_tokens,
+            max_batch_tokens=run.max_batch_tokens,
         )
 
     @abstractmethod

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 import torch
 from transformers import AutoModelForTokenClassification
 
-from ...core.batching import padded_batches, to_device
+from ...core.batching import forward_in_batches, to_device
 from ...core.hub import load_model_and_tokenizer
 from ...core.tokenize import tokenize
 from ...core.validation import is_blank
@@ -199,9 +199,7 @@ class DiscriminativeAligner(Aligner):
                 out[i] = p
             done(len(batch) / len(rows))
 
-        for batch, inputs in padded_batches(
-            rows, self.batch_size, pad, self.device, max_tokens=self.max_batch_tokens
-        ):
+        def forward(batch: list[int], inputs: dict[str, torch.Tensor]) -> torch.Tensor:
             width = inputs["input_ids"].shape[1]
             positions, words, counts = [], [], []
             for r, i in enumerate(batch):
@@ -213,7 +211,13 @@ class DiscriminativeAligner(Aligner):
             flat = hidden.reshape(-1, hidden.shape[-1])
             index, word_index = (to_device(torch.tensor(v), self.device) for v in (positions, words))
             features = flat.new_zeros((len(counts), flat.shape[-1])).index_add_(0, word_index, flat[index])
-            queued.append((batch, torch.softmax(classifier(features).float(), dim=-1)[:, self.aligned_label]))
+            return torch.softmax(classifier(features).float(), dim=-1)[:, self.aligned_label]
+
+        batches = forward_in_batches(
+            rows, self.batch_size, pad, self.device, forward, name=self.name, max_tokens=self.max_batch_tokens
+        )
+        for batch, probabilities in batches:
+            queued.append((batch, probabilities))
             if len(queued) > 1:
                 collect(*queued.pop(0))
         for batch, probabilities in queued:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import torch
 from transformers import AutoModel, GPT2Tokenizer, RobertaTokenizer
 
-from ...core.batching import padded_batches, to_device
+from ...core.batching import forward_in_batches, to_device
 from ...core.hub import encode_within_window, load_model, load_tokenizer, model_window, special_token_layout
 from ...core.tokenize import tokenize
 from ...core.validation import is_blank
@@ -140,10 +140,15 @@ class EmbeddingAligner(Aligner):
         rows = [{"input_ids": row} for row in ids]
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
         parts, starts, offset = [], [0] * len(ids), 0
-        batches = padded_batches(rows, self.batch_size, pad, self.device, max_tokens=self.max_batch_tokens)
-        for batch, inputs in batches:
+
+        def forward(batch: list[int], inputs: dict[str, torch.Tensor]) -> torch.Tensor:
             result = self.model(**inputs, output_hidden_states=self.use_hidden_states)
-            hidden = result.hidden_states[self.layer] if self.use_hidden_states else result.last_hidden_state
+            return result.hidden_states[self.layer] if self.use_hidden_states else result.last_hidden_state
+
+        batches = forward_in_batches(
+            rows, self.batch_size, pad, self.device, forward, name=self.name, max_tokens=self.max_batch_tokens
+        )
+        for batch, hidden in batches:
             width = hidden.shape[1]
             positions = []
             for r, i in enumerate(batch):

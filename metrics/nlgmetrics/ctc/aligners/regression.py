@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import torch
 from transformers import AutoModelForSequenceClassification
 
-from ...core.batching import padded_batches
+from ...core.batching import forward_in_batches
 from ...core.hub import load_model_and_tokenizer
 from ...core.tokenize import tokenize
 from ...core.validation import is_blank
@@ -112,10 +112,16 @@ class RegressionAligner(Aligner):
         """The regressor's output per row; ``done`` gets the share of rows run after each batch."""
         out = [0.0] * len(rows)
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}
-        for batch, inputs in padded_batches(
-            rows, self.batch_size, pad, self.device, max_tokens=self.max_batch_tokens
-        ):
-            logits = self.model(**inputs).logits[:, 0].float().tolist()
+        batches = forward_in_batches(
+            rows,
+            self.batch_size,
+            pad,
+            self.device,
+            lambda batch, inputs: self.model(**inputs).logits[:, 0].float().tolist(),
+            name=self.name,
+            max_tokens=self.max_batch_tokens,
+        )
+        for batch, logits in batches:
             for i, value in zip(batch, logits):
                 out[i] = value
             done(len(batch) / len(rows))

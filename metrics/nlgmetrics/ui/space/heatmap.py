@@ -16,10 +16,9 @@ word are joined, and the word's value is the mean of its pieces' values.
 from __future__ import annotations
 
 import html
-import importlib
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 WORD_STARTS = ("Ġ", "▁")
 """Byte-level BPE's and SentencePiece's mark of a piece that starts a word."""
@@ -88,14 +87,12 @@ def colour(value: float | None) -> str:
     return f"rgba({rgb}, {abs(v) * 0.75:.3f})"
 
 
-def describe(details: str) -> str:
-    """What a module's heat-map values are: the first sentence of its details renderer's docstring
-    (``ModuleSpec.details``, ``"package.module:function"``); "" when it has none."""
-    if not details:
+def describe(details: Callable[[dict], list] | None) -> str:
+    """What a module's heat-map values are: its details renderer's docstring (``ModuleSpec.details``) on
+    one line; "" when it has none."""
+    if details is None:
         return ""
-    module, _, function = details.partition(":")
-    doc = getattr(importlib.import_module(module), function).__doc__ or ""
-    return " ".join(doc.split())
+    return " ".join((details.__doc__ or "").split())
 
 
 def render(pairs: Sequence[tuple[str, float | None]], text: str, description: str = "") -> str:

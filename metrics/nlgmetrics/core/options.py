@@ -1,0 +1,190 @@
+"""Options declared once: each family lists its ``load``/``compute`` options as :class:`Option` rows beside
+its scorer (``<family>/options.py``), and every interface reads that one table: the module's spec and
+docstring, ``evaluate``'s compute(), the scorer's own ``check_options``, the command line
+(``--option name=value``), the widget and the Space (:meth:`Option.parse` turns typed text into the
+value). Plain data: no model library is imported here.
+
+>>> check_positive_int("batch_size", 8)
+8
+>>> check_positive_int("batch_size", "16")
+Traceback (most recent call last):
+...
+ValueError: batch_size='16' must be a positive int
+>>> check_bool("remove_stopwords", "no")
+Traceback (most recent call last):
+...
+ValueError: remove_stopwords='no' must be True or False
+>>> table = (Option("measure", "", "fisher_rao", check_choice(["fisher_rao", "l1"])),)
+>>> checked_options(table, {"measure": "l1"}, owner="infolm")
+{'measure': 'l1'}
+>>> checked_options(table, {"measure": "l3"}, owner="infolm")
+Traceback (most recent call last):
+...
+ValueError: measure='l3' is not one of 'fisher_rao', 'l1'
+>>> checked_options(table, {"measur": "l1"}, owner="infolm")
+Traceback (most recent call last):
+...
+ValueError: infolm does not take the option measur; its options are measure
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "y", "on"), ("false", "0", "no", "n", "off")
+
+
+def parse_bool(text: str) -> bool:
+    """true/false, 1/0, yes/no, on/off (any case): how every interface reads a boolean typed as text.
+
+    >>> parse_bool("Yes"), parse_bool("off")
+    (True, False)
+    """
+    lowered = text.strip().lower()
+    if lowered in TRUE_WORDS:
+        return True
+    if lowered in FALSE_WORDS:
+        return False
+    raise ValueError(f"{text!r} is not a boolean (use true/false, 1/0, yes/no or on/off)")
+
+
+def check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name}={value!r} must be True or False")
+    return value
+
+
+def check_positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{name}={value!r} must be a positive int")
+    return value
+
+
+def check_choice(choices: Sequence[str]) -> Callable[[str, Any], Any]:
+    def check(name: str, value: Any) -> Any:
+        if value not in choices:
+            raise ValueError(f"{name}={value!r} is not one of {', '.join(map(repr, choices))}")
+        return value
+
+    check.choices = tuple(choices)  # read by user interfaces (a drop-down instead of a free text box)
+    return check
+
+
+def check_optional_str(name: str, value: Any) -> Any:
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{name}={value!r} must be a string")
+    return value
+
+
+@dataclass(frozen=True)
+class Option:
+    """One keyword option of ``load`` or ``compute``: its default, help text and check.
+
+    ``check(name, value)`` returns the value (normalised) or raises a ValueError naming the option;
+    ``None`` always means "the default" and is not checked.
+    """
+
+    name: str
+    help: str
+    default: Any = None
+    check: Callable[[str, Any], Any] | None = None
+    cli_type: type | None = None
+    """The type a value typed as text has (bool, int, float, str, list, dict): how the command line
+    (``--option name=value``) and the Space read it with :meth:`parse`; None: not offered as text."""
+
+    def validate(self, value: Any) -> Any:
+        if value is None or self.check is None:
+            return value
+        return self.check(self.name, value)
+
+    def parse(self, text: str) -> Any:
+        """The value of ``text`` as this option's type, the same in every interface (then :meth:`validate`).
+
+        A list is JSON (``["a", "b"]``) or names separated by commas (``a,b``); a dict is a JSON object;
+        any option also takes a JSON list or object where its check accepts one (InfoLM's ``idf``).
+
+        >>> Option("dimensions", "", cli_type=list).parse("coherence, fluency")
+        ['coherence', 'fluency']
+        >>> Option("idf", "", cli_type=bool).parse("no")
+        False
+        >>> Option("temperature", "", cli_type=float).parse("warm")
+        Traceback (most recent call last):
+        ...
+        ValueError: option temperature: 'warm' is not a float
+        """
+        stripped = text.strip()
+        if stripped[:1] in ("[", "{") and self.cli_type not in (str, None):
+            try:
+                return json.loads(stripped)
+            except json.JSONDecodeError as err:
+                raise ValueError(f"option {self.name}: {text!r} is not valid JSON ({err.msg})") from None
+        if self.cli_type is list:
+            return [item.strip() for item in stripped.split(",") if item.strip()]
+        if self.cli_type is dict:
+            raise ValueError(f'option {self.name}: {text!r} is not a JSON object ({{"name": "..."}})')
+        if self.cli_type is bool:
+            try:
+                return parse_bool(text)
+            except ValueError as err:
+                raise ValueError(f"option {self.name}: {err}") from None
+        if self.cli_type in (int, float):
+            try:
+                return self.cli_type(stripped)
+            except ValueError:
+                raise ValueError(
+                    f"option {self.name}: {text!r} is not a{'n' if self.cli_type is int else ''} "
+                    f"{self.cli_type.__name__}"
+                ) from None
+        return text
+
+
+COMMON_LOAD_OPTIONS = (
+    Option("device", 'where to run: "cuda", "cuda:1", "mps" or "cpu" (default: cuda, then mps, then cpu)'),
+    Option("dtype", '"float32" (default; the reference numbers) or "float16"/"bfloat16" on accelerators'),
+    Option("batch_size", "inputs per forward pass (default adapts to the device)", cli_type=int),
+    Option(
+        "max_batch_tokens",
+        "padded tokens per forward pass instead of batch_size inputs: length-sorted inputs fill each batch "
+        "(default: batch_size; on cuda with neither given, a budget from the GPU's memory)",
+        cli_type=int,
+    ),
+    Option(
+        "allow_tf32",
+        "True: float32 matmuls on CUDA run in TF32 (faster, about 1e-3 relative error; recorded in the "
+        "signature); no effect elsewhere (a warning says so)",
+        False,
+        cli_type=bool,
+    ),
+)
+"""Where and how to run, for every module. Their values are checked in one place, where they are resolved
+together: :meth:`nlgmetrics.core.runtime.Runtime.resolve` (so these rows carry no check of their own)."""
+RUNTIME_OPTIONS = tuple(option.name for option in COMMON_LOAD_OPTIONS)
+COMMON_COMPUTE_OPTIONS = (
+    Option("show_progress", "show a progress bar counting examples", False, check_bool, cli_type=bool),
+    Option("return_details", "also return per-example explanations", False, check_bool, cli_type=bool),
+)
+
+
+def checked_options(table: Sequence[Option], given: Mapping[str, Any], *, owner: str) -> dict[str, Any]:
+    """``given`` checked against ``table``: each value by its row's check (None means the default and is
+    not checked); a name not in the table is a ValueError naming ``owner`` and listing the valid ones."""
+    known = {option.name: option for option in table}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise ValueError(
+            f"{owner} does not take the option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"its options are {', '.join(known)}"
+        )
+    return {name: known[name].validate(value) for name, value in given.items()}
+
+
+def defaults_of(table: Sequence[Option]) -> dict[str, Any]:
+    """Each option's declared default.
+
+    >>> defaults_of(COMMON_COMPUTE_OPTIONS)
+    {'show_progress': False, 'return_details': False}
+    """
+    return {option.name: option.default for option in table}

@@ -1,0 +1,147 @@
+"""The base every family's scorer subclasses: one contract, checked once at the public entry point.
+
+A scorer is built from its load options (where to run is decided once, :class:`~nlgmetrics.core.runtime.Runtime`)
+and scores with :meth:`Scorer.score`, the public entry point: it checks the options against the family's
+table (:class:`~nlgmetrics.core.options.Option` rows, the same ones the module, the command line and the
+Space read) and every input (naming the field and the example index), then calls :meth:`Scorer.run`.
+``run`` takes values already checked (``evaluate``'s compute() checks them itself and calls it
+directly), and nothing below it checks again. A family writes :meth:`Scorer.weights` and
+:meth:`Scorer._score`, and declares its ``inputs`` and ``compute_options``.
+
+>>> listed([f"predictions[{i}]" for i in range(10)], limit=3)
+'predictions[0], predictions[1], predictions[2] and 7 more'
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .options import COMMON_COMPUTE_OPTIONS, Option, checked_options, defaults_of
+from .runtime import Runtime, tf32_matmuls
+from .validation import FIELDS, check_inputs
+
+
+def listed(labels: Sequence[str], limit: int = 8) -> str:
+    """The first ``limit`` labels joined with commas, then how many more (for warnings)."""
+    shown = ", ".join(labels[:limit])
+    return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+class Scorer(ABC):
+    """What every family's scorer is: a :class:`Runtime`, its weights, its options and ``score``.
+
+    Subclasses set ``name`` (for messages), ``inputs`` (the compute() fields, in positional order; an
+    instance attribute where it depends on the configuration), ``compute_options`` (their table; the
+    common ``show_progress``/``return_details`` are added), ``list_inputs`` (fields taking several texts per
+    example), and write :meth:`weights` and :meth:`_score`. They may refine :meth:`_resolve_options`
+    (cross-option checks and defaults that depend on the configuration), :meth:`empty_result`, and declare
+    ``required_inputs(**options)`` when some options read fewer fields.
+    """
+
+    name: ClassVar[str]
+    inputs: tuple[str, ...]
+    compute_options: ClassVar[tuple[Option, ...]] = ()
+    list_inputs: ClassVar[tuple[str, ...]] = ("references",)
+    runtime: Runtime
+
+    @property
+    def dtype_name(self) -> str:
+        """The weights' dtype as the result signature writes it."""
+        return self.runtime.dtype_name
+
+    @property
+    def tf32(self) -> bool:
+        """Whether float32 matmuls run in TF32 (the signature says so)."""
+        return self.runtime.tf32
+
+    @abstractmethod
+    def weights(self) -> list[str]:
+        """Each weight as ``repo@revision`` (with a role prefix where there are several), for signatures."""
+
+    @abstractmethod
+    def _score(self, data: dict[str, list], options: dict[str, Any]) -> dict:
+        """Score checked, non-empty inputs with resolved options: ``{"scores", "mean_score", ...}``."""
+
+    # ---- options ------------------------------------------------------------------------------------
+
+    def option_table(self) -> tuple[Option, ...]:
+        """Every compute() option of this scorer: the family's, then the common ones."""
+        return (*self.compute_options, *COMMON_COMPUTE_OPTIONS)
+
+    def check_options(self, **options: Any) -> dict[str, Any]:
+        """The options checked against the table (a ValueError names the bad one or the unknown name),
+        every one present, with its default where not given."""
+        table = self.option_table()
+        given = checked_options(table, options, owner=self.name)
+        resolved = {**defaults_of(table), **{k: v for k, v in given.items() if v is not None}}
+        return self._resolve_options(resolved)
+
+    def _resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Checks across options and defaults that depend on the configuration (override; by default none)."""
+        return options
+
+    # ---- inputs -------------------------------------------------------------------------------------
+
+    def checked_data(
+        self,
+        given: Mapping[str, Any],
+        options: Mapping[str, Any] | None = None,
+        inputs: Sequence[str] | None = None,
+    ) -> dict:
+        """Every input field checked (a ValueError names the field and the example index). With resolved
+        ``options`` a scorer declaring ``required_inputs`` lets the fields those options do not read be
+        left out (they stay None); without, every field of ``inputs`` is required (default: the scorer's;
+        an evaluate module passes its config's)."""
+        inputs = self.inputs if inputs is None else tuple(inputs)
+        extra = sorted(k for k, v in given.items() if v is not None and k not in inputs)
+        if extra:
+            raise ValueError(
+                f"{self.name} does not take {', '.join(extra)}; its inputs are {', '.join(inputs)}"
+            )
+        names = list(inputs)
+        required = getattr(self, "required_inputs", None)
+        if options is not None and required is not None:
+            needed = required(**options)
+            for name in names:
+                if name in needed and given.get(name) is None:
+                    raise ValueError(f"{name} is missing (None); {needed[name]}")
+            names = [name for name in names if name in needed or given.get(name) is not None]
+        checked = check_inputs({name: given.get(name) for name in names}, reference_fields=self.list_inputs)
+        return {name: checked.get(name) for name in inputs}
+
+    # ---- scoring ------------------------------------------------------------------------------------
+
+    def score(self, *texts: Sequence, **fields_and_options: Any) -> dict:
+        """Check the options and inputs, then score: the public entry point.
+
+        Positional arguments are the ``inputs`` in order (``predictions`` first); the fields may also be
+        given by name, and every other keyword is a compute() option. Zero examples give
+        :meth:`empty_result`. Bad input is a ValueError before any model runs.
+        """
+        if len(texts) > len(self.inputs):
+            raise TypeError(f"{self.name} takes at most {len(self.inputs)} texts ({', '.join(self.inputs)})")
+        given = dict(zip(self.inputs, texts))
+        for name in [k for k in fields_and_options if k in FIELDS]:
+            if name in given:
+                raise TypeError(f"{self.name}: {name} given twice (by position and by name)")
+            given[name] = fields_and_options.pop(name)
+        options = self.check_options(**fields_and_options)
+        return self.run(self.checked_data(given, options), options)
+
+    def run(self, data: dict[str, list], options: dict[str, Any]) -> dict:
+        """Score inputs and options that :meth:`score` (or evaluate's compute()) already checked, in TF32
+        when the runtime says so; zero examples give :meth:`empty_result`."""
+        if not data["predictions"]:
+            return self.empty_result(**options)
+        with tf32_matmuls(self.tf32):
+            return self._score(data, options)
+
+    def empty_result(self, **options: Any) -> dict:
+        """The result for zero examples: empty lists and NaN means."""
+        result: dict = {"scores": [], "mean_score": math.nan}
+        if options.get("return_details"):
+            result["details"] = []
+        return result

@@ -1,0 +1,62 @@
+"""InfoLM's options, declared once: the module, the command line, the Space and :class:`InfoLMScorer` read them.
+
+>>> [option.name for option in COMPUTE_OPTIONS]
+['measure', 'alpha', 'beta', 'temperature', 'idf']
+"""
+
+from __future__ import annotations
+
+from ..core.options import Option, check_optional_str
+from . import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
+
+MEASURE_NAMES = (
+    "kl_divergence",
+    "alpha_divergence",
+    "beta_divergence",
+    "ab_divergence",
+    "renyi_divergence",
+    "l1_distance",
+    "l2_distance",
+    "l_infinity_distance",
+    "fisher_rao_distance",
+)
+"""The information measures, in the paper's order."""
+
+LOAD_OPTIONS = (
+    Option(
+        "model",
+        "a registered masked LM (a config name), a Hub repo id or a folder of another masked LM",
+        check=check_optional_str,
+        cli_type=str,
+    ),
+    Option(
+        "model_revision",
+        "Hub revision of a model repo that is not registered",
+        check=check_optional_str,
+        cli_type=str,
+    ),
+)
+COMPUTE_OPTIONS = (  # checked together by InfoLMScorer (the measure's parameters, idf against the vocabulary)
+    Option(
+        "measure",
+        f"one of {', '.join(MEASURE_NAMES)} (default {DEFAULT_MEASURE!r})",
+        DEFAULT_MEASURE,
+        cli_type=str,
+    ),
+    Option("alpha", "for alpha_divergence, ab_divergence and renyi_divergence", cli_type=float),
+    Option("beta", "for beta_divergence and ab_divergence", cli_type=float),
+    Option(
+        "temperature",
+        f"softmax temperature of the masked LM (default {DEFAULT_TEMPERATURE})",
+        DEFAULT_TEMPERATURE,
+        cli_type=float,
+    ),
+    Option(
+        "idf",
+        "True (default: idf over the predictions for prediction tokens, over the references for reference "
+        "tokens, as torchmetrics), False (uniform), a list of texts (one corpus for both) or a dict "
+        "token → weight",
+        True,
+        cli_type=bool,
+    ),
+)
