@@ -18,15 +18,21 @@ DATA = meta_eval_data.DATA
 EXAMPLES = Path(__file__).resolve().parent.parent / "metrics" / "nlgmetrics" / "examples" / "summaries.jsonl"
 UNIEVAL = {
     "usr_topicalchat/unieval_topical_chat_result.json": {
-        "overall": (0.632796, 0.662583, 0.487272),
+        "naturalness": (0.443666, 0.513986, 0.373973),
         "coherence": (0.595143, 0.612942, 0.465915),
+        "engagingness": (0.556510, 0.604739, 0.455941),
+        "groundedness": (0.536209, 0.574954, 0.451533),
+        "understandability": (0.380038, 0.467807, 0.360741),
+        "overall": (0.632796, 0.662583, 0.487272),
     },
     "sfres/unieval_sfres_result.json": {
         "naturalness": (0.367252, 0.333399, 0.247094),
         "informativeness": (0.282079, 0.224918, 0.169297),
+        "overall": (0.370815, 0.291593, 0.214708),
     },
 }
-"""UniEval's published sample-level (Pearson, Spearman, Kendall), from its reproduce/README.md."""
+"""UniEval's published sample-level (Pearson, Spearman, Kendall), every dimension of its Topical-Chat (turn
+level) and SFRES tables, from its reproduce/README.md."""
 
 
 def _write_jsonl(path: Path, rows: list[dict]) -> Path:
@@ -51,6 +57,7 @@ def test_meta_eval_reproduces_unievals_published_numbers(capsys, file):
     )  # fmt: skip
     assert code == 0, err
     result = json.loads(out)
+    assert set(result["sample"]) == set(UNIEVAL[file])  # every dimension of the file, each published
     for dimension, published in UNIEVAL[file].items():
         ours = result["sample"][dimension]
         assert tuple(round(ours[k], 6) for k in ("pearson", "spearman", "kendall")) == published

@@ -141,6 +141,20 @@ class Option:
         return text
 
 
+def name_option(name: str, help: str) -> Option:
+    """An option naming weights or a revision: a string typed as it is (None: the default).
+
+    >>> name_option("model_revision", "Hub revision").validate(3)
+    Traceback (most recent call last):
+    ...
+    ValueError: model_revision=3 must be a string
+    """
+    return Option(name, help, check=check_optional_str, cli_type=str)
+
+
+MODEL_REVISION = name_option("model_revision", "Hub revision of a model repo that is not registered")
+"""The revision of a ``model`` option's repo (InfoLM, UniEval)."""
+
 COMMON_LOAD_OPTIONS = (
     Option("device", 'where to run: "cuda", "cuda:1", "mps" or "cpu" (default: cuda, then mps, then cpu)'),
     Option("dtype", '"float32" (default; the reference numbers) or "float16"/"bfloat16" on accelerators'),
@@ -168,11 +182,20 @@ COMMON_COMPUTE_OPTIONS = (
 )
 
 
-def checked_options(table: Sequence[Option], given: Mapping[str, Any], *, owner: str) -> dict[str, Any]:
+def checked_options(
+    table: Sequence[Option],
+    given: Mapping[str, Any],
+    *,
+    owner: str,
+    refuse: Callable[[list[str], list[str]], Exception] | None = None,
+) -> dict[str, Any]:
     """``given`` checked against ``table``: each value by its row's check (None means the default and is
-    not checked); a name not in the table is a ValueError naming ``owner`` and listing the valid ones."""
+    not checked); names not in the table are a ValueError naming ``owner`` and listing the valid ones, or
+    the exception ``refuse(unknown, valid)`` makes."""
     known = {option.name: option for option in table}
     unknown = sorted(set(given) - set(known))
+    if unknown and refuse is not None:
+        raise refuse(unknown, list(known))
     if unknown:
         raise ValueError(
             f"{owner} does not take the option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "

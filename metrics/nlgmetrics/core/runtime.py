@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 import torch
 from tqdm.auto import tqdm
@@ -226,6 +226,16 @@ def clear_cache() -> None:
         _CACHE.clear()
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
+
+
+class WhereToRun(TypedDict, total=False):
+    """The load options that say where and how a scorer runs, as :meth:`Runtime.resolve` takes them."""
+
+    device: str | torch.device | None
+    dtype: str | torch.dtype | None
+    batch_size: int | None
+    max_batch_tokens: int | None
+    allow_tf32: bool | None
 
 
 @dataclass(frozen=True)

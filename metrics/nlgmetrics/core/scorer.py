@@ -17,11 +17,14 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .options import COMMON_COMPUTE_OPTIONS, Option, checked_options, defaults_of
-from .runtime import Runtime, tf32_matmuls
+from .runtime import Runtime, WhereToRun, tf32_matmuls
 from .validation import FIELDS, check_inputs
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 def listed(labels: Sequence[str], limit: int = 8) -> str:
@@ -46,6 +49,17 @@ class Scorer(ABC):
     compute_options: ClassVar[tuple[Option, ...]] = ()
     list_inputs: ClassVar[tuple[str, ...]] = ("references",)
     runtime: Runtime
+
+    def __init__(self, runtime: Runtime | None = None, **where: Unpack[WhereToRun]) -> None:
+        """Where and how to run, decided once: ``runtime`` when the caller resolved it already (an evaluate
+        module does, at load), else :meth:`Runtime.resolve` of the load options ``device`` (``"cuda"``,
+        ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu), ``dtype`` (``float32``, or
+        ``float16``/``bfloat16`` on accelerators), ``batch_size`` (rows per forward pass, a positive int;
+        default by device), ``max_batch_tokens`` (padded tokens per forward pass instead: each batch holds
+        as many length-sorted rows as fit; on cuda with neither given, a budget from the device's memory;
+        scores do not depend on it) and ``allow_tf32`` (float32 matmuls in TF32 on CUDA: faster, not the
+        reference numbers, and the signature says so). Giving both is a TypeError."""
+        self.runtime = Runtime.of(runtime, **where)
 
     @property
     def dtype_name(self) -> str:

@@ -8,22 +8,18 @@ from __future__ import annotations
 
 import functools
 
-from ..core.options import Option, check_bool, check_choice, check_optional_str
+from ..core.options import Option, check_bool, check_choice, name_option
 from .aspects import ASPECTS
 
 AGGREGATIONS = ("mean", "sum")
 LONG_INPUTS = ("truncate", "window")
 
 LOAD_OPTIONS = (
-    Option(
+    name_option(
         "aligner",
         'a config name, or a custom aligner "E:<repo-or-dir>[@layer]", "D:<repo-or-dir>" or "R:<repo-or-dir>"',
-        check=check_optional_str,
-        cli_type=str,
     ),
-    Option(
-        "aligner_revision", "Hub revision of a custom aligner repo", check=check_optional_str, cli_type=str
-    ),
+    name_option("aligner_revision", "Hub revision of a custom aligner repo"),
 )
 
 

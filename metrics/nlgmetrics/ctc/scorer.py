@@ -28,12 +28,13 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..core import runtime
 from ..core.hub import naming_option
 from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.result import mean_of
-from ..core.runtime import Runtime
+from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed
 from ..core.validation import is_blank
 from .aligners import load_aligner
@@ -48,6 +49,9 @@ from .aligners.base import (
 from .aspects import ASPECTS, Aspect, variants_for
 from .options import LOAD_OPTIONS, compute_options
 from .variants import CTC_VARIANTS
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 @dataclass(frozen=True)
@@ -131,15 +135,8 @@ class CTCScorer(Scorer):
         aligner: a registered variant (``E-bert``, ``E-roberta``, ``E-roberta-mnli``, ``E-minilm``), a
             custom ``"E:<repo-or-dir>[@layer]"``, or None for the aspect's default.
         aligner_revision: Hub revision for a custom aligner repo (registered ones are pinned).
-        device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
-        dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
-        batch_size: texts per forward pass, a positive int (default adapts to the device).
-        allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
-            signature says so); no effect, with a warning, elsewhere.
-        max_batch_tokens: padded tokens per forward pass instead, a positive int: each batch holds as many
-            length-sorted texts as fit (at least one); ``batch_size`` then no longer sizes the batches.
-            Default None (``batch_size``); on cuda with neither given, a budget from the device's memory
-            (:func:`~nlgmetrics.core.batching.token_budget_for_memory`). Scores do not depend on it.
+        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32: where and how to run, as
+            :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a text).
 
     ``long_inputs="window"`` windows only the context side ``b`` of each alignment ``align(a → b)``;
     a long aligned text ``a`` (e.g. the source in preservation's ``align(x → y)``) is still cut.
@@ -151,21 +148,10 @@ class CTCScorer(Scorer):
         aligner: str | None = None,
         *,
         aligner_revision: str | None = None,
-        device=None,
-        dtype=None,
-        batch_size: int | None = None,
-        allow_tf32: bool = False,
-        max_batch_tokens: int | None = None,
         runtime: Runtime | None = None,
+        **where: Unpack[WhereToRun],
     ):
-        self.runtime = Runtime.of(
-            runtime,
-            device=device,
-            dtype=dtype,
-            batch_size=batch_size,
-            max_batch_tokens=max_batch_tokens,
-            allow_tf32=allow_tf32,
-        )
+        super().__init__(runtime, **where)
         self.choice = resolve_aligner(aspect, aligner, aligner_revision)
         self.aspect = ASPECTS[aspect]
         self.name = f"ctc_{aspect}"

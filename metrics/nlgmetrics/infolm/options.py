@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from ..core.options import Option, check_optional_str
+from ..core.options import MODEL_REVISION, Option, name_option
 from . import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
 
 MEASURE_NAMES = (
@@ -23,18 +23,10 @@ MEASURE_NAMES = (
 """The information measures, in the paper's order."""
 
 LOAD_OPTIONS = (
-    Option(
-        "model",
-        "a registered masked LM (a config name), a Hub repo id or a folder of another masked LM",
-        check=check_optional_str,
-        cli_type=str,
+    name_option(
+        "model", "a registered masked LM (a config name), a Hub repo id or a folder of another masked LM"
     ),
-    Option(
-        "model_revision",
-        "Hub revision of a model repo that is not registered",
-        check=check_optional_str,
-        cli_type=str,
-    ),
+    MODEL_REVISION,
 )
 COMPUTE_OPTIONS = (  # checked together by InfoLMScorer (the measure's parameters, idf against the vocabulary)
     Option(

@@ -20,6 +20,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -28,12 +29,15 @@ from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import resolve_weight
-from ..core.runtime import Runtime
+from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed
 from ..core.validation import check_inputs, is_blank
 from . import DEFAULT_MODEL
 from .measures import _real, check_options
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 TOP_TOKENS = 10
 """How many tokens ``return_details`` lists per example."""
@@ -201,15 +205,8 @@ class InfoLMScorer(Scorer):
         model: a key of the registry (default ``bert-base-uncased``, pinned), a Hub repo id or a local
             folder of any masked LM saved with its vocabulary head.
         model_revision: Hub revision for a repo id that is not registered.
-        device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
-        dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
-        batch_size: masked copies per forward pass, a positive int (default 64 on cpu, 256 on accelerators).
-        allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
-            signature says so); no effect, with a warning, elsewhere.
-        max_batch_tokens: padded tokens per forward pass instead, a positive int: each batch holds as many
-            length-sorted masked copies as fit (at least one); ``batch_size`` then no longer sizes the
-            batches. Default None (``batch_size``); on cuda with neither given, a budget from the device's
-            memory (:func:`~nlgmetrics.core.batching.token_budget_for_memory`). Scores do not depend on it.
+        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32: where and how to run, as
+            :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a masked copy).
     """
 
     name = "infolm"
@@ -221,21 +218,10 @@ class InfoLMScorer(Scorer):
         model: str | None = None,
         *,
         model_revision: str | None = None,
-        device=None,
-        dtype=None,
-        batch_size: int | None = None,
-        allow_tf32: bool = False,
-        max_batch_tokens: int | None = None,
         runtime: Runtime | None = None,
+        **where: Unpack[WhereToRun],
     ):
-        self.runtime = Runtime.of(
-            runtime,
-            device=device,
-            dtype=dtype,
-            batch_size=batch_size,
-            max_batch_tokens=max_batch_tokens,
-            allow_tf32=allow_tf32,
-        )
+        super().__init__(runtime, **where)
         name = DEFAULT_MODEL if model is None else model
         self.source = resolve_weight(name, model_revision, role="masked_lm", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):

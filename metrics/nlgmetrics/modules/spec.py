@@ -27,6 +27,7 @@ from ..core.options import (  # noqa: F401  (re-exported: the modules' declarati
     check_choice,
     check_optional_str,
     check_positive_int,
+    checked_options,
     parse_bool,
 )
 from ..core.validation import FIELDS  # noqa: F401  (re-exported)
@@ -149,14 +150,14 @@ class ModuleSpec:
         ``options`` must not hold evaluate's own keyword arguments (:data:`EVALUATE_OPTIONS`): the caller
         separates them first.
         """
-        known = {o.name: o for o in self.all_load_options}
-        unknown = sorted(set(options) - set(known))
-        if unknown:
-            raise TypeError(
-                f"{self.name} got unknown load option(s) {', '.join(unknown)}; valid: {', '.join(known)} "
+
+        def refuse(unknown: list[str], valid: list[str]) -> TypeError:
+            return TypeError(
+                f"{self.name} got unknown load option(s) {', '.join(unknown)}; valid: {', '.join(valid)} "
                 f"(and evaluate's own: {', '.join(EVALUATE_OPTIONS)})"
             )
-        return {name: known[name].validate(value) for name, value in options.items()}
+
+        return checked_options(self.all_load_options, options, owner=self.name, refuse=refuse)
 
     def check_compute_option_names(self, options: dict[str, Any], config: str | None = None) -> None:
         """An unknown compute() option, or an input the config does not take, is a ValueError listing the

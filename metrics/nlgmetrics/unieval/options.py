@@ -6,23 +6,16 @@
 
 from __future__ import annotations
 
-from ..core.options import Option, check_bool, check_choice, check_optional_str
+from ..core.options import MODEL_REVISION, Option, check_bool, check_choice, name_option
 from .tasks import MULTI_REFERENCE
 
 LOAD_OPTIONS = (
-    Option(
+    name_option(
         "model",
         "the task's registered evaluator by default; a registered seq2seq name, a Hub repo id or a folder of "
         "a T5 Boolean-QA checkpoint",
-        check=check_optional_str,
-        cli_type=str,
     ),
-    Option(
-        "model_revision",
-        "Hub revision of a model repo that is not registered",
-        check=check_optional_str,
-        cli_type=str,
-    ),
+    MODEL_REVISION,
 )
 COMPUTE_OPTIONS = (  # dimensions and questions are checked together, against the task, by UniEvalScorer
     Option(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -23,7 +24,7 @@ from ..core.hub import load_model_and_tokenizer, naming_option
 from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import resolve_weight
 from ..core.result import mean_of
-from ..core.runtime import Runtime
+from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
@@ -38,6 +39,9 @@ from .tasks import (
     Task,
     placeholders,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 class UniEvalModel:
@@ -183,9 +187,8 @@ class UniEvalScorer(Scorer):
         model: the registered evaluator of the task by default; any registered seq2seq name, Hub repo
             id or local folder of a T5 Boolean-QA checkpoint.
         model_revision: Hub revision for a repo that is not registered.
-        device, dtype, batch_size: where and how to run (questions per forward pass).
-        allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
-            signature says so); no effect, with a warning, elsewhere.
+        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32: where and how to run, as
+            :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a question).
     """
 
     name = "unieval"
@@ -200,21 +203,10 @@ class UniEvalScorer(Scorer):
         model: str | None = None,
         *,
         model_revision: str | None = None,
-        device=None,
-        dtype=None,
-        batch_size: int | None = None,
-        allow_tf32: bool = False,
-        max_batch_tokens: int | None = None,
         runtime: Runtime | None = None,
+        **where: Unpack[WhereToRun],
     ):
-        self.runtime = Runtime.of(
-            runtime,
-            device=device,
-            dtype=dtype,
-            batch_size=batch_size,
-            max_batch_tokens=max_batch_tokens,
-            allow_tf32=allow_tf32,
-        )
+        super().__init__(runtime, **where)
         task = task or DEFAULT_TASK
         if task not in TASKS:
             raise ValueError(f"unieval has no task {task!r}; valid: {', '.join(TASKS)}")

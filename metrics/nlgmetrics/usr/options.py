@@ -6,15 +6,12 @@
 
 from __future__ import annotations
 
-from ..core.options import Option, check_optional_str
+from ..core.options import Option, name_option
 
 
 def _weight_option(name: str, what: str) -> Option:
-    return Option(
-        name,
-        f"a Hub repo id or folder replacing the registered {what} (a converted USR model)",
-        check=check_optional_str,
-        cli_type=str,
+    return name_option(
+        name, f"a Hub repo id or folder replacing the registered {what} (a converted USR model)"
     )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -25,7 +26,7 @@ from ..core.masked_lm import MaskedLanguageModel
 from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import ResolvedWeight, resolve_weight, usr_weight_name
 from ..core.result import mean_of
-from ..core.runtime import Runtime
+from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
@@ -33,6 +34,9 @@ from . import DEFAULT_CONFIG, SUB_METRICS
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs
 from .regression import usr_score
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 def pair_layout(tokenizer) -> tuple[list[int], list[int], list[int]]:
@@ -130,14 +134,8 @@ class USRScorer(Scorer):
     Args:
         mlm, dr_c, dr_f: a registered weight name, a Hub repo id or a folder replacing the registered
             (converted, released) model of that sub-metric.
-        device: ``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu.
-        dtype: ``float32`` (default), or ``float16``/``bfloat16`` on accelerators.
-        batch_size: sequences per forward pass (masked copies for USR-MLM, pairs for DR); default by device.
-        allow_tf32: True: float32 matmuls run in TF32 on CUDA (faster, not the reference numbers; the
-            signature says so); no effect, with a warning, elsewhere.
-        max_batch_tokens: padded tokens per forward pass instead of ``batch_size`` sequences (default: on
-            cuda with neither given, a budget from the GPU's memory). Scores do not depend on it.
-        runtime: a :class:`~nlgmetrics.core.runtime.Runtime` resolved already, instead of the five above.
+        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32: where and how to run, as
+            :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a masked copy for USR-MLM, a pair for DR).
     """
 
     name = "usr"
@@ -152,21 +150,10 @@ class USRScorer(Scorer):
         dr_f: str | None = None,
         *,
         config: str = DEFAULT_CONFIG,
-        device=None,
-        dtype=None,
-        batch_size: int | None = None,
-        allow_tf32: bool = False,
-        max_batch_tokens: int | None = None,
         runtime: Runtime | None = None,
+        **where: Unpack[WhereToRun],
     ):
-        self.runtime = Runtime.of(
-            runtime,
-            device=device,
-            dtype=dtype,
-            batch_size=batch_size,
-            max_batch_tokens=max_batch_tokens,
-            allow_tf32=allow_tf32,
-        )
+        super().__init__(runtime, **where)
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {

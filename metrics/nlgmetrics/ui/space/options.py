@@ -22,7 +22,10 @@ from .pool import SpaceError, resolve_config
 
 
 def config_inputs(spec: ModuleSpec, chosen: str | None) -> tuple[str, ...]:
-    """The input fields of the config a mode would use (the default's for "" or an unknown name)."""
+    """The input fields of the config a mode would use (the default's for "" or an unknown name); a
+    registered config's own, whether or not its weights are on this machine."""
+    if chosen in spec.configs:
+        return spec.inputs_for(chosen)
     try:
         config, _ = resolve_config(spec, chosen)
     except SpaceError:
