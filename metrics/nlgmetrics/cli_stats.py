@@ -25,18 +25,28 @@ from .cli import CLIError, add_scoring_flags, read_rows
 from .modules.spec import parse_bool
 
 BOOTSTRAP_HELP = {
-    "resamples": "bootstrap resamples (and random swaps of the p-value) (default 1000)",
-    "seed": "seed of the resampling: the same seed gives the same numbers (default 0)",
-    "confidence": "level of the intervals (default 0.95); compare decides 'better' at p < 1 - level",
+    "compare": {
+        "resamples": "bootstrap resamples of the pairs (and random swaps of the p-value) (default 1000)",
+        "confidence": "level of the interval (default 0.95); 'better' is decided at p < 1 - level",
+    },
+    "meta-eval": {
+        "resamples": "bootstrap resamples of the documents for the intervals (default 1000; 0: none)",
+        "confidence": "level of the intervals (default 0.95)",
+    },
 }
+"""The resampling flags' help, per command (the seed's is the same for both)."""
 
 
-def _bootstrap_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--resamples", type=int, default=1000, metavar="N", help=BOOTSTRAP_HELP["resamples"])
-    parser.add_argument("--seed", type=int, default=0, help=BOOTSTRAP_HELP["seed"])
+def _bootstrap_flags(parser: argparse.ArgumentParser, command: str) -> None:
+    helps = BOOTSTRAP_HELP[command]
+    parser.add_argument("--resamples", type=int, default=1000, metavar="N", help=helps["resamples"])
     parser.add_argument(
-        "--confidence", type=float, default=0.95, metavar="LEVEL", help=BOOTSTRAP_HELP["confidence"]
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the resampling: the same seed gives the same numbers (default 0)",
     )
+    parser.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL", help=helps["confidence"])
     parser.add_argument("--json", action="store_true", help="print the result as JSON instead of the table")
     parser.add_argument(
         "--traceback", action="store_true", help="on an error, show the full Python traceback"
@@ -372,7 +382,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         metavar="BOOL",
         help="the metric's direction (default: the module's; needed for infolm, whose direction depends on the measure)",
     )
-    _bootstrap_flags(compare)
+    _bootstrap_flags(compare, "compare")
     add_scoring_flags(
         compare,
         "the config that scores files of texts; files already scored must have been scored with it "
@@ -415,6 +425,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         help="score the records' texts with this module first (its scores go in the --predicted field); "
         "without it the records already hold the scores",
     )
-    _bootstrap_flags(meta)
+    _bootstrap_flags(meta, "meta-eval")
     add_scoring_flags(meta, "with --metric: the config that scores the texts (default: the module's)")
     meta.set_defaults(func=cmd_meta_eval)
