@@ -15,7 +15,7 @@ from nlgmetrics.core import scorer as scorer_module
 from nlgmetrics.core.options import COMMON_COMPUTE_OPTIONS, Option
 from nlgmetrics.core.runtime import Runtime
 from nlgmetrics.core.scorer import Scorer
-from nlgmetrics.ctc import ctc_score
+from nlgmetrics.ctc import CTCScorer, ctc_score
 from nlgmetrics.infolm import infolm
 from nlgmetrics.modules import SPECS
 from nlgmetrics.unieval import unieval
@@ -113,6 +113,10 @@ def test_a_scorer_takes_a_resolved_runtime_or_the_options_not_both():
     assert Runtime.of(run) is run and Runtime.of(None, device="cpu") == run
     with pytest.raises(TypeError, match="give either runtime= or batch_size, not both"):
         Runtime.of(run, batch_size=8)
+    with pytest.raises(
+        TypeError, match=r"CTCScorer got unknown option\(s\) devic; where to run: device, dtype"
+    ):
+        CTCScorer("consistency", "E-minilm", devic="cpu")
 
 
 def test_the_option_table_is_plain_data_shared_by_every_interface():
@@ -129,3 +133,16 @@ def test_the_option_table_is_plain_data_shared_by_every_interface():
         == list(options_module.RUNTIME_OPTIONS)
         == ["device", "dtype", "batch_size", "max_batch_tokens", "allow_tf32"]
     )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_functional_form_refuses_an_unknown_option_before_loading_weights(name, monkeypatch):
+    """A misspelled option (``devic``) is one ValueError listing the valid ones, before any weight loads."""
+
+    def no_loading(*args, **kwargs):
+        raise AssertionError("weights were loaded although an option is unknown")
+
+    monkeypatch.setattr(Runtime, "cached", no_loading)
+    config = config_of(name) or SPECS[name].default_config
+    with pytest.raises(ValueError, match=r"does not take the option devic; its options are .*device"):
+        FUNCTIONAL[SPECS[name].family](name, config, examples(name, 1), devic="cpu")

@@ -30,7 +30,7 @@ ValueError: infolm does not take the option measur; its options are measure
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -196,12 +196,18 @@ def checked_options(
     unknown = sorted(set(given) - set(known))
     if unknown and refuse is not None:
         raise refuse(unknown, list(known))
+    check_names(list(known), given, owner=owner)
+    return {name: known[name].validate(value) for name, value in given.items()}
+
+
+def check_names(known: Sequence[str], given: Iterable[str], *, owner: str) -> None:
+    """A name of ``given`` not in ``known`` is a ValueError naming ``owner`` and listing ``known``."""
+    unknown = sorted(set(given) - set(known))
     if unknown:
         raise ValueError(
             f"{owner} does not take the option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
             f"its options are {', '.join(known)}"
         )
-    return {name: known[name].validate(value) for name, value in given.items()}
 
 
 def defaults_of(table: Sequence[Option]) -> dict[str, Any]:

@@ -19,7 +19,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .options import COMMON_COMPUTE_OPTIONS, Option, checked_options, defaults_of
+from .options import (
+    COMMON_COMPUTE_OPTIONS,
+    COMMON_LOAD_OPTIONS,
+    Option,
+    check_names,
+    checked_options,
+    defaults_of,
+)
 from .runtime import Runtime, WhereToRun, tf32_matmuls
 from .validation import FIELDS, check_inputs
 
@@ -31,6 +38,28 @@ def listed(labels: Sequence[str], limit: int = 8) -> str:
     """The first ``limit`` labels joined with commas, then how many more (for warnings)."""
     shown = ", ".join(labels[:limit])
     return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+def split_options(
+    owner: str, load_options: Sequence[Option], compute_options: Sequence[Option], given: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A functional form's keyword arguments: the load options, then the rest (compute options, fields by
+    name). A name that is neither is a ValueError before any weights load; the values are checked once, by
+    the constructor and :meth:`Scorer.score`.
+
+    >>> split_options("demo", (), (), {"device": "cpu", "sources": ["x"], "return_details": True})
+    ({'device': 'cpu'}, {'sources': ['x'], 'return_details': True})
+    >>> split_options("demo", (), (), {"devic": "cpu"})
+    Traceback (most recent call last):
+    ...
+    ValueError: demo does not take the option devic; its options are device, dtype, batch_size, \
+max_batch_tokens, allow_tf32, show_progress, return_details
+    """
+    load_table = (*load_options, *COMMON_LOAD_OPTIONS)
+    names = [o.name for o in (*load_table, *compute_options, *COMMON_COMPUTE_OPTIONS)]
+    check_names(names, [name for name in given if name not in FIELDS], owner=owner)
+    load = {o.name: given[o.name] for o in load_table if o.name in given}
+    return load, {k: v for k, v in given.items() if k not in load}
 
 
 class Scorer(ABC):
@@ -59,6 +88,12 @@ class Scorer(ABC):
         as many length-sorted rows as fit; on cuda with neither given, a budget from the device's memory;
         scores do not depend on it) and ``allow_tf32`` (float32 matmuls in TF32 on CUDA: faster, not the
         reference numbers, and the signature says so). Giving both is a TypeError."""
+        unknown = sorted(set(where) - set(WhereToRun.__annotations__))
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__} got unknown option(s) {', '.join(unknown)}; where to run: "
+                f"{', '.join(WhereToRun.__annotations__)}"
+            )
         self.runtime = Runtime.of(runtime, **where)
 
     @property

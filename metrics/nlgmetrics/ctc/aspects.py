@@ -153,6 +153,13 @@ ASPECTS: dict[str, Aspect] = {
 }
 
 
+def aspect_named(name: str) -> Aspect:
+    """The aspect called ``name``; another name is a ValueError listing the five."""
+    if name not in ASPECTS:
+        raise ValueError(f"unknown CTC aspect {name!r}; choose one of {sorted(ASPECTS)}")
+    return ASPECTS[name]
+
+
 def variants_for(aspect: str) -> list[str]:
     """Registered aligner variants that have a checkpoint for every direction the aspect needs."""
     needed = ASPECTS[aspect].directions

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 
 from ..core.options import Option, check_bool, check_choice, name_option
-from .aspects import ASPECTS
+from .aspects import aspect_named
 
 AGGREGATIONS = ("mean", "sum")
 LONG_INPUTS = ("truncate", "window")
@@ -26,7 +26,7 @@ LOAD_OPTIONS = (
 @functools.cache
 def compute_options(aspect: str) -> tuple[Option, ...]:
     """The compute() options of one aspect, its reference defaults included."""
-    spec = ASPECTS[aspect]
+    spec = aspect_named(aspect)
     return (
         Option(
             "aggregation",

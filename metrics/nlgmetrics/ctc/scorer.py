@@ -32,10 +32,9 @@ from typing import TYPE_CHECKING
 
 from ..core import runtime
 from ..core.hub import naming_option
-from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed
+from ..core.scorer import Scorer, listed, split_options
 from ..core.validation import is_blank
 from .aligners import load_aligner
 from .aligners.base import (
@@ -46,7 +45,7 @@ from .aligners.base import (
     parse_custom_aligner,
     source_of,
 )
-from .aspects import ASPECTS, Aspect, variants_for
+from .aspects import ASPECTS, Aspect, aspect_named, variants_for
 from .options import LOAD_OPTIONS, compute_options
 from .variants import CTC_VARIANTS
 
@@ -72,11 +71,10 @@ class AlignerChoice:
 
 def resolve_aligner(aspect: str, aligner: str | None, revision: str | None = None) -> AlignerChoice:
     """A registered variant name, a custom ``"<kind>:<repo-or-dir>"``, or None for the aspect's default."""
-    if aspect not in ASPECTS:
-        raise ValueError(f"unknown CTC aspect {aspect!r}; choose one of {sorted(ASPECTS)}")
+    spec = aspect_named(aspect)
     if aligner is not None and not isinstance(aligner, str):
         raise ValueError(f"aligner={aligner!r} must be a string: a config name or '<kind>:<repo-or-dir>'")
-    name = ASPECTS[aspect].default_variant if aligner is None else aligner
+    name = spec.default_variant if aligner is None else aligner
     if ":" in name:
         custom = parse_custom_aligner(name, revision)
         return AlignerChoice(name, custom.kind, custom)
@@ -305,5 +303,5 @@ _WINDOW_LIMITS = {
 def ctc_score(aspect: str, predictions: Sequence[str], *texts: Sequence, **options) -> dict:
     """Functional form: ``ctc_score("consistency", preds, sources=docs, aligner="E-minilm")``; load options
     (``aligner``, ``device``, ...) and compute() options mix; the weights come from the process-wide cache."""
-    load = {o.name: options.pop(o.name) for o in (*LOAD_OPTIONS, *COMMON_LOAD_OPTIONS) if o.name in options}
-    return CTCScorer(aspect, **load).score(predictions, *texts, **options)
+    load, rest = split_options(f"ctc_{aspect}", LOAD_OPTIONS, compute_options(aspect), options)
+    return CTCScorer(aspect, **load).score(predictions, *texts, **rest)

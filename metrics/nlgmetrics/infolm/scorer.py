@@ -27,10 +27,9 @@ import torch
 from ..core import runtime
 from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
-from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import resolve_weight
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed
+from ..core.scorer import Scorer, listed, split_options
 from ..core.validation import check_inputs, is_blank
 from . import DEFAULT_MODEL
 from .measures import _real, check_options
@@ -460,5 +459,5 @@ class InfoLMScorer(Scorer):
 def infolm(predictions: Sequence[str], references: Sequence[str | Sequence[str]], **options) -> dict:
     """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``; load options
     (``model``, ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
-    load = {o.name: options.pop(o.name) for o in (*LOAD_OPTIONS, *COMMON_LOAD_OPTIONS) if o.name in options}
-    return InfoLMScorer(**load).score(predictions, references, **options)
+    load, rest = split_options("infolm", LOAD_OPTIONS, COMPUTE_OPTIONS, options)
+    return InfoLMScorer(**load).score(predictions, references, **rest)

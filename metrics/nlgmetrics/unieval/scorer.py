@@ -21,11 +21,10 @@ import torch
 from ..core import runtime
 from ..core.batching import forward_in_batches
 from ..core.hub import load_model_and_tokenizer, naming_option
-from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed
+from ..core.scorer import Scorer, listed, split_options
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
@@ -426,8 +425,8 @@ def unieval(predictions: Sequence[str], *texts: Sequence, task: str | None = Non
     texts follow ``predictions`` in the order sources, references, contexts (or give them by name); load
     options (``model``, ``device``, ...) and compute() options mix; the evaluator comes from the process-wide
     cache."""
-    load = {o.name: options.pop(o.name) for o in (*LOAD_OPTIONS, *COMMON_LOAD_OPTIONS) if o.name in options}
-    return UniEvalScorer(task, **load).score(predictions, *texts, **options)
+    load, rest = split_options("unieval", LOAD_OPTIONS, COMPUTE_OPTIONS, options)
+    return UniEvalScorer(task, **load).score(predictions, *texts, **rest)
 
 
 def default_model(task: str) -> str:

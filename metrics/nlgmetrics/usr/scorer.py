@@ -23,11 +23,10 @@ from ..core import runtime
 from ..core.batching import forward_in_batches
 from ..core.hub import load_model_and_tokenizer, naming_option
 from ..core.masked_lm import MaskedLanguageModel
-from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import ResolvedWeight, resolve_weight, usr_weight_name
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed
+from ..core.scorer import Scorer, listed, split_options
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
 from . import DEFAULT_CONFIG, SUB_METRICS
@@ -318,5 +317,5 @@ class USRScorer(Scorer):
 def usr(predictions: Sequence[str], sources: Sequence[str], contexts: Sequence[str], **options) -> dict:
     """Functional form: ``usr(responses, histories, facts, batch_size=8)``; load options (``mlm``, ``dr_c``,
     ``dr_f``, ``device``, ...) and compute() options mix; the models come from the process-wide cache."""
-    load = {o.name: options.pop(o.name) for o in (*LOAD_OPTIONS, *COMMON_LOAD_OPTIONS) if o.name in options}
-    return USRScorer(**load).score(predictions, sources, contexts, **options)
+    load, rest = split_options("usr", LOAD_OPTIONS, COMPUTE_OPTIONS, options)
+    return USRScorer(**load).score(predictions, sources, contexts, **rest)
