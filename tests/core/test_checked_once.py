@@ -13,7 +13,7 @@ from nlgmetrics.core import options as options_module
 from nlgmetrics.core import runtime
 from nlgmetrics.core import scorer as scorer_module
 from nlgmetrics.core.options import COMMON_COMPUTE_OPTIONS, Option
-from nlgmetrics.core.runtime import Runtime
+from nlgmetrics.core.runtime import Runtime, WhereToRun
 from nlgmetrics.core.scorer import Scorer
 from nlgmetrics.ctc import CTCScorer, ctc_score
 from nlgmetrics.infolm import infolm
@@ -132,6 +132,7 @@ def test_the_option_table_is_plain_data_shared_by_every_interface():
         names
         == list(options_module.RUNTIME_OPTIONS)
         == ["device", "dtype", "batch_size", "max_batch_tokens", "allow_tf32"]
+        == list(WhereToRun.__annotations__)  # the type of a scorer's **where names the same options
     )
 
 

@@ -193,8 +193,7 @@ def checked_options(
     not checked); names not in the table are a ValueError naming ``owner`` and listing the valid ones, or
     the exception ``refuse(unknown, valid)`` makes."""
     known = {option.name: option for option in table}
-    unknown = sorted(set(given) - set(known))
-    if unknown and refuse is not None:
+    if refuse is not None and (unknown := sorted(set(given) - set(known))):
         raise refuse(unknown, list(known))
     check_names(list(known), given, owner=owner)
     return {name: known[name].validate(value) for name, value in given.items()}

@@ -229,7 +229,9 @@ def clear_cache() -> None:
 
 
 class WhereToRun(TypedDict, total=False):
-    """The load options that say where and how a scorer runs, as :meth:`Runtime.resolve` takes them."""
+    """The load options that say where and how a scorer runs, as :meth:`Runtime.resolve` takes them: the
+    type of ``**where`` (the names are :data:`~nlgmetrics.core.options.RUNTIME_OPTIONS`; a test keeps both
+    the same)."""
 
     device: str | torch.device | None
     dtype: str | torch.dtype | None

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .options import (
     COMMON_COMPUTE_OPTIONS,
     COMMON_LOAD_OPTIONS,
+    RUNTIME_OPTIONS,
     Option,
     check_names,
     checked_options,
@@ -88,11 +89,11 @@ class Scorer(ABC):
         as many length-sorted rows as fit; on cuda with neither given, a budget from the device's memory;
         scores do not depend on it) and ``allow_tf32`` (float32 matmuls in TF32 on CUDA: faster, not the
         reference numbers, and the signature says so). Giving both is a TypeError."""
-        unknown = sorted(set(where) - set(WhereToRun.__annotations__))
+        unknown = sorted(set(where) - set(RUNTIME_OPTIONS))
         if unknown:
             raise TypeError(
                 f"{type(self).__name__} got unknown option(s) {', '.join(unknown)}; where to run: "
-                f"{', '.join(WhereToRun.__annotations__)}"
+                f"{', '.join(RUNTIME_OPTIONS)}"
             )
         self.runtime = Runtime.of(runtime, **where)
 
