@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -33,3 +34,31 @@ def test_weights_of_an_unknown_module_is_one_line_and_a_closed_pipe_is_quiet(cap
         f"{sys.executable} -m nlgmetrics weights | head -n 1", shell=True, capture_output=True, text=True
     )
     assert listing.stdout == "ctc_consistency\n" and listing.stderr == ""
+
+
+def test_the_command_line_says_how_to_load_a_converted_folder_with_its_flags(capsys, tmp_path):
+    """The conversion advice of `nlgmetrics weights` and of a failed `nlgmetrics score` names the
+    command line's --aligner flag, not Python's aligner='D:...' keyword (issue 28)."""
+    assert main(["weights", "ctc_consistency"]) == 0
+    out = capsys.readouterr().out
+    assert "then load with --aligner D:./ctc-D-cnndm-doc_to_summ" in out and "aligner='" not in out
+    data = tmp_path / "data.jsonl"
+    data.write_text('{"predictions": "a", "sources": "b"}\n', encoding="utf-8")
+    env = {**os.environ, "HF_HUB_CACHE": str(tmp_path / "empty-cache"), "HF_HUB_OFFLINE": "1"}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nlgmetrics",
+            "score",
+            str(data),
+            "--metric",
+            "ctc_consistency",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert "--aligner D:./ctc-D-cnndm-doc_to_summ" in run.stderr and "aligner='" not in run.stderr

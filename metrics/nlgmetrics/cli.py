@@ -47,6 +47,13 @@ class CLIError(Exception):
     """An error the command line reports as one line (``nlgmetrics: error: ...``, exit code 2)."""
 
 
+def weights_error(err) -> str:
+    """A WeightsUnavailableError as one line, with the command line's flags in its advice."""
+    from .core.registry import cli_wording
+
+    return cli_wording(" ".join(err.summary.split()))
+
+
 # ---- reading and writing rows --------------------------------------------------------------------
 
 
@@ -174,7 +181,7 @@ class FileScorer:
                         self._module = nlgmetrics.load(self.spec.name, self.config, **self.load_kwargs)
                 result = self._module.compute(**inputs, **self.options, show_progress=self.show_progress)
             except WeightsUnavailableError as err:
-                raise CLIError(" ".join(err.summary.split())) from err
+                raise CLIError(weights_error(err)) from err
             except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
                 raise CLIError(str(err)) from err
         self.results.append(result)
@@ -403,7 +410,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                     module = nlgmetrics.load(args.metric, config, **load_kwargs)
                 result = module.compute(**inputs, **options, show_progress=show_progress)
         except WeightsUnavailableError as err:
-            raise CLIError(" ".join(err.summary.split())) from err
+            raise CLIError(weights_error(err)) from err
         except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
             raise CLIError(str(err)) from err
 
@@ -500,7 +507,7 @@ def weight_lines(spec) -> list[str]:
     return [
         f"    {spec.repo_id} @ {spec.revision} · licence {spec.license} · published: "
         f"{'yes' if is_published(spec) else 'no'} · on this machine: {cached}{size_text}",
-        f"    get it: {how_to_get(spec) if not (folder and spec.embedded_package) else 'shipped by the package'}",
+        f"    get it: {how_to_get(spec, 'cli') if not (folder and spec.embedded_package) else 'shipped by the package'}",
     ]
 
 
@@ -610,7 +617,7 @@ def build_parser() -> argparse.ArgumentParser:
         "convert",
         help="convert the authors' original CTC or USR checkpoints into transformers folders",
         description="Convert an original checkpoint (the authors' Google Drive downloads) into a folder "
-        "that loads with aligner='D:<folder>' / 'R:<folder>' (ctc) or mlm=, dr_c=, dr_f= (usr). "
+        "that loads with --aligner D:<folder> / R:<folder> (ctc) or --mlm, --dr-c, --dr-f (usr). "
         "'nlgmetrics convert ctc --help' and 'nlgmetrics convert usr --help' list the options.",
         add_help=True,
     )

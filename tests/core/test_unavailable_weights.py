@@ -51,8 +51,13 @@ def test_every_unpublished_weight_names_its_conversion_and_the_configs_that_load
         assert "hf download" not in advice and "\n" not in advice
         if spec.families == ("ctc",):
             assert advice.endswith(
-                "use a config that loads now: E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli"
+                "use an embedding config: E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli "
+                "(from the Hub)"
             )
+        # the command line says the same with its flags, from the same place (registry.load_hint)
+        cli = how_to_get(spec, "cli")
+        assert "aligner='" not in cli and "mlm='" not in cli and ("--aligner " in cli or "--dr-c " in cli)
+        assert registry.cli_wording(advice) == cli
 
 
 def test_an_unpublished_default_fails_with_its_conversion_without_asking_the_hub(

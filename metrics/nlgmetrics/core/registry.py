@@ -322,29 +322,60 @@ def is_published(spec: WeightSpec) -> bool:
     return not spec.conversion or spec.repo_id in PUBLISHED_REVISIONS
 
 
-def how_to_get(spec: WeightSpec) -> str:
-    """One line: the exact way to get ``spec``'s weights onto this machine.
+LOAD_HINTS = {
+    "python": ("aligner='{kind}:{folder}'", "mlm='{folder}/mlm', dr_c='{folder}/dr_c', dr_f='{folder}/dr_f'"),
+    "cli": ("--aligner {kind}:{folder}", "--mlm {folder}/mlm --dr-c {folder}/dr_c --dr-f {folder}/dr_f"),
+}
+"""How a converted folder loads, in Python (``nlgmetrics.load`` keywords) and on the command line (flags)."""
+
+
+def load_hint(spec: WeightSpec, use: str = "python") -> str:
+    """How the folder made by ``spec.conversion`` loads: ``use`` is "python" or "cli".
+
+    >>> load_hint(WEIGHTS["ctc-D-xsum-doc_to_summ"]), load_hint(WEIGHTS["ctc-D-xsum-doc_to_summ"], "cli")
+    ("aligner='D:./ctc-D-xsum-doc_to_summ'", '--aligner D:./ctc-D-xsum-doc_to_summ')
+    """
+    if use not in LOAD_HINTS:
+        raise ValueError(f"use={use!r} must be one of {', '.join(LOAD_HINTS)}")
+    ctc, usr = LOAD_HINTS[use]
+    folder = spec.conversion.rsplit(" ", 1)[-1]
+    return (
+        usr.format(folder=folder)
+        if "usr" in spec.families
+        else ctc.format(kind=spec.name.split("-")[1], folder=folder)
+    )
+
+
+def how_to_get(spec: WeightSpec, use: str = "python") -> str:
+    """One line: the exact way to get ``spec``'s weights onto this machine (a converted folder loads as
+    :func:`load_hint` says for ``use``, "python" or "cli").
 
     >>> print(how_to_get(WEIGHTS["ctc-D-xsum-doc_to_summ"]))  # doctest: +ELLIPSIS
-    not published on the Hub yet: convert the original checkpoint (from https://drive...) with `nlgmetrics convert ctc --checkpoint D-xsum/doc_to_summ.ckpt --variant D-xsum ... --output ./ctc-D-xsum-doc_to_summ`, then load with aligner='D:./ctc-D-xsum-doc_to_summ'; or use a config that loads now: E-minilm (embedded, offline), ...
+    not published on the Hub yet: convert the original checkpoint (from https://drive...) with `nlgmetrics convert ctc --checkpoint D-xsum/doc_to_summ.ckpt --variant D-xsum ... --output ./ctc-D-xsum-doc_to_summ`, then load with aligner='D:./ctc-D-xsum-doc_to_summ'; or use an embedding config: E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli (from the Hub)
     >>> how_to_get(WEIGHTS["bert-base-uncased"])
     '`hf download google-bert/bert-base-uncased --revision 86b5e0934494bd15c9632b12f734a8a67f723594`'
     """
     if is_published(spec):
         return f"`hf download {spec.repo_id} --revision {spec.revision}`"
+    hint = load_hint(spec, use)
     if "usr" in spec.families:
         return (
             f"not published on the Hub yet: convert the original release (the folders roberta_ft/, ctx/ and uk/ "
-            f"in {USR_DRIVE_FOLDER}) with `{spec.conversion}`, then load with "
-            "mlm='./usr-topical_chat/mlm', dr_c='./usr-topical_chat/dr_c', dr_f='./usr-topical_chat/dr_f'"
+            f"in {USR_DRIVE_FOLDER}) with `{spec.conversion}`, then load with {hint}"
         )
-    kind = spec.name.split("-")[1]
-    folder = spec.conversion.rsplit(" ", 1)[-1]
     return (
         f"not published on the Hub yet: convert the original checkpoint (from {CTC_DRIVE_FOLDER}) with "
-        f"`{spec.conversion}`, then load with aligner='{kind}:{folder}'; or use a config that loads now: "
-        "E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli"
+        f"`{spec.conversion}`, then load with {hint}; or use an embedding config: "
+        "E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli (from the Hub)"
     )
+
+
+def cli_wording(message: str) -> str:
+    """``message`` with every converted folder's Python load keywords (:func:`load_hint`) as command-line flags."""
+    for spec in WEIGHTS.values():
+        if spec.conversion and load_hint(spec) in message:
+            message = message.replace(load_hint(spec), load_hint(spec, "cli"))
+    return message
 
 
 def weight_for_repo(repo_id: str) -> WeightSpec | None:
