@@ -39,13 +39,27 @@ def class_name(module: str) -> str:
 
 
 def script_text(module: str, version: str) -> str:
-    """The module script: imports the package's Metric class, as ``metrics/<name>/<name>.py`` does."""
-    return (
-        f'"""{module} (nlgmetrics {version}), registered by `nlgmetrics register`: '
-        f'evaluate.load("{module}") loads the\nMetric class of the installed nlgmetrics package. '
-        f'Remove with `nlgmetrics register --remove`."""\n\n'
-        f"from nlgmetrics.modules import {class_name(module)}  # noqa: F401\n"
-    )
+    """The module script: imports the package's Metric class, as ``metrics/<name>/<name>.py`` does; where
+    nlgmetrics is not installed it says in one line which version registered it and the two fixes."""
+    return f'''"""{module} (nlgmetrics {version}), registered by `nlgmetrics register`: evaluate.load("{module}") loads the
+Metric class of the installed nlgmetrics package. Remove with `nlgmetrics register --remove`."""
+
+import sys
+
+try:
+    import nlgmetrics  # noqa: F401
+except ModuleNotFoundError as error:
+    if error.name != "nlgmetrics":
+        raise
+    raise ModuleNotFoundError(
+        "{module} was registered for evaluate.load by nlgmetrics {version} (`nlgmetrics register`), which is "
+        f"not installed for {{sys.executable}}: install it here (pip install nlgmetrics=={version}) or run "
+        "`nlgmetrics register --remove` where it was registered",
+        name="nlgmetrics",
+    ) from None
+
+from nlgmetrics.modules import {class_name(module)}  # noqa: F401
+'''
 
 
 def version_hash(module: str, version: str) -> str:
