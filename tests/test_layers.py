@@ -1,7 +1,7 @@
 """The package's floors: each imports only from the floors below it (or its own), never up or sideways.
 
     version < core < the families (ctc, infolm, unieval, usr) < modules < the services on them
-    (records, significance, meta_eval, judgments, distributed, registration, convert, testing, cards)
+    (records, columns, significance, meta_eval, judgments, distributed, registration, convert, testing, cards)
     < console < ui < cli, cli_stats < the package top and __main__
 
 Read from every ``import`` and ``from ... import`` in the source (lazy ones inside functions too).
@@ -30,6 +30,7 @@ FLOORS = [
         "testing",
         "cards",
         "card_notes",
+        "columns",
     },
     {"console"},
     {"ui"},

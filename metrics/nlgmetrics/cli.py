@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .console import OneLineErrorParser, argument_type, one_line_warnings, quiet_loading
-from .records import field_value, file_format, read_records, write_records
+from .records import file_format, read_records, write_records
 
 if TYPE_CHECKING:
     from .modules.spec import ModuleSpec, Option
@@ -87,36 +87,25 @@ def rows_not_indexes(message: str) -> str:
 
 def parse_columns(spec: ModuleSpec, items: list[str], config: str | None = None) -> dict[str, str]:
     """``--column FIELD=COLUMN`` items as ``{field: column}``; the field must be one of the config's inputs."""
-    inputs = spec.inputs_for(config)
-    columns = {}
-    for item in items:
-        field, sep, column = item.partition("=")
-        if not sep or not field or not column:
-            raise CLIError(f"--column {item!r} must be FIELD=COLUMN, e.g. predictions=summary")
-        if field not in inputs:
-            raise CLIError(f"{spec.name} has no input {field!r}; its inputs are {', '.join(inputs)}")
-        columns[field] = column
-    return columns
+    from .columns import parse_column_items
+
+    try:
+        return parse_column_items(items, spec.inputs_for(config), spec.name)
+    except ValueError as err:
+        raise CLIError(str(err)) from None
 
 
 def gather_inputs(
     rows: list[dict[str, Any]], fields: list[str], columns: dict[str, str], list_fields: tuple[str, ...] = ()
 ) -> dict[str, list]:
-    """Module inputs from the rows (a cell of a field in ``list_fields`` holding a JSON list of texts is
-    that list); a missing column is an error naming the field and the 1-based row."""
-    inputs: dict[str, list] = {}
-    for field in fields:
-        column = columns.get(field, field)
-        values = []
-        for i, row in enumerate(rows):
-            if column not in row:
-                raise CLIError(
-                    f"row {i + 1} has no column {column!r} for {field} (its columns: {', '.join(map(str, row))}; "
-                    f"use --column {field}=NAME)"
-                )
-            values.append(field_value(row[column], takes_list=field in list_fields))
-        inputs[field] = values
-    return inputs
+    """Module inputs from the rows (:func:`nlgmetrics.columns.gather_columns`, shared with the Space); a
+    missing column is an error naming the field and the 1-based row."""
+    from .columns import MissingColumnError, gather_columns
+
+    try:
+        return gather_columns(rows, fields, columns, list_fields)
+    except MissingColumnError as err:
+        raise CLIError(str(err)) from None
 
 
 def checked_inputs(
@@ -541,9 +530,13 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def cmd_register(args: argparse.Namespace) -> int:
-    from .registration import register
+    from .registration import RegistrationError, register
 
-    for change in register(remove=args.remove):
+    try:
+        changes = register(remove=args.remove)
+    except RegistrationError as err:
+        raise CLIError(str(err)) from None
+    for change in changes:
         print(change)
     if not args.remove:
         print(

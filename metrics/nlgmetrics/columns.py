@@ -1,0 +1,70 @@
+"""Which column of a file feeds which input field, with one wording for a missing column: the command
+line's ``--column FIELD=COLUMN`` and the Space's column choice after an upload both use it.
+
+>>> rows = [{"summary": "a", "doc": "b"}]
+>>> gather_columns(rows, ["predictions", "sources"], {"predictions": "summary", "sources": "doc"})
+{'predictions': ['a'], 'sources': ['b']}
+>>> gather_columns([{"text": "a"}], ["predictions"], {})
+Traceback (most recent call last):
+...
+nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: text; use --column predictions=NAME)
+>>> parse_column_items(["predictions=summary"], ["predictions", "sources"], "ctc_consistency")
+{'predictions': 'summary'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .records import field_value
+
+
+class MissingColumnError(ValueError):
+    """A row without the column an input field reads (:func:`missing_column` says which)."""
+
+
+CLI_FIX = "use --column {field}=NAME"
+"""How the command line's user picks another column (``{field}``: the input field)."""
+
+
+def missing_column(index: int, column: str, field: str, row: Mapping, fix: str = CLI_FIX) -> str:
+    """The message for row ``index`` (0-based; shown 1-based, as in a file) without the column ``field``
+    reads, naming the row's columns and how to pick another (``fix``)."""
+    shown = ", ".join(map(str, row)) or "none"
+    return f"row {index + 1} has no column {column!r} for {field} (its columns: {shown}; {fix.format(field=field)})"
+
+
+def parse_column_items(items: Sequence[str], inputs: Sequence[str], module: str) -> dict[str, str]:
+    """``FIELD=COLUMN`` items as ``{field: column}``; each field must be one of ``inputs`` (ValueError)."""
+    columns = {}
+    for item in items:
+        field, sep, column = item.partition("=")
+        if not sep or not field or not column:
+            raise ValueError(f"--column {item!r} must be FIELD=COLUMN, e.g. predictions=summary")
+        if field not in inputs:
+            raise ValueError(f"{module} has no input {field!r}; its inputs are {', '.join(inputs)}")
+        columns[field] = column
+    return columns
+
+
+def gather_columns(
+    rows: Sequence[Mapping[str, Any]],
+    fields: Sequence[str],
+    columns: Mapping[str, str],
+    list_fields: Sequence[str] = (),
+    fix: str = CLI_FIX,
+) -> dict[str, list]:
+    """``{field: [value per row]}`` read from each field's column (``columns[field]``, else the field's own
+    name); a cell of a field in ``list_fields`` holding a JSON list of texts is that list. A row without
+    the column is a :class:`MissingColumnError` (:func:`missing_column`), fields checked in order, each over every row."""
+    inputs: dict[str, list] = {}
+    for field in fields:
+        column = columns.get(field) or field
+        values = []
+        for index, row in enumerate(rows):
+            if column not in row:
+                raise MissingColumnError(missing_column(index, column, field, row, fix))
+            values.append(field_value(row[column], takes_list=field in list_fields))
+        inputs[field] = values
+    return inputs
