@@ -18,12 +18,21 @@ Traceback (most recent call last):
 ValueError: references[0] must be a string or a list of strings, got bytes; decode it first (e.g. .decode("utf-8"))
 >>> is_blank("\\u200b\\ufeff\\x00 \\n"), is_blank(" a ")
 (True, False)
+
+Any non-string sequence is a field: a list, a tuple, a numpy array, a pandas Series, a ``datasets``
+column, converted to a list of plain strings once, here:
+
+>>> import numpy as np
+>>> check_inputs({"predictions": np.array(["a", "b"]), "references": np.array([["r1", "r2"], ["r3", "r4"]])})
+{'predictions': ['a', 'b'], 'references': [['r1', 'r2'], ['r3', 'r4']]}
 """
 
 from __future__ import annotations
 
+import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 FIELDS = {
@@ -38,12 +47,38 @@ _BYTES = (bytes, bytearray, memoryview)
 _DECODE_HINT = 'decode it first (e.g. .decode("utf-8"))'
 
 
+def as_list(values: Any) -> list | None:
+    """A non-string sequence as a list, converted once: a list (itself), tuple, ``datasets`` column or any
+    other Sequence, and array-likes with ``tolist`` (a numpy array of one or more dimensions, a pandas
+    Series: their elements become Python objects). None for anything else: a string, bytes, a mapping, a
+    set (no order), a table (pick one of its columns), a scalar or a 0-d array."""
+    if isinstance(values, list):
+        return values
+    if isinstance(values, (str, *_BYTES, Mapping, AbstractSet)) or _is_table(values):
+        return None
+    if isinstance(values, Sequence):
+        return list(values)
+    tolist = getattr(values, "tolist", None)
+    if callable(tolist) and getattr(values, "ndim", 0) >= 1:
+        return tolist()
+    return None
+
+
+def _is_table(values: Any) -> bool:
+    """A pandas DataFrame or a ``datasets.Dataset``: iterating one gives its column names or its rows."""
+    return hasattr(values, "columns") or hasattr(values, "column_names")
+
+
 def _check_is_list(field: str, values: Any) -> list:
     if values is None:
         raise ValueError(f"{field} is missing (None); pass a list with one entry per example")
-    if isinstance(values, (str, *_BYTES)) or not isinstance(values, Sequence):
-        raise ValueError(f"{field} must be a list with one entry per example, got {type(values).__name__}")
-    return list(values)
+    listed = as_list(values)
+    if listed is None:
+        hint = f'; pass one of its columns (e.g. data["{field}"])' if _is_table(values) else ""
+        raise ValueError(
+            f"{field} must be a list with one entry per example, got {type(values).__name__}{hint}"
+        )
+    return listed
 
 
 def _check_length(field: str, values: list, n: int | None, first: str) -> None:
@@ -57,7 +92,11 @@ def _check_string(label: str, value: Any) -> str:
     if isinstance(value, _BYTES):
         raise ValueError(f"{label} must be a string, got {type(value).__name__}; {_DECODE_HINT}")
     if not isinstance(value, str):
+        if isinstance(value, float) and math.isnan(value):
+            raise ValueError(f"{label} is NaN (a missing value); every example needs a string")
         raise ValueError(f"{label} must be a string, got {type(value).__name__}")
+    if type(value) is not str:  # numpy.str_ and other subclasses: a plain string from here on
+        value = str.__str__(value)
     if not value.isascii():
         try:
             value.encode("utf-8")
@@ -93,11 +132,12 @@ def check_references(
             raise ValueError(
                 f"{field}[{i}] must be a string or a list of strings, got {type(refs).__name__}; {_DECODE_HINT}"
             )
-        if not isinstance(refs, Sequence):
+        listed = as_list(refs)
+        if listed is None:
             raise ValueError(f"{field}[{i}] must be a string or a list of strings, got {type(refs).__name__}")
-        if len(refs) == 0:
+        if len(listed) == 0:
             raise ValueError(f"{field}[{i}] is an empty list; give at least one reference per example")
-        normalised.append([_check_string(f"{field}[{i}][{j}]", ref) for j, ref in enumerate(refs)])
+        normalised.append([_check_string(f"{field}[{i}][{j}]", ref) for j, ref in enumerate(listed)])
     return normalised
 
 
@@ -105,14 +145,17 @@ def check_inputs(
     fields: dict[str, Any], reference_fields: Sequence[str] = ("references",)
 ) -> dict[str, list]:
     """Check every field (all required) against the first one, normally ``predictions``."""
-    first, first_values = next(iter(fields.items()))
-    n = len(_check_is_list(first, first_values))
-    return {
-        name: check_references(values, n, field=name, first=first)
-        if name in reference_fields
-        else check_texts(name, values, n, first=first)
-        for name, values in fields.items()
-    }
+    first = next(iter(fields))
+    n = None
+    checked = {}
+    for name, values in fields.items():
+        values = _check_is_list(name, values)  # converted once: the checks below take the list as it is
+        n = len(values) if n is None else n
+        if name in reference_fields:
+            checked[name] = check_references(values, n, field=name, first=first)
+        else:
+            checked[name] = check_texts(name, values, n, first=first)
+    return checked
 
 
 _BLANK_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
