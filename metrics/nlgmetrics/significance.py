@@ -75,11 +75,30 @@ def _scores(name: str, values: Any, key: str) -> np.ndarray:
     return checked
 
 
+def check_seed(seed: Any) -> None:
+    """``seed`` must be what ``np.random.default_rng`` takes as a plain seed: a non-negative int or None."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+
+
+def check_sums(values: np.ndarray, what: str) -> None:
+    """Refuse values whose float64 sums could overflow: every mean here (resampled ones included) sums
+    at most ``n`` of them, so ``n`` × the largest |value| must be finite (else deltas and intervals
+    would come out inf or NaN)."""
+    with np.errstate(over="ignore"):
+        largest = float(np.max(np.abs(values), initial=0.0))
+        bound = len(values) * largest
+    if not math.isfinite(bound):
+        raise ValueError(
+            f"the scores are too large for float64 sums: {len(values)} × the largest |{what}| "
+            f"({largest:.3g}) overflows; divide every score by the same constant (e.g. 1e300) first"
+        )
+
+
 def _check_options(resamples: Any, seed: Any, confidence: Any) -> None:
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ValueError(f"seed must be an integer or None, got {seed!r}")
+    check_seed(seed)
     if isinstance(confidence, bool) or not isinstance(confidence, Real) or not 0 < confidence < 1:
         raise ValueError(f"confidence must be a number between 0 and 1 (e.g. 0.95), got {confidence!r}")
 
@@ -156,7 +175,11 @@ def compare(
     if len(x) < 2:
         raise ValueError(f"need at least 2 pairs with both scores present (not NaN), got {len(x)}")
 
-    differences = y - x
+    check_sums(x, "a's scores")
+    check_sums(y, "b's scores")
+    with np.errstate(over="ignore"):
+        differences = y - x
+    check_sums(differences, "difference")
     rng = np.random.default_rng(seed)
     alpha = 1 - confidence
     low, high = np.percentile(bootstrap_means(differences, resamples, rng), [50 * alpha, 100 - 50 * alpha])
@@ -228,7 +251,14 @@ def compare_many(
         raise ValueError("systems must be a dict of at least 2 systems: {name: per-example scores}")
     _check_options(resamples, seed, confidence)
     higher = _direction(higher_is_better, list(systems.values()))
-    lengths = {name: len(_scores(str(name), scores, key)) for name, scores in systems.items()}
+    checked = {}
+    for name, scores in systems.items():
+        try:
+            checked[name] = _scores(str(name), scores, key)
+            check_sums(checked[name][~np.isnan(checked[name])], "score")
+        except ValueError as err:
+            raise ValueError(f"system {name!r}: {err}") from None
+    lengths = {name: len(scores) for name, scores in checked.items()}
     first = next(iter(lengths))
     for name, length in lengths.items():
         if length != lengths[first]:
@@ -237,14 +267,13 @@ def compare_many(
                 "every system must be scored on the same inputs"
             )
     options = {"resamples": resamples, "seed": seed, "confidence": confidence, "key": key}
-    pairs = [
-        {
-            "a": name_a,
-            "b": name_b,
-            **compare(systems[name_a], systems[name_b], higher_is_better=higher, **options),
-        }
-        for name_a, name_b in itertools.combinations(systems, 2)
-    ]
+    pairs = []
+    for name_a, name_b in itertools.combinations(systems, 2):
+        try:
+            pair = compare(systems[name_a], systems[name_b], higher_is_better=higher, **options)
+        except ValueError as err:
+            raise ValueError(f"{name_a!r} vs {name_b!r}: {err}") from None
+        pairs.append({"a": name_a, "b": name_b, **pair})
     for pair, adjusted in zip(pairs, holm([pair["p_value"] for pair in pairs])):
         pair["p_holm"] = adjusted
         pair["better"] = None
@@ -256,7 +285,7 @@ def compare_many(
         if pair["better"] is not None:
             loser = pair["a"] if pair["better"] == pair["b"] else pair["b"]
             beats[pair["better"]].append(loser)
-    means = {name: float(np.nanmean(_scores(str(name), systems[name], key))) for name in systems}
+    means = {name: float(np.nanmean(checked[name])) for name in systems}
     ordered = sorted(systems, key=lambda name: -means[name] if higher else means[name])
     ranking = [
         {

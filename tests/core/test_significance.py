@@ -177,7 +177,7 @@ def test_results_of_different_metrics_are_not_compared(infolm_results):
         ([0.1, math.nan, 0.3], [0.1, 0.2, math.nan], {}, "at least 2 pairs .* got 1"),
         ([0.1, 0.2], [0.1, 0.2], {"resamples": 0}, "resamples must be a positive integer, got 0"),
         ([0.1, 0.2], [0.1, 0.2], {"confidence": 95}, "confidence must be a number between 0 and 1"),
-        ([0.1, 0.2], [0.1, 0.2], {"seed": 1.5}, "seed must be an integer or None"),
+        ([0.1, 0.2], [0.1, 0.2], {"seed": 1.5}, "seed must be a non-negative integer or None"),
         ([0.1, 0.2], [0.1, 0.2], {"higher_is_better": "yes"}, "higher_is_better must be True, False or None"),
     ],
 )
@@ -288,3 +288,48 @@ def test_the_readme_example_prints_what_compare_gives():
         else:
             digits = len(text.split(".")[1]) if "." in text else 0
             assert round(result[key], digits) == float(text), key
+
+
+# --- odd input (issue 26) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [-1, -(2**40)])
+def test_a_negative_seed_is_refused_naming_the_option(seed):
+    with pytest.raises(ValueError, match=f"seed must be a non-negative integer or None, got {seed}"):
+        nlgmetrics.compare([0.1, 0.2, 0.3], [0.2, 0.3, 0.5], seed=seed)
+    with pytest.raises(ValueError, match=f"seed must be a non-negative integer or None, got {seed}"):
+        nlgmetrics.compare_many({"a": [0.1, 0.2, 0.3], "b": [0.2, 0.3, 0.5]}, seed=seed)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "what"),
+    [
+        ([-0.89e308, -0.8e308], [0.89e308, 0.85e308], "difference"),  # finite, but 2 of them overflow
+        ([1.7e308, 1.6e308, 1.75e308, 1.65e308], [1.6e308, 1.7e308, 1.7e308, 1.6e308], "a's scores"),
+        ([1.0, 2.0, 3.0, 4.0], [1.7e308, 1.6e308, 1.75e308, 1.65e308], "b's scores"),
+    ],
+)
+def test_scores_too_large_for_float64_sums_are_refused_not_nan(a, b, what):
+    """Differences or sums past float64's largest value would give inf/NaN deltas and intervals."""
+    with pytest.raises(ValueError, match=f"too large.*{what}") as error:
+        nlgmetrics.compare(a, b)
+    assert "\n" not in str(error.value)
+    with pytest.raises(ValueError, match="too large"):
+        nlgmetrics.compare_many({"a": a, "b": b})
+
+
+def test_large_finite_scores_still_compare_exactly():
+    """Scores near the float64 limit whose sums stay finite give finite numbers and a verdict."""
+    a = [1e306 * (1 + k / 100) for k in range(40)]
+    b = [x * 1.01 for x in a]
+    result = nlgmetrics.compare(a, b, resamples=200)
+    values = [result[k] for k in ("mean_a", "mean_b", "delta", "ci_low", "ci_high")]
+    assert all(math.isfinite(v) for v in values) and result["better"] == "b"
+
+
+def test_compare_many_errors_name_the_pair_of_systems():
+    systems = {"full": [0.1, 0.2, 0.3, 0.4], "sparse": [math.nan, 0.3, math.nan, math.nan], "x": [0.2] * 4}
+    with pytest.raises(ValueError, match="'full' vs 'sparse': need at least 2 pairs .* got 1"):
+        nlgmetrics.compare_many(systems)
+    with pytest.raises(ValueError, match=r"system 'x': x\[2\] is infinite"):
+        nlgmetrics.compare_many({"a": [0.1, 0.2, 0.3], "x": [0.1, 0.2, math.inf]})
