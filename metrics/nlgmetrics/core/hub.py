@@ -30,20 +30,26 @@ class WeightsUnavailableError(OSError):
     """The weights are neither in the local cache nor reachable on the Hub.
 
     ``summary`` is what a user interface shows (which weights, why, and the ways forward); ``cause`` the
-    underlying error's text, if any; ``str()`` gives both.
+    underlying error, if any (the exception itself; its text once pickled). ``str()`` gives both, or only the
+    summary with ``show_cause=False``: for weights not published yet, transformers' "check your internet
+    connection" would mislead (no network can fetch them), so the error ends with our advice.
 
     >>> err = WeightsUnavailableError("x is not here", ConnectionError("offline"))
     >>> err.summary, err.cause, str(err)
-    ('x is not here', 'offline', 'x is not here\\nCause: offline')
+    ('x is not here', ConnectionError('offline'), 'x is not here\\nCause: offline')
+    >>> str(WeightsUnavailableError("x is not published", ConnectionError("offline"), show_cause=False))
+    'x is not published'
     """
 
-    def __init__(self, summary: str, cause: BaseException | str | None = None):
+    def __init__(self, summary: str, cause: BaseException | str | None = None, show_cause: bool = True):
         self.summary = summary
-        self.cause = str(cause) if cause is not None else None
-        super().__init__(summary if cause is None else f"{summary}\nCause: {cause}")
+        self.cause = cause
+        self.show_cause = show_cause and cause is not None
+        super().__init__(f"{summary}\nCause: {cause}" if self.show_cause else summary)
 
-    def __reduce__(self):  # picklable with both parts (worker processes report it)
-        return type(self), (self.summary, self.cause)
+    def __reduce__(self):  # picklable with every part (worker processes report it); the cause as its text
+        cause = None if self.cause is None else str(self.cause)
+        return type(self), (self.summary, cause, self.show_cause)
 
 
 def hub_offline() -> bool:
@@ -136,9 +142,9 @@ def from_pretrained(loader: Callable[..., T], source: str, revision: str | None,
     if not offline and (advice.startswith("not published") or re.fullmatch(r"[0-9a-f]{40}", revision or "")):
         try:  # immutable (a commit id) or nowhere else (unpublished): the cache is the answer
             return loader(source, revision=revision, local_files_only=True, **kwargs)
-        except OSError:
+        except OSError as err:
             if advice.startswith("not published"):
-                raise WeightsUnavailableError(unavailable(source, revision, "")) from None
+                raise _not_published(source, revision, err) from None
     if not offline and (why := hub_unreachable()):
         raise WeightsUnavailableError(unavailable(source, revision, why))
     try:
@@ -146,8 +152,16 @@ def from_pretrained(loader: Callable[..., T], source: str, revision: str | None,
     except OSError as err:
         if isinstance(err, WeightsUnavailableError):
             raise
+        if advice.startswith("not published"):
+            raise _not_published(source, revision, err) from None
         why = "this machine is offline (HF_HUB_OFFLINE=1)" if offline else "the Hub did not give it"
         raise WeightsUnavailableError(unavailable(source, revision, why), err) from err
+
+
+def _not_published(source: str, revision: str | None, err: OSError) -> WeightsUnavailableError:
+    """Weights not on the Hub yet: the error ends with the way to get them; transformers' error (about the
+    network, which cannot help) stays on ``.cause``, out of the message and the traceback."""
+    return WeightsUnavailableError(unavailable(source, revision, ""), err, show_cause=False)
 
 
 def load_tokenizer(source: str, revision: str | None, **kwargs: Any) -> Any:
