@@ -58,9 +58,9 @@ def test_parse_custom_aligner(tmp_path, monkeypatch, tiny_snapshots):
     assert parse_custom_aligner("E:./path@with@signs").source == "./path@with@signs"
     with pytest.raises(ValueError, match="not understood"):
         parse_custom_aligner("E:")
-    with pytest.raises(FileNotFoundError, match="the folder './no/such/folder' does not exist"):
+    with pytest.raises(ValueError, match="the folder './no/such/folder' does not exist"):
         parse_custom_aligner("E:./no/such/folder")
-    with pytest.raises(FileNotFoundError, match="the folder './nope' does not exist"):
+    with pytest.raises(ValueError, match="the folder './nope' does not exist"):
         parse_custom_aligner("E:./nope")  # a path, not a Hub repo: no `hf download ./nope` hint
     with pytest.raises(ValueError, match="aligner=5 must be a string"):
         parse_custom_aligner(5)

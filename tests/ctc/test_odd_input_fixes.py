@@ -202,5 +202,5 @@ def test_trained_aligners_refuse_a_folder_without_their_head(kind, head, tiny_sn
 
 
 def test_a_missing_folder_says_so():
-    with pytest.raises(FileNotFoundError, match="the folder './nope' does not exist"):
+    with pytest.raises(ValueError, match="the folder './nope' does not exist"):
         CTCScorer("consistency", "E:./nope")

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ...core import runtime
-from ...core.hub import check_source
+from ...core.hub import check_source, looks_like_path
 from ...core.registry import ResolvedWeight, WeightSpec, check_model_folder, resolve_weight
 from ...core.runtime import Runtime
 from ...core.stopwords import is_stopword
@@ -178,7 +178,9 @@ def source_of(spec: WeightSpec, kind: str) -> AlignerSource:
 
 
 def parse_custom_aligner(text: str, revision: str | None = None) -> AlignerSource:
-    """Parse ``"E:<repo-or-dir>[@layer]"`` (the other kinds take no layer)."""
+    """Parse ``"E:<repo-or-dir>[@layer]"`` (the other kinds take no layer), strictly: an existing folder is
+    that folder (``@`` and all), else a ``@`` starts E's layer, a whole number >= 0; anything else, and a
+    folder that does not exist, is a ValueError saying what is wrong with the spec."""
     if not isinstance(text, str):
         raise ValueError(f"aligner={text!r} must be a string: a config name or '<kind>:<repo-or-dir>'")
     kind, sep, rest = text.partition(":")
@@ -187,11 +189,37 @@ def parse_custom_aligner(text: str, revision: str | None = None) -> AlignerSourc
             f"aligner={text!r} is not understood; use one of {', '.join(f'{k}:<repo-or-dir>' for k in ALIGNER_KINDS)}"
             " (E also takes @<layer>), or a registered config name"
         )
-    source, layer = rest, None
-    head, at, tail = rest.rpartition("@")
-    if at and tail.isdigit() and kind == "E":
-        source, layer = head, int(tail)
-    check_source(source, f"aligner={text!r}")
+    source, layer = _split_layer(text, kind, rest)
+    try:
+        check_source(source, f"aligner={text!r}")
+    except FileNotFoundError as err:  # README's contract: bad weights options are ValueErrors
+        raise ValueError(str(err)) from None
     if os.path.isdir(os.path.expanduser(source)):
         check_model_folder(source, role=ROLE_OF_KIND[kind], option=f"aligner={text!r}")
     return AlignerSource(kind, source, revision, layer, label=text)
+
+
+def _split_layer(text: str, kind: str, rest: str) -> tuple[str, int | None]:
+    """``(repo-or-dir, layer)`` of the part after ``<kind>:``; see :func:`parse_custom_aligner`."""
+    if "@" not in rest or os.path.isdir(os.path.expanduser(rest)):
+        return rest, None
+    source, _, tail = rest.rpartition("@")
+    if kind != "E":
+        article = "an" if kind == "R" else "a"
+        raise ValueError(
+            f"aligner={text!r}: {article} {kind} aligner takes no layer ('@{tail}'): only E aligners do; "
+            f"give '{kind}:{source}'"
+        )
+    if not (tail.isascii() and tail.isdigit()):
+        raise ValueError(
+            f"aligner={text!r}: the layer {tail!r} after '@' must be a whole number >= 0, e.g. 'E:org/model@9' "
+            "(the hidden layer whose embeddings align)"
+        )
+    if not source:
+        raise ValueError(f"aligner={text!r} names no model before '@{tail}'; use 'E:<repo-or-dir>@{tail}'")
+    if "@" in source and not looks_like_path(source):
+        raise ValueError(
+            f"aligner={text!r}: {source!r} is not a Hub repo id (no '@' in repo ids) nor a folder; "
+            "use 'E:<repo-or-dir>@<layer>' with one '@'"
+        )
+    return source, int(tail)
