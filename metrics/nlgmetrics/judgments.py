@@ -17,6 +17,9 @@ records can be scored by any module (``nlgmetrics score``) and then meta-evaluat
 - :func:`read_sfres`: ``sfres.json`` (1,181 utterances): naturalness, informativeness, overall.
 - :func:`read_yelp`: ``ctc_yelp.json`` (12 systems × 244 outputs): preservation.
 
+A (``doc_id``, ``system_id``) pair names one record: :func:`~nlgmetrics.meta_eval.meta_evaluate`
+refuses a repeated one.
+
 ``READERS`` maps the short names (``summeval``, ``topical_chat``, ``persona_chat``, ``sfres``,
 ``yelp``) to the reader and the file name it looks for inside a folder.
 """
@@ -141,19 +144,25 @@ def read_sfres(path: str | Path) -> list[Record]:
 
 def read_yelp(path: str | Path) -> list[Record]:
     """Yelp sentiment transfer (Mir et al. 2019): content preservation (1-5, mean of 3) of 12 systems'
-    outputs; ``doc_id`` numbers the distinct input sentences (243) in order of appearance."""
+    outputs of the same 244 inputs, in the same order; ``doc_id`` is the input's position (0-243) in
+    its system's list: one sentence (``wow .``) is two inputs, each judged, so the text alone would
+    give one document two outputs of each system."""
     file = _file(path, ("ctc_yelp.json",))
-    doc_ids: dict[str, int] = {}
-    return [
-        {
-            "doc_id": doc_ids.setdefault(row["input_sent"], len(doc_ids)),
-            "system_id": row["model"],
-            "predictions": row["output_sent"],
-            "sources": row["input_sent"],
-            "scores": {"preservation": float(row["preservation"])},
-        }
-        for row in _load(file)
-    ]
+    seen: dict[str, int] = {}
+    records = []
+    for row in _load(file):
+        position = seen.get(row["model"], 0)
+        seen[row["model"]] = position + 1
+        records.append(
+            {
+                "doc_id": position,
+                "system_id": row["model"],
+                "predictions": row["output_sent"],
+                "sources": row["input_sent"],
+                "scores": {"preservation": float(row["preservation"])},
+            }
+        )
+    return records
 
 
 READERS: dict[str, tuple[Callable[[str | Path], list[Record]], str]] = {

@@ -34,6 +34,7 @@ metric's scores, one number or a dict dimension → number each), as UniEval's r
 from __future__ import annotations
 
 import math
+import warnings
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from numbers import Real
@@ -44,9 +45,11 @@ import numpy as np
 from scipy.stats import kendalltau, pearsonr, spearmanr
 
 from .records import read_records as read_records  # re-exported: read_records(path) for meta_evaluate
+from .significance import check_seed
 
 COEFFICIENTS = ("pearson", "spearman", "kendall")
 LEVELS = ("sample", "summary", "system")
+FINITE = "scores must be finite numbers (a NaN or null score leaves its item out)"
 
 
 def _coefficients(metric: Sequence[float], human: Sequence[float]) -> dict[str, float]:
@@ -73,6 +76,10 @@ def _resampled_coefficients(metric: np.ndarray, human: np.ndarray) -> np.ndarray
     return np.array([pearson, spearman, kendalltau(metric, human, variant="b")[0]])
 
 
+class MetaEvalWarning(UserWarning):
+    """A level (protocol) the ids would allow is left out, and why."""
+
+
 def _check_scores(field: str, values, n: int | None) -> list[float]:
     if values is None or isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
         raise ValueError(f"{field} must be a list of numbers, one per item, got {type(values).__name__}")
@@ -82,6 +89,8 @@ def _check_scores(field: str, values, n: int | None) -> list[float]:
     for i, value in enumerate(values):
         if isinstance(value, bool) or not isinstance(value, (Real, np.number)):
             raise ValueError(f"{field}[{i}] must be a number, got {type(value).__name__}")
+        if math.isinf(value):
+            raise ValueError(f"{field}[{i}] is infinite; {FINITE}")
         checked.append(float(value))
     return checked
 
@@ -106,13 +115,68 @@ def _groups(ids: list[Hashable], keep: list[int]) -> dict[Hashable, list[int]]:
     return groups
 
 
+def _repeated_pair(docs: list[Hashable], systems: list[Hashable]) -> tuple[int, int] | None:
+    """The first two positions with the same (document, system), or None: each system's output for a
+    document is one item, judged once."""
+    seen: dict[tuple[Hashable, Hashable], int] = {}
+    for i, pair in enumerate(zip(docs, systems)):
+        if pair in seen:
+            return seen[pair], i
+        seen[pair] = i
+    return None
+
+
+def _repeated_message(first: str, second: str, doc: Hashable, system: Hashable) -> str:
+    return (
+        f"{first} and {second} are both doc_id {doc!r} and system_id {system!r}; each system's output "
+        "for a document must appear once (merge or drop the repeat)"
+    )
+
+
+def _selection(name: str, value: Any, choices: Sequence[str] | None = None) -> list[str] | None:
+    """A selection argument as a list: None stays None (the default), one name is a list of one; an
+    empty list, another type or (with ``choices``) an unknown name is a ValueError."""
+    if value is None:
+        return None
+    singular = name[:-1]
+    if isinstance(value, str):
+        value = [value]
+    elif isinstance(value, bytes) or not isinstance(value, (Sequence, np.ndarray)):
+        raise ValueError(f"{name} must be a {singular} name or a list of them, got {type(value).__name__}")
+    value = list(value)
+    if not value:
+        raise ValueError(f"{name} is empty; give one {singular} or more, or leave it out for the default")
+    for item in value:
+        if choices is not None and item not in choices:
+            raise ValueError(f"unknown {singular} {item!r}; choose from {', '.join(choices)}")
+    return value
+
+
+def _default_levels(docs: list | None, systems: list | None, keep: list[int]) -> list[str]:
+    """Every level the ids allow; the system level is left out (with a warning) when the items with
+    both scores come from one system."""
+    levels = ["sample", *(["summary"] if docs is not None else [])]
+    if systems is not None:
+        present = dict.fromkeys(systems[i] for i in keep)
+        if len(present) >= 2:
+            levels.append("system")
+        else:
+            warnings.warn(
+                f"the system level is left out: the items with both scores come from one system "
+                f"({', '.join(map(repr, present))}), and it needs at least 2",
+                MetaEvalWarning,
+                stacklevel=3,
+            )
+    return levels
+
+
 def correlate(
     metric_scores: Sequence[float],
     human_scores: Sequence[float],
     *,
     doc_ids: Sequence[Hashable] | None = None,
     system_ids: Sequence[Hashable] | None = None,
-    levels: Sequence[str] | None = None,
+    levels: Sequence[str] | str | None = None,
     resamples: int = 0,
     seed: int | None = 0,
     confidence: float = 0.95,
@@ -120,42 +184,62 @@ def correlate(
     """Correlations of metric with human scores, ``{level: {"pearson", "spearman", "kendall", ...}}``.
 
     Args:
-        metric_scores: one metric score per item.
+        metric_scores: one metric score per item (finite, or NaN: the item is left out).
         human_scores: one human judgment per item, aligned with ``metric_scores``.
         doc_ids: the document (input) each item belongs to; enables the summary level.
-        system_ids: the system that produced each item; enables the system level.
-        levels: which of ``"sample"``, ``"summary"``, ``"system"`` to compute; default every level
-            that the given ids allow.
+        system_ids: the system that produced each item; enables the system level. With both ids, a
+            (document, system) pair may appear once.
+        levels: which of ``"sample"``, ``"summary"``, ``"system"`` to compute (one name or a list);
+            default every level that the given ids allow (not the system level for one system).
         resamples: bootstrap resamples of the documents for the intervals (0: no intervals).
         seed: seeds ``np.random.default_rng`` for the resamples.
         confidence: the level of the percentile intervals.
 
     Every level reports ``n`` (items used). Summary level adds ``documents`` (averaged over) and
     ``skipped_documents`` (constant column or a single item); system level adds ``systems``. With
-    ``resamples`` > 0 each coefficient has ``<name>_ci`` = [low, high], and ``resamples`` is reported.
+    ``resamples`` > 0 each defined coefficient has ``<name>_ci`` = [low, high] (an undefined, NaN
+    coefficient has none), and ``resamples`` is reported.
     """
     metric = _check_scores("metric_scores", metric_scores, None)
     human = _check_scores("human_scores", human_scores, len(metric))
     n = len(metric)
     docs = None if doc_ids is None else _check_ids("doc_ids", doc_ids, n)
     systems = None if system_ids is None else _check_ids("system_ids", system_ids, n)
-    if levels is None:
-        levels = [
-            level for level, needed in zip(LEVELS, (True, docs is not None, systems is not None)) if needed
-        ]
+    levels = _selection("levels", levels, LEVELS)
     _check_bootstrap(resamples, seed, confidence)
-    for level in levels:
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; choose from {list(LEVELS)}")
-    if "summary" in levels and docs is None:
+    if levels is not None and "summary" in levels and docs is None:
         raise ValueError("the summary level needs doc_ids (the document each item belongs to)")
-    if "system" in levels and systems is None:
+    if levels is not None and "system" in levels and systems is None:
         raise ValueError("the system level needs system_ids (the system that produced each item)")
+    if docs is not None and systems is not None and (repeat := _repeated_pair(docs, systems)):
+        first, second = repeat
+        raise ValueError(_repeated_message(f"items {first}", f"{second}", docs[first], systems[first]))
 
     keep = [i for i in range(n) if not (math.isnan(metric[i]) or math.isnan(human[i]))]
     if len(keep) < 2:
         raise ValueError(f"need at least 2 items with finite metric and human scores, got {len(keep)}")
-    result: dict[str, dict[str, float]] = {}
+    if levels is None:
+        levels = _default_levels(docs, systems, keep)
+    result, per_doc = _levels(metric, human, keep, docs, systems, levels)
+    if resamples:
+        table = np.array([[c[k] for k in COEFFICIENTS] for c in per_doc]).reshape(-1, len(COEFFICIENTS))
+        values = _bootstrap(metric, human, keep, docs, systems, table, list(result), resamples, seed)
+        for level, draws in values.items():
+            result[level].update(_intervals(result[level], draws, confidence))
+            result[level]["resamples"] = resamples
+    return result
+
+
+def _levels(
+    metric: list[float],
+    human: list[float],
+    keep: list[int],
+    docs: list | None,
+    systems: list | None,
+    levels: list[str],
+) -> tuple[dict[str, dict[str, Any]], list[dict[str, float]]]:
+    """Each level's coefficients on the kept items, and the summary level's per-document ones."""
+    result: dict[str, dict[str, Any]] = {}
     if "sample" in levels:
         result["sample"] = {
             **_coefficients([metric[i] for i in keep], [human[i] for i in keep]),
@@ -187,28 +271,26 @@ def correlate(
             "n": len(keep),
             "systems": len(by_system),
         }
-    if resamples:
-        table = np.array([[c[k] for k in COEFFICIENTS] for c in per_doc]).reshape(-1, len(COEFFICIENTS))
-        values = _bootstrap(metric, human, keep, docs, systems, table, list(result), resamples, seed)
-        alpha = 1 - confidence
-        for level, draws in values.items():
-            for k, name in enumerate(COEFFICIENTS):
-                defined = draws[:, k][~np.isnan(draws[:, k])]
-                low, high = (
-                    np.percentile(defined, [50 * alpha, 100 - 50 * alpha])
-                    if len(defined)
-                    else (math.nan,) * 2
-                )
-                result[level][f"{name}_ci"] = [float(low), float(high)]
-            result[level]["resamples"] = resamples
-    return result
+    return result, per_doc
+
+
+def _intervals(values: Mapping[str, Any], draws: np.ndarray, confidence: float) -> dict[str, list[float]]:
+    """The percentile interval of each defined coefficient over its defined resamples; an undefined
+    (NaN) coefficient, or one no resample defines, gets none."""
+    alpha = 1 - confidence
+    out = {}
+    for k, name in enumerate(COEFFICIENTS):
+        defined = draws[:, k][~np.isnan(draws[:, k])]
+        if not math.isnan(values[name]) and len(defined):
+            low, high = np.percentile(defined, [50 * alpha, 100 - 50 * alpha])
+            out[f"{name}_ci"] = [float(low), float(high)]
+    return out
 
 
 def _check_bootstrap(resamples: Any, seed: Any, confidence: Any) -> None:
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 0:
         raise ValueError(f"resamples must be a non-negative integer (0: no intervals), got {resamples!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ValueError(f"seed must be an integer or None, got {seed!r}")
+    check_seed(seed)
     if isinstance(confidence, bool) or not isinstance(confidence, Real) or not 0 < confidence < 1:
         raise ValueError(f"confidence must be a number between 0 and 1 (e.g. 0.95), got {confidence!r}")
 
@@ -302,10 +384,9 @@ def _dimensions(human: Any, predicted: Any, human_field: str, wanted: Sequence[s
         available = list(human if isinstance(human, Mapping) else predicted)
     else:
         available = [human_field]
+    wanted = _selection("dimensions", wanted)
     if wanted is None:
         return available
-    if isinstance(wanted, str):
-        wanted = [wanted]
     for dimension in wanted:
         if dimension not in available:
             raise ValueError(
@@ -317,17 +398,63 @@ def _dimensions(human: Any, predicted: Any, human_field: str, wanted: Sequence[s
 def _column(records: Sequence[Mapping], field: str, dimension: str) -> list[float]:
     column = []
     for i, record in enumerate(records):
-        value = record[field]
+        value, where = record[field], f"records[{i}][{field!r}]"
         if isinstance(value, Mapping):
-            value = value[dimension]
+            value, where = value[dimension], f"{where}[{dimension!r}]"
         if value is None:
             value = math.nan
         if isinstance(value, bool) or not isinstance(value, (Real, np.number)):
-            raise ValueError(
-                f"records[{i}][{field!r}][{dimension!r}] must be a number, got {type(value).__name__}"
-            )
+            raise ValueError(f"{where} must be a number, got {type(value).__name__}")
+        if math.isinf(value):
+            raise ValueError(f"{where} is infinite; {FINITE}")
         column.append(float(value))
     return column
+
+
+def _record_ids(records: Sequence[Mapping], key: str, protocol: str, asked: bool) -> list | None:
+    """Every record's ``key``, or None when no record has one; a protocol asked for that needs it, or
+    only some records having it (which would change the method silently), is a ValueError."""
+    missing = next((i for i, r in enumerate(records) if r.get(key) is None), None)
+    if missing is None:
+        ids = [r[key] for r in records]
+        for i, value in enumerate(ids):
+            if not isinstance(value, Hashable) or (isinstance(value, float) and math.isnan(value)):
+                raise ValueError(f"records[{i}][{key!r}] must be an id (str or int), got {value!r}")
+        return ids
+    if asked:
+        raise ValueError(f"the {protocol} protocol needs {key} in every record; records[{missing}] has none")
+    present = next((i for i, r in enumerate(records) if r.get(key) is not None), None)
+    if present is not None:
+        unit = " and the bootstrap's documents" if key == "doc_id" else ""
+        raise ValueError(
+            f"records[{missing}] has no {key} but records[{present}] has one; give every record a {key} "
+            f"(it decides the {protocol} protocol{unit}) or none"
+        )
+    return None
+
+
+def _record_levels(
+    records: Sequence[Mapping], protocols: list[str] | None
+) -> tuple[list | None, list | None]:
+    """The records' doc_ids and system_ids (each None when no record has it), checked: no repeated
+    (document, system), and by default no system protocol for one system (a warning says so)."""
+    asked = protocols or []
+    docs = _record_ids(records, "doc_id", "summary", "summary" in asked)
+    systems = _record_ids(records, "system_id", "system", "system" in asked)
+    if docs is not None and systems is not None and (repeat := _repeated_pair(docs, systems)):
+        first, second = repeat
+        raise ValueError(
+            _repeated_message(f"records[{first}]", f"records[{second}]", docs[first], systems[first])
+        )
+    if protocols is None and systems is not None and len(set(systems)) == 1:
+        warnings.warn(
+            f"the system protocol is left out: every record has system_id {systems[0]!r}, and it needs at "
+            "least 2 systems",
+            MetaEvalWarning,
+            stacklevel=3,
+        )
+        systems = None
+    return docs, systems
 
 
 def meta_evaluate(
@@ -335,8 +462,8 @@ def meta_evaluate(
     *,
     human: str = "scores",
     predicted: str = "predict_scores",
-    protocols: Sequence[str] | None = None,
-    dimensions: Sequence[str] | None = None,
+    protocols: Sequence[str] | str | None = None,
+    dimensions: Sequence[str] | str | None = None,
     resamples: int = 1000,
     seed: int | None = 0,
     confidence: float = 0.95,
@@ -346,11 +473,15 @@ def meta_evaluate(
     Args:
         records: one dict per judged item with ``doc_id`` (needed by the summary protocol, and
             the unit of the bootstrap), ``system_id`` (needed by the system protocol), and the
-            ``human`` and ``predicted`` fields: each a number or a dict dimension → number.
+            ``human`` and ``predicted`` fields: each a number or a dict dimension → number. Every
+            record has an id or none does; a (doc_id, system_id) pair appears once.
         human, predicted: the record fields holding the human and the metric's scores.
-        protocols: ``"sample"``, ``"summary"``, ``"system"``; default every protocol the ids allow.
-        dimensions: which dimensions; default those both fields give (a plain number is correlated
-            with every dimension of the other field; two numbers make one dimension named ``human``).
+        protocols: ``"sample"``, ``"summary"``, ``"system"`` (one or a list); default every protocol
+            the ids allow (not the system protocol when every record has the same system: a
+            :class:`MetaEvalWarning` says so).
+        dimensions: which dimensions (one or a list); default those both fields give (a plain number
+            is correlated with every dimension of the other field; two numbers make one dimension
+            named like the ``human`` field).
         resamples, seed, confidence: the bootstrap intervals (see :func:`correlate`).
 
     Each entry is :func:`correlate`'s for that protocol: ``pearson``, ``spearman``, ``kendall``,
@@ -361,6 +492,7 @@ def meta_evaluate(
     for i, record in enumerate(records):
         if not isinstance(record, Mapping):
             raise ValueError(f"records[{i}] must be a dict, got {type(record).__name__}")
+    protocols = _selection("protocols", protocols, LEVELS)
     chosen = _dimensions(
         _dimension_values(records[0], human, 0, None),
         _dimension_values(records[0], predicted, 0, None),
@@ -370,28 +502,18 @@ def meta_evaluate(
     for i, record in enumerate(records):
         for field in (human, predicted):
             _dimension_values(record, field, i, chosen)
-    ids: dict[str, list | None] = {}
-    for key, protocol in (("doc_id", "summary"), ("system_id", "system")):
-        missing = next((i for i, r in enumerate(records) if r.get(key) is None), None)
-        if missing is not None and protocols is not None and protocol in protocols:
-            raise ValueError(
-                f"the {protocol} protocol needs {key} in every record; records[{missing}] has none"
-            )
-        ids[key] = None if missing is not None else [r[key] for r in records]
-    if protocols is not None:
-        protocols = [protocols] if isinstance(protocols, str) else list(protocols)
-        for protocol in protocols:
-            if protocol not in LEVELS:
-                raise ValueError(f"unknown protocol {protocol!r}; choose from {', '.join(LEVELS)}")
+    docs, systems = _record_levels(records, protocols)
+    columns = {d: (_column(records, predicted, d), _column(records, human, d)) for d in chosen}
+    _check_bootstrap(resamples, seed, confidence)
 
     result: dict[str, dict[str, dict[str, Any]]] = {}
-    for dimension in chosen:
+    for dimension, (metric, judged) in columns.items():
         try:
             levels = correlate(
-                _column(records, predicted, dimension),
-                _column(records, human, dimension),
-                doc_ids=ids["doc_id"],
-                system_ids=ids["system_id"],
+                metric,
+                judged,
+                doc_ids=docs,
+                system_ids=systems,
                 levels=protocols,
                 resamples=resamples,
                 seed=seed,
@@ -435,15 +557,40 @@ def format_tables(result: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
-def plot(result: Mapping[str, Mapping[str, Mapping[str, Any]]], path: str | Path, title: str = "") -> Path:
-    """One PNG bar chart of :func:`meta_evaluate`'s result: a panel per protocol, per dimension a bar
-    per coefficient with its bootstrap interval (needs matplotlib)."""
+def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError as err:
         raise ImportError("the bar chart needs matplotlib: pip install matplotlib") from err
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def check_plot_path(path: str | Path) -> Path:
+    """``path`` if its suffix names an image format matplotlib writes, else a ValueError listing them
+    (check it before the work whose result is drawn)."""
+    _pyplot()
+    from matplotlib.figure import Figure
+
+    formats = Figure().canvas.get_supported_filetypes()
+    path = Path(path)
+    if path.suffix[1:].lower() not in formats:
+        shown = f"'{path.suffix}'" if path.suffix else "no suffix"
+        raise ValueError(
+            f"cannot draw {path}: {shown} is not an image format matplotlib writes; "
+            f"use one of {', '.join('.' + f for f in sorted(formats))}"
+        )
+    return path
+
+
+def plot(result: Mapping[str, Mapping[str, Mapping[str, Any]]], path: str | Path, title: str = "") -> Path:
+    """One bar chart of :func:`meta_evaluate`'s result (PNG, or the format ``path``'s suffix names): a
+    panel per protocol, per dimension a bar per coefficient with its bootstrap interval (needs
+    matplotlib)."""
+    path = check_plot_path(path)
+    plt = _pyplot()
 
     colours = {"pearson": "tab:blue", "spearman": "tab:orange", "kendall": "tab:green"}
     dimensions = max((list(d) for d in result.values()), key=len)
@@ -460,10 +607,12 @@ def plot(result: Mapping[str, Mapping[str, Mapping[str, Any]]], path: str | Path
             xs = [i + (k - 1) * width for i in range(len(by_dimension))]
             values = [v[name] for v in by_dimension.values()]
             errors = None
-            if all(f"{name}_ci" in v for v in by_dimension.values()):
+            if any(f"{name}_ci" in v for v in by_dimension.values()):  # none beside an undefined value
                 errors = np.array(
                     [
                         [v[name] - v[f"{name}_ci"][0], v[f"{name}_ci"][1] - v[name]]
+                        if f"{name}_ci" in v
+                        else [0.0, 0.0]
                         for v in by_dimension.values()
                     ]
                 ).T
@@ -486,7 +635,6 @@ def plot(result: Mapping[str, Mapping[str, Mapping[str, Any]]], path: str | Path
     )
     figure.suptitle(title or "Correlation with human scores (bars: 95% bootstrap intervals)", fontsize=11)
     figure.tight_layout(rect=(0, 0, 1, 0.9))
-    path = Path(path)
     figure.savefig(path, dpi=120)
     plt.close(figure)
     return path

@@ -97,12 +97,18 @@ def test_sfres_equals_unievals_released_file():
         assert (ours["predictions"], ours["sources"]) == (theirs["system_output"], theirs["source"])
 
 
-def test_yelp_groups_outputs_by_input_sentence():
+def test_yelp_groups_outputs_by_input_position():
+    """Every system rewrote the same 244 inputs in the same order; one sentence ('wow .') is two inputs,
+    each judged, so a document is an input's position: one output of each system per document."""
     records = judgments.read("yelp", DATA)
     assert len(records) == 2928 and len({r["system_id"] for r in records}) == 12
-    assert len({r["doc_id"] for r in records}) == len({r["sources"] for r in records}) == 243
+    assert Counter(r["doc_id"] for r in records) == {d: 12 for d in range(244)}
+    assert len({(r["doc_id"], r["system_id"]) for r in records}) == 2928
+    assert len({r["sources"] for r in records}) == 243
+    assert all(len({r["sources"] for r in records if r["doc_id"] == d}) == 1 for d in (0, 169, 215, 243))
     per_system = Counter(r["system_id"] for r in records)
     assert set(per_system.values()) == {244}
+    meta_evaluate(records, human="scores", predicted="scores", protocols="summary", resamples=0)  # no repeats
 
 
 def test_a_reader_takes_the_file_or_a_folder_holding_it(tmp_path):

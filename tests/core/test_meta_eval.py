@@ -117,7 +117,7 @@ def test_numpy_inputs_are_accepted(judged):
         ({"levels": ["corpus"]}, "unknown level 'corpus'"),
         ({"human_scores": [1.0, "2", 3.0]}, r"human_scores\[1\] must be a number, got str"),
         ({"human_scores": None}, "human_scores must be a list of numbers"),
-        ({"system_ids": ["a", "a", "a"]}, "at least 2 systems, got 1"),
+        ({"system_ids": ["a", "a", "a"], "levels": ["system"]}, "at least 2 systems, got 1"),
         ({"system_ids": "abc"}, "system_ids must be a list"),
     ],
 )
@@ -355,3 +355,112 @@ def test_meta_evaluate_needs_a_list_of_dicts():
         meta_evaluate([])
     with pytest.raises(ValueError, match=r"records\[1\] must be a dict, got str"):
         meta_evaluate([{"scores": 1, "predict_scores": 2}, "x"])
+
+
+# --- odd input (issue 26) --------------------------------------------------------------------------
+
+
+def _grid(documents: int = 4, systems: tuple[str, ...] = ("s1", "s2", "s3")) -> list[dict]:
+    """Records of every system on every document, numbers that vary within documents and systems."""
+    return [
+        {
+            "doc_id": f"d{d}",
+            "system_id": s,
+            "scores": float((d + k) % 4 + k),
+            "predict_scores": 0.125 * ((d * 7 + k * 3) % 5) + 0.25 * k,
+        }
+        for d in range(documents)
+        for k, s in enumerate(systems)
+    ]
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf])
+def test_infinite_scores_are_refused_naming_the_item(value):
+    records = _grid()
+    records[4]["predict_scores"] = value
+    with pytest.raises(ValueError, match=r"records\[4\]\['predict_scores'\] is infinite") as error:
+        meta_evaluate(records, resamples=10)
+    assert "\n" not in str(error.value)
+    records = [
+        dict(r, predict_scores={"quality": r["predict_scores"]}, scores={"quality": r["scores"]})
+        for r in records
+    ]
+    with pytest.raises(ValueError, match=r"records\[4\]\['predict_scores'\]\['quality'\] is infinite"):
+        meta_evaluate(records, resamples=10)
+    with pytest.raises(ValueError, match=r"human_scores\[1\] is infinite"):
+        correlate([0.1, 0.2, 0.3], [1.0, value, 2.0])
+
+
+def test_an_undefined_coefficient_has_no_interval():
+    """Every system's mean metric score is the same: the system level is undefined, so no interval."""
+    records = _grid(documents=3)
+    for record in records:
+        record["predict_scores"] = 0.25 * ((int(record["doc_id"][1:]) + int(record["system_id"][1:])) % 3)
+    result = meta_evaluate(records, resamples=50)
+    system = result["system"]["scores"]
+    assert all(math.isnan(system[c]) and f"{c}_ci" not in system for c in ("pearson", "spearman", "kendall"))
+    sample = result["sample"]["scores"]
+    assert all(len(sample[f"{c}_ci"]) == 2 for c in ("pearson", "spearman", "kendall"))
+
+
+def test_records_of_which_only_some_have_a_doc_id_are_refused():
+    records = _grid()
+    del records[5]["doc_id"]
+    for protocols in (None, ["sample"]):
+        with pytest.raises(ValueError, match=r"records\[5\] has no doc_id but records\[0\] has one"):
+            meta_evaluate(records, protocols=protocols, resamples=0)
+    records = _grid()
+    records[7]["system_id"] = None
+    with pytest.raises(ValueError, match=r"records\[7\] has no system_id but records\[0\] has one"):
+        meta_evaluate(records, resamples=0)
+
+
+def test_one_system_leaves_the_system_protocol_out_by_default_and_says_so():
+    records = _grid(documents=10, systems=("only",))
+    with pytest.warns(
+        UserWarning, match="the system protocol is left out: every record has system_id 'only'"
+    ):
+        result = meta_evaluate(records, resamples=10)
+    assert list(result) == ["sample", "summary"]
+    with pytest.raises(ValueError, match="the system level needs at least 2 systems, got 1"):
+        meta_evaluate(records, protocols=["system"], resamples=0)
+    metric, human = [r["predict_scores"] for r in records], [r["scores"] for r in records]
+    with pytest.warns(UserWarning, match="the system level is left out"):
+        assert list(correlate(metric, human, system_ids=["only"] * len(records))) == ["sample"]
+
+
+def test_a_repeated_document_and_system_is_refused_naming_both():
+    records = _grid()
+    records.append(dict(records[4], predict_scores=0.9))
+    with pytest.raises(
+        ValueError, match=r"records\[4\] and records\[12\] are both doc_id 'd1' and system_id 's2'"
+    ):
+        meta_evaluate(records, resamples=0)
+    with pytest.raises(ValueError, match=r"items 4 and 12 are both doc_id 'd1' and system_id 's2'"):
+        correlate(
+            [r["predict_scores"] for r in records],
+            [r["scores"] for r in records],
+            doc_ids=[r["doc_id"] for r in records],
+            system_ids=[r["system_id"] for r in records],
+        )
+
+
+def test_a_negative_seed_is_refused_naming_the_option():
+    with pytest.raises(ValueError, match="seed must be a non-negative integer or None, got -1"):
+        meta_evaluate(_grid(), seed=-1)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer or None, got -3"):
+        correlate([0.1, 0.2, 0.3], [1.0, 3.0, 2.0], resamples=5, seed=-3)
+
+
+def test_selections_take_one_name_or_a_non_empty_list():
+    records = _grid()
+    for options, name in (({"protocols": []}, "protocols"), ({"dimensions": []}, "dimensions")):
+        with pytest.raises(ValueError, match=f"{name} is empty"):
+            meta_evaluate(records, resamples=0, **options)
+    with pytest.raises(ValueError, match="levels is empty"):
+        correlate([0.1, 0.2, 0.3], [1.0, 3.0, 2.0], levels=[])
+    with pytest.raises(ValueError, match="protocols must be a protocol name or a list of them, got int"):
+        meta_evaluate(records, protocols=3, resamples=0)
+    one = correlate([0.1, 0.2, 0.3], [1.0, 3.0, 2.0], levels="sample")
+    assert one == correlate([0.1, 0.2, 0.3], [1.0, 3.0, 2.0], levels=["sample"]) and list(one) == ["sample"]
+    assert list(meta_evaluate(records, protocols="system", dimensions="scores", resamples=0)) == ["system"]
