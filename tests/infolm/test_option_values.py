@@ -57,3 +57,40 @@ def test_a_measure_that_is_not_a_name_is_a_clear_value_error(scorer, module, mea
         with pytest.raises(ValueError, match=r"measure=.* is not one of kl_divergence") as err:
             compute(["the cat"], ["the dog"], measure=measure)
         assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("measure", "params", "message"),
+    [
+        ("fisher_rao_distance", {"alpha": math.nan}, r"alpha=nan must be a finite real number"),
+        ("kl_divergence", {"beta": math.inf}, r"beta=inf must be a finite real number"),
+        ("l2_distance", {"alpha": "0.5"}, r"alpha='0.5' must be a finite real number"),
+        ("l1_distance", {"beta": True}, r"beta=True must be a finite real number"),
+        (
+            "fisher_rao_distance",
+            {"beta": -1},
+            r"beta=-1 is out of its range: a real number other than 0 and -1",
+        ),
+        (
+            "l_infinity_distance",
+            {"alpha": 0.0},
+            r"alpha=0.0 is out of its range: a real number other than 0 and 1",
+        ),
+        ("beta_divergence", {"alpha": math.nan, "beta": 0.5}, r"alpha=nan must be a finite real number"),
+        ("renyi_divergence", {"alpha": 0.5, "beta": -math.inf}, r"beta=-inf must be a finite real number"),
+    ],
+)
+def test_alpha_and_beta_are_checked_whichever_measure_is_chosen(scorer, module, measure, params, message):
+    """Issue 26 §20: a parameter the measure does not read is still checked, never silently dropped."""
+    for compute in (scorer.score, lambda *a, **k: module.compute(predictions=a[0], references=a[1], **k)):
+        with pytest.raises(ValueError, match=message) as err:
+            compute(["the cat"], ["the dog"], measure=measure, **params)
+        assert "\n" not in str(err.value)
+        if not message.endswith("finite real number"):
+            assert f"measure={measure!r} does not use" in str(err.value) and "leave it out" in str(err.value)
+
+
+def test_unused_parameters_in_range_are_still_accepted(scorer):
+    uniform = scorer.score(["the cat"], ["the dog"], measure="l2_distance", idf=False)["scores"]
+    given = scorer.score(["the cat"], ["the dog"], measure="l2_distance", idf=False, alpha=0.75, beta=0.25)
+    assert given["scores"] == uniform

@@ -57,7 +57,8 @@ FIELDS = {
 
 OPTION_NOTES = {
     "measure": "The measures are in the table above.",
-    "alpha": "Integers are fine; a measure ignores the parameters it does not use. There are no defaults; "
+    "alpha": "Integers are fine; a measure that does not use a parameter ignores it, once checked (NaN, ±inf "
+    "or a value outside its range is refused whatever the measure). There are no defaults; "
     "the paper (Appendix B.5) uses α = 0.75 for `alpha_divergence`, β = 0.5 (summarization) or 3 (data2text) "
     "for `beta_divergence`, and (α, β) = (0.5 or 3, 0.25) for `ab_divergence`.",
     "beta": "As `alpha`: integers are fine, no default.",

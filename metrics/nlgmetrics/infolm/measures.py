@@ -121,10 +121,31 @@ def _real(name: str, value) -> float:
     return real
 
 
+_OWN_RANGE = {"alpha": ("alpha_divergence", (0.0, 1.0)), "beta": ("beta_divergence", (0.0, -1.0))}
+"""The range a parameter has in the family named after it (the paper's Table 1): how ``alpha`` or ``beta``
+is checked when the chosen measure does not read it."""
+
+
+def _check_unused(measure: str, parameter: str, value) -> None:
+    """A parameter ``measure`` does not read must still be a finite real number in its own range."""
+    family, excluded = _OWN_RANGE[parameter]
+    advice = f"measure={measure!r} does not use {parameter}: leave it out"
+    try:
+        real = _real(parameter, value)
+    except ValueError as err:
+        raise ValueError(f"{err} ({advice})") from None
+    if real in excluded:
+        raise ValueError(
+            f"{parameter}={value!r} is out of its range: a real number other than {excluded[0]:g} and "
+            f"{excluded[1]:g}, as in {family} ({advice})"
+        )
+
+
 def information_measure(
     name: str = DEFAULT_MEASURE, alpha: float | None = None, beta: float | None = None
 ) -> InformationMeasure:
-    """The measure ``name`` with its parameters checked (parameters it does not use are ignored).
+    """The measure ``name`` with its parameters checked; a parameter it does not use is ignored, but only once
+    it is checked too: a finite real number in its own family's range (alpha ∉ {0, 1}, beta ∉ {0, −1}).
 
     Unlike torchmetrics, integers are accepted for ``alpha`` and ``beta`` (``alpha=2`` means 2.0).
     """
@@ -132,6 +153,9 @@ def information_measure(
         raise ValueError(f"measure={name!r} is not one of {', '.join(MEASURES)}")
     used = MEASURES[name].parameters
     given = {"alpha": alpha, "beta": beta}
+    for parameter, value in given.items():
+        if value is not None and parameter not in used:
+            _check_unused(name, parameter, value)
     if any(given[p] is None for p in used):
         what, domain = _DOMAIN[name]
         raise ValueError(f"measure={name!r} needs {what}: {domain}")

@@ -35,8 +35,18 @@ COMPUTE_OPTIONS = (  # checked together by InfoLMScorer (the measure's parameter
         DEFAULT_MEASURE,
         cli_type=str,
     ),
-    Option("alpha", "for alpha_divergence, ab_divergence and renyi_divergence", cli_type=float),
-    Option("beta", "for beta_divergence and ab_divergence", cli_type=float),
+    Option(
+        "alpha",
+        "for alpha_divergence, ab_divergence and renyi_divergence (checked with any measure: a finite real "
+        "number, not 0 or 1 where unused)",
+        cli_type=float,
+    ),
+    Option(
+        "beta",
+        "for beta_divergence and ab_divergence (checked with any measure: a finite real number, not 0 or -1 "
+        "where unused)",
+        cli_type=float,
+    ),
     Option(
         "temperature",
         f"softmax temperature of the masked LM (default {DEFAULT_TEMPERATURE})",
