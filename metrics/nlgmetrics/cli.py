@@ -80,6 +80,19 @@ def check_output(path: Path) -> None:
         raise CLIError(f"cannot write {path}: {'it is a folder' if path.is_dir() else 'permission denied'}")
 
 
+def check_not_input(output: str | os.PathLike | None, inputs: list[str | os.PathLike], flag: str) -> None:
+    """Refuse an output (``flag``'s value) that is one of the input files, however it is named (``./``,
+    a symbolic or hard link: the same file on disk), before anything is read or loaded."""
+    if output is None or not os.path.exists(output):
+        return
+    for source in inputs:
+        if os.path.exists(source) and os.path.samefile(output, source):
+            raise CLIError(
+                f"{flag} {output} is the input file {source}; writing it would replace the input: "
+                "give another file"
+            )
+
+
 def rows_not_indexes(message: str) -> str:
     """A check's message about ``field[i]`` as the file's 1-based row: ``row i+1 (field)``."""
     return re.sub(r"\b([a-z_]+)\[(\d+)\]", lambda m: f"row {int(m[2]) + 1} ({m[1]})", message)
@@ -99,12 +112,13 @@ def gather_inputs(
     rows: list[dict[str, Any]], fields: list[str], columns: dict[str, str], list_fields: tuple[str, ...] = ()
 ) -> dict[str, list]:
     """Module inputs from the rows (:func:`nlgmetrics.columns.gather_columns`, shared with the Space); a
-    missing column is an error naming the field and the 1-based row."""
-    from .columns import MissingColumnError, gather_columns
+    missing column, or a references cell that starts with ``[`` but is no JSON list of texts, is an
+    error naming the 1-based row."""
+    from .columns import gather_columns
 
     try:
         return gather_columns(rows, fields, columns, list_fields)
-    except MissingColumnError as err:
+    except ValueError as err:
         raise CLIError(str(err)) from None
 
 
@@ -114,7 +128,10 @@ def checked_inputs(
     """The config's inputs from the rows of ``path``, each checked (an error names the 1-based row)."""
     from .core.validation import check_inputs
 
-    inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns, spec.list_inputs)
+    try:
+        inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns, spec.list_inputs)
+    except CLIError as err:
+        raise CLIError(f"{path}: {err}") from None
     try:
         check_inputs(inputs, reference_fields=spec.list_inputs)
     except ValueError as err:
@@ -350,6 +367,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     path = Path(args.input)
     output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
     check_output(output)
+    check_not_input(args.output or output, [args.input], "--output")
     rows = read_rows(path)
     if not rows:
         raise CLIError(f"{path} has no rows")

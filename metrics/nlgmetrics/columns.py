@@ -65,6 +65,7 @@ def gather_columns(
         for index, row in enumerate(rows):
             if column not in row:
                 raise MissingColumnError(missing_column(index, column, field, row, fix))
-            values.append(field_value(row[column], takes_list=field in list_fields))
+            where = f"row {index + 1} ({column})"
+            values.append(field_value(row[column], takes_list=field in list_fields, where=where))
         inputs[field] = values
     return inputs

@@ -3,8 +3,12 @@
 One convention for several texts in one cell (several references per example): in JSON the value is
 a list; in CSV and TSV the cell holds that list written as JSON (``["r1", "r2"]``). Reading keeps a
 CSV/TSV cell as its text; :func:`field_value` turns the cell of a field that takes lists back into the
-list. Other values that are not text (booleans, null, nested data) are written to CSV/TSV as JSON too,
-NaN as ``nan``; JSON files write NaN as ``null``. Line numbers in errors are 1-based, as in an editor.
+list; a references text that starts with ``[`` must be such a list (one reference that starts with
+``[`` is written ``["[Music] ..."]``). Other values that are not text (booleans, null, nested data) are
+written to CSV/TSV as JSON too, NaN as ``nan``; JSON files write NaN as ``null``. What the CLI and the
+Space write reads back identically: JSON lines are split at ``\\n`` only (a text keeps U+2028, U+2029,
+U+0085), a CSV/TSV cell may be as long as its file, and a column or field named twice is refused
+rather than one of them dropped. Line numbers in errors are 1-based, as in an editor.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "scored.csv")
@@ -28,6 +32,7 @@ import io
 import json
 import math
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +72,11 @@ def read_records(path: str | os.PathLike, *, name: str | None = None) -> list[di
         return _read_table(path, text, DELIMITERS[kind])
     if kind == "json":
         try:
-            whole = json.loads(text)
+            whole = json.loads(text, object_pairs_hook=_object)
         except json.JSONDecodeError:
             pass  # JSONL in a .json file
+        except RepeatedName as err:
+            raise ValueError(f"{path}: {err}") from None
         else:
             whole = whole if isinstance(whole, list) else [whole]
             for index, record in enumerate(whole):
@@ -79,30 +86,71 @@ def read_records(path: str | os.PathLike, *, name: str | None = None) -> list[di
                     )
             return whole
     records = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # not splitlines(): a text may hold U+2028
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json.loads(line, object_pairs_hook=_object)
         except json.JSONDecodeError as err:
             raise ValueError(
                 f"{path}:{number}: not valid JSON ({err.msg}); use one object per line"
             ) from None
+        except RepeatedName as err:
+            raise ValueError(f"{path}:{number}: {err}") from None
         if not isinstance(record, dict):
             raise ValueError(f"{path}:{number}: each line must be a JSON object, got {type(record).__name__}")
         records.append(record)
     return records
 
 
+class RepeatedName(ValueError):
+    """A JSON object naming a field twice (json keeps the last one)."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict; a field named twice is a :class:`RepeatedName`."""
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen: set[str] = set()
+        name = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise RepeatedName(f"the field {name!r} is named twice; give each field its own name")
+    return record
+
+
+_CSV_LIMIT = threading.Lock()
+"""Held while a table is read with the csv module's cell limit (process-wide) raised to the file's size."""
+
+
 def _read_table(path: Path, text: str, delimiter: str) -> list[dict[str, Any]]:
+    """The rows of a CSV/TSV text. Any cell fits (the limit is the text's length, only while it is read;
+    what limits uploads is the Space's ``max_upload_bytes``), and a header naming a column twice is
+    refused."""
+    with _CSV_LIMIT:
+        previous = csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))
+        try:
+            return _table_rows(path, text, delimiter)
+        finally:
+            csv.field_size_limit(previous)
+
+
+def _table_rows(path: Path, text: str, delimiter: str) -> list[dict[str, Any]]:
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
     records = []
     try:
+        header = reader.fieldnames or []
+        first: dict[str, int] = {}
+        for number, name in enumerate(header, 1):
+            if name in first:
+                raise ValueError(
+                    f"{path}:1: the column {name!r} is named twice (columns {first[name]} and {number}); "
+                    "give each column its own name"
+                )
+            first[name] = number
         for row in reader:
             if None in row or any(value is None for value in row.values()):
                 raise ValueError(
                     f"{path}:{reader.line_num}: the row does not have one value per header column "
-                    f"({len(reader.fieldnames or [])} columns)"
+                    f"({len(header)} columns)"
                 )
             records.append(dict(row))
     except csv.Error as err:
@@ -110,18 +158,26 @@ def _read_table(path: Path, text: str, delimiter: str) -> list[dict[str, Any]]:
     return records
 
 
-def field_value(value: Any, *, takes_list: bool) -> Any:
-    """An input field's value as read from a file: for a field that takes lists, a text cell holding a
-    JSON list of texts (how CSV/TSV carry several references) becomes that list; everything else is
-    returned as read."""
-    if takes_list and isinstance(value, str) and value.lstrip().startswith("["):
-        try:
-            decoded = json.loads(value)
-        except json.JSONDecodeError:
-            return value
-        if isinstance(decoded, list) and all(isinstance(item, str) for item in decoded):
+def field_value(value: Any, *, takes_list: bool, where: str = "the value") -> Any:
+    """An input field's value as read from a file: for a field that takes lists, a text that starts with
+    ``[`` (after spaces) is a JSON list of texts (how CSV/TSV carry several references) and becomes that
+    list; one that is not is a ValueError starting with ``where`` (the row and field). Everything else
+    is returned as read."""
+    if not (takes_list and isinstance(value, str) and value.lstrip().startswith("[")):
+        return value
+    try:
+        decoded = json.loads(value)
+    except json.JSONDecodeError as err:
+        problem = f"not valid JSON: {err.msg} at character {err.pos + 1}"
+    else:
+        bad = next((i for i, item in enumerate(decoded) if not isinstance(item, str)), None)
+        if bad is None:
             return decoded
-    return value
+        problem = f"item {bad + 1} is {type(decoded[bad]).__name__}, not a text"
+    raise ValueError(
+        f"{where} starts with '[' but is not a JSON list of texts ({problem}); write several references "
+        'as ["first", "second"], and one that starts with \'[\' as ["[Music] ..."]'
+    )
 
 
 def _cell(value: Any) -> Any:

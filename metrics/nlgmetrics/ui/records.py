@@ -131,7 +131,7 @@ def records_to_fields(
                     f"record {index} has no field {name!r} (its fields: {', '.join(map(str, record)) or 'none'}); "
                     f"the module's inputs are {', '.join(inputs)}"
                 )
-            value = field_value(record[name], takes_list=name in list_fields)
+            value = field_value(record[name], takes_list=name in list_fields, where=f"record {index}: {name}")
             _check_text(value, f"record {index}: {name}", limits)
             fields[name].append(value)
         unknown = sorted(set(map(str, record)) - set(inputs))
