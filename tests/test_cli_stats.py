@@ -322,6 +322,8 @@ def test_compare_checks_files_of_texts_before_loading_a_model(scored, tmp_path, 
         ([str(raw), str(other)], f"differ at example id {rows[0]['id']!r}: its sources is not the same"),
         ([str(raw), str(no_sources)], "row 1 has no column 'sources' for sources"),
         ([str(raw), str(raw), "--option", "aggregation=median"], "aggregation='median'"),
+        ([str(raw), str(raw), "--higher-is-better", "false"], "--higher-is-better false contradicts"),
+        ([str(raw), str(raw), "--seed", "-2"], "--seed must be a non-negative integer, got -2"),
     ]
     for argv, message in cases:
         code, out, err = _run(capsys, "compare", *argv, "--metric", "ctc_consistency", "--config", "E-minilm")

@@ -18,10 +18,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
-from .cli import CLIError, add_scoring_flags, check_not_input, read_rows
+from .cli import CLIError, add_scoring_flags, read_rows
 from .modules.spec import parse_bool
 
 BOOTSTRAP_HELP = {
@@ -53,6 +55,17 @@ def _bootstrap_flags(parser: argparse.ArgumentParser, command: str) -> None:
     )
 
 
+def _check_flags(args: argparse.Namespace, check: Any) -> None:
+    """The resampling flags, checked before any file is read or model loaded (``check`` is the
+    Python function's own check of resamples, seed and confidence)."""
+    if args.seed < 0:
+        raise CLIError(f"--seed must be a non-negative integer, got {args.seed}")
+    try:
+        check(args.resamples, args.seed, args.confidence)
+    except ValueError as err:
+        raise CLIError(f"--{err}") from None
+
+
 def _json(value: Any) -> str:
     """JSON with NaN written as null."""
 
@@ -77,9 +90,15 @@ def _score(value: Any, where: str, field: str) -> float:
     if isinstance(value, bool):
         raise CLIError(f"{where}: {field} must be a number, got {value!r}")
     try:
-        return float(value)
+        number = float(value)
     except (TypeError, ValueError):
         raise CLIError(f"{where}: {field} must be a number, got {value!r}") from None
+    if math.isinf(number):
+        raise CLIError(
+            f"{where}: {field} is infinite; scores must be finite numbers (an empty cell or null is NaN: "
+            "the pair is dropped)"
+        )
+    return number
 
 
 def _system_names(paths: list[Path]) -> list[str]:
@@ -112,11 +131,22 @@ def _rows_in_order(path: Path, rows: list[dict], order: list[str], first: Path) 
     return [index[i] for i in order]
 
 
+def _input_value(row: dict, column: str, takes_list: bool, where: str) -> Any:
+    """An input cell as the module reads it (a CSV/TSV cell of several references is their list)."""
+    from .records import field_value
+
+    try:
+        return field_value(row[column], takes_list=takes_list)
+    except ValueError as err:
+        raise CLIError(f"{where} ({column}): {err}") from None
+
+
 def _aligned_tables(
-    paths: list[Path], tables: list[list[dict]], check_fields: list[str]
+    paths: list[Path], tables: list[list[dict]], check_fields: dict[str, tuple[str, bool]]
 ) -> tuple[list, bool]:
     """The files' rows in one example order (by ``id`` when every row has one, else by line), and
-    whether by id; the input columns ``check_fields`` must agree between the files."""
+    whether by id; the inputs ``check_fields`` (field → its column, whether it takes a list) must
+    agree between the files, as the module would read them (not as the cells are written)."""
     by_id = all("id" in row for rows in tables for row in rows)
     first, reference = paths[0], tables[0]
     if by_id:
@@ -130,9 +160,12 @@ def _aligned_tables(
                 f"{path} has {len(tables[k])} rows but {first} has {len(reference)}; score the same inputs"
             )
         for i, (row, base) in enumerate(zip(tables[k], reference)):
-            for input_field in check_fields:
-                if input_field in row and input_field in base and row[input_field] != base[input_field]:
-                    name = f"id {row['id']!r}" if by_id else f"row {i + 1}"
+            name = f"id {row['id']!r}" if by_id else f"row {i + 1}"
+            for input_field, (column, takes_list) in check_fields.items():
+                if column not in row or column not in base:
+                    continue
+                value = _input_value(row, column, takes_list, f"{path}: {name}")
+                if value != _input_value(base, column, takes_list, f"{first}: {name}"):
                     raise CLIError(
                         f"{path} and {first} differ at example {name}: its {input_field} is not the same; "
                         "compare systems on the same inputs"
@@ -140,13 +173,43 @@ def _aligned_tables(
     return tables, by_id
 
 
+def _recorded_direction(signature: str | None) -> bool | None:
+    """The direction of the module a file's signature names (None: no signature, or the module's
+    direction depends on its options, as InfoLM's does)."""
+    from .modules import SPECS
+
+    fields = dict(part.split(":", 1) for part in (signature or "").split("|") if ":" in part)
+    spec = SPECS.get(fields.get("module", ""))
+    return None if spec is None else spec.higher_is_better
+
+
+def _check_direction(
+    flag: bool | None, paths: list[Path], recorded: dict[int, bool | None], field: str
+) -> None:
+    """``--higher-is-better`` must agree with the direction each file records (its signature's module,
+    or the result of scoring it here): a contradiction would flip the verdict."""
+    clash = next((k for k, higher in recorded.items() if higher is not None and higher != flag), None)
+    if flag is not None and clash is not None:
+        said = "higher is better" if recorded[clash] else "lower is better"
+        raise CLIError(
+            f"--higher-is-better {str(flag).lower()} contradicts {paths[clash]}, whose {field} scores say "
+            f"{said}; leave the flag out to use the files' direction"
+        )
+
+
 def _system_scores(
-    paths: list[Path], field: str, check_fields: list[str], metric: str, scorer: Any, field_given: bool
+    paths: list[Path],
+    field: str,
+    check_fields: dict[str, tuple[str, bool]],
+    scorer: Any,
+    args: argparse.Namespace,
 ) -> dict[str, dict[str, Any]]:
     """Each system's scores as a compute()-like result (with the ``<metric>_signature`` column's
-    signature): read from the ``field`` column of a scored file, or, for a file without that column
-    (and no ``--field``), scored here with ``scorer`` (a :class:`~nlgmetrics.cli.FileScorer`). Every
-    file is read, aligned and its inputs checked before any model loads."""
+    signature and the direction it records): read from the ``field`` column of a scored file, or, for
+    a file without that column (and no ``--field``), scored here with ``scorer`` (a
+    :class:`~nlgmetrics.cli.FileScorer`). Every file is read, aligned and its inputs checked before any
+    model loads."""
+    field_given, signed = args.field is not None, f"{scorer.spec.name}_signature"
     tables, to_score = [], {}
     for k, path in enumerate(paths):
         rows = read_rows(path)
@@ -162,43 +225,59 @@ def _system_scores(
             to_score[k] = scorer.inputs(rows, path)
         tables.append(rows)
     tables, by_id = _aligned_tables(paths, tables, check_fields)
+    directions = {
+        k: scorer.spec.higher_is_better if k in to_score else _recorded_direction(rows[0].get(signed))
+        for k, rows in enumerate(tables)
+    }
+    _check_direction(args.higher_is_better, paths, directions, field)  # before any model loads
     for k in to_score:  # the rows in the aligned order, scored here
         result = scorer.compute(scorer.inputs(tables[k], paths[k]))
+        directions[k] = result.get("higher_is_better")
         for row, value in zip(tables[k], result["scores"]):
             row[field] = value
-            row[f"{metric}_signature"] = result["signature"]
+            row[signed] = result["signature"]
+    _check_direction(args.higher_is_better, paths, directions, field)
     results = {}
-    for name, path, rows in zip(_system_names(paths), paths, tables):
+    for k, (name, path, rows) in enumerate(zip(_system_names(paths), paths, tables)):
         scores = [
             _score(row[field], f"{path}: " + (f"id {row['id']!r}" if by_id else f"row {i + 1}"), field)
             for i, row in enumerate(rows)
         ]
-        signature = rows[0].get(f"{metric}_signature")
-        results[name] = {"scores": scores, **({"signature": signature} if signature else {})}
+        signature = rows[0].get(signed)
+        results[name] = {
+            "scores": scores,
+            **({"signature": signature} if signature else {}),
+            **({"higher_is_better": directions[k]} if directions[k] is not None else {}),
+        }
     return results
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from .cli import FileScorer
-    from .significance import compare, compare_many
+    from .significance import check_options, compare, compare_many
 
+    _check_flags(args, check_options)
     scorer = FileScorer(args)
     spec = scorer.spec
     if len(args.files) < 2:
         raise CLIError("give at least two files, one per system")
-    higher = args.higher_is_better if args.higher_is_better is not None else spec.higher_is_better
     field = args.field or spec.name
-    inputs = [f for f in spec.inputs_for(args.config) if f != "predictions"]
-    results = _system_scores(
-        [Path(f) for f in args.files], field, inputs, spec.name, scorer, args.field is not None
-    )
+    inputs = {
+        f: (scorer.columns.get(f, f), f in spec.list_inputs)
+        for f in spec.inputs_for(args.config)
+        if f != "predictions"
+    }
+    results = _system_scores([Path(f) for f in args.files], field, inputs, scorer, args)
+    recorded = {r["higher_is_better"] for r in results.values() if "higher_is_better" in r}
+    if len(recorded) > 1:
+        raise CLIError(f"the files disagree on {field}'s direction; compare scores of one metric and options")
+    higher = args.higher_is_better
     if higher is None:
-        directions = {r.get("higher_is_better") for r in scorer.results}
-        if len(directions) != 1 or None in directions:
-            raise CLIError(
-                f"{spec.name}'s direction depends on its options; say it with --higher-is-better true|false"
-            )
-        (higher,) = directions
+        higher = recorded.pop() if recorded else spec.higher_is_better
+    if higher is None:
+        raise CLIError(
+            f"{spec.name}'s direction depends on its options; say it with --higher-is-better true|false"
+        )
     if args.config is not None:
         for name, result in results.items():
             if "signature" in result and f"|config:{args.config}|" not in result["signature"] + "|":
@@ -216,7 +295,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         else:
             output = compare_many(results, **options)
     except ValueError as err:
-        raise CLIError(str(err)) from err
+        where = f"A = {a}, B = {b}: " if len(results) == 2 else ""
+        raise CLIError(f"{where}{err}") from err
     print(_json(output) if args.json else format_comparison(output, field))
     return 0
 
@@ -308,35 +388,57 @@ def _scored_records(records: list, scorer: Any, args: argparse.Namespace) -> lis
     ]
 
 
-def cmd_meta_eval(args: argparse.Namespace) -> int:
-    from .meta_eval import format_tables, meta_evaluate, plot, read_records
+def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
+    """:func:`~nlgmetrics.meta_eval.meta_evaluate` with the flags; its notes (a protocol left out)
+    are ``nlgmetrics: note: ...`` lines on stderr, its ValueErrors one-line errors naming the file."""
+    from .meta_eval import MetaEvalWarning, meta_evaluate
 
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", MetaEvalWarning)
+            result = meta_evaluate(
+                records,
+                human=args.human,
+                predicted=args.predicted,
+                protocols=args.protocol,
+                dimensions=args.dimension,
+                resamples=args.resamples,
+                seed=args.seed,
+                confidence=args.confidence,
+            )
+    except ValueError as err:
+        raise CLIError(f"{args.file}: {err}") from err
+    notes = [w for w in caught if issubclass(w.category, MetaEvalWarning)]
+    for note in dict.fromkeys(str(w.message) for w in notes):
+        print(f"nlgmetrics: note: {note}", file=sys.stderr)
+    for other in (w for w in caught if w not in notes):
+        warnings.showwarning(other.message, other.category, other.filename, other.lineno)
+    return result
+
+
+def cmd_meta_eval(args: argparse.Namespace) -> int:
+    from .meta_eval import check_bootstrap, check_plot_path, format_tables, plot, read_records
+
+    _check_flags(args, check_bootstrap)
+    if args.plot:  # before any scoring: a format matplotlib cannot write would fail after it
+        try:
+            check_plot_path(args.plot)
+        except ImportError as err:
+            raise CLIError(str(err)) from None
+        except ValueError as err:
+            raise CLIError(f"--plot {err}") from None
     scorer = None
     if args.metric is not None:
         from .cli import FileScorer
 
         scorer = FileScorer(args)
-    for flag, output in (("--output", args.output), ("--plot", args.plot)):
-        check_not_input(output, [args.file], flag)
     try:
         records = read_records(args.file)
     except ValueError as err:
         raise CLIError(f"{args.file}: {err}") from err
     if scorer is not None:
         records = _scored_records(records, scorer, args)
-    try:
-        result = meta_evaluate(
-            records,
-            human=args.human,
-            predicted=args.predicted,
-            protocols=args.protocol,
-            dimensions=args.dimension,
-            resamples=args.resamples,
-            seed=args.seed,
-            confidence=args.confidence,
-        )
-    except ValueError as err:
-        raise CLIError(f"{args.file}: {err}") from err
+    result = _meta_evaluate(records, args)
     if args.output:
         try:
             Path(args.output).write_text(_json(result) + "\n", encoding="utf-8")
