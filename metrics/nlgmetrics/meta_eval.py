@@ -206,7 +206,7 @@ def correlate(
     docs = None if doc_ids is None else _check_ids("doc_ids", doc_ids, n)
     systems = None if system_ids is None else _check_ids("system_ids", system_ids, n)
     levels = _selection("levels", levels, LEVELS)
-    _check_bootstrap(resamples, seed, confidence)
+    check_bootstrap(resamples, seed, confidence)
     if levels is not None and "summary" in levels and docs is None:
         raise ValueError("the summary level needs doc_ids (the document each item belongs to)")
     if levels is not None and "system" in levels and systems is None:
@@ -287,7 +287,8 @@ def _intervals(values: Mapping[str, Any], draws: np.ndarray, confidence: float) 
     return out
 
 
-def _check_bootstrap(resamples: Any, seed: Any, confidence: Any) -> None:
+def check_bootstrap(resamples: Any, seed: Any, confidence: Any) -> None:
+    """The intervals' options (a ValueError names the bad one)."""
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 0:
         raise ValueError(f"resamples must be a non-negative integer (0: no intervals), got {resamples!r}")
     check_seed(seed)
@@ -504,7 +505,7 @@ def meta_evaluate(
             _dimension_values(record, field, i, chosen)
     docs, systems = _record_levels(records, protocols)
     columns = {d: (_column(records, predicted, d), _column(records, human, d)) for d in chosen}
-    _check_bootstrap(resamples, seed, confidence)
+    check_bootstrap(resamples, seed, confidence)
 
     result: dict[str, dict[str, dict[str, Any]]] = {}
     for dimension, (metric, judged) in columns.items():
@@ -579,7 +580,7 @@ def check_plot_path(path: str | Path) -> Path:
     if path.suffix[1:].lower() not in formats:
         shown = f"'{path.suffix}'" if path.suffix else "no suffix"
         raise ValueError(
-            f"cannot draw {path}: {shown} is not an image format matplotlib writes; "
+            f"{path}: {shown} is not an image format matplotlib writes; "
             f"use one of {', '.join('.' + f for f in sorted(formats))}"
         )
     return path

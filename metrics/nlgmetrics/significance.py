@@ -95,7 +95,8 @@ def check_sums(values: np.ndarray, what: str) -> None:
         )
 
 
-def _check_options(resamples: Any, seed: Any, confidence: Any) -> None:
+def check_options(resamples: Any, seed: Any, confidence: Any) -> None:
+    """:func:`compare`'s resampling options (a ValueError names the bad one)."""
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
     check_seed(seed)
@@ -157,7 +158,7 @@ def compare(
     better/equal/worse than a in the metric's direction), ``better`` (``"a"``, ``"b"`` or None when
     p ≥ 1 − confidence), plus ``higher_is_better``, ``confidence``, ``resamples`` and ``seed``.
     """
-    _check_options(resamples, seed, confidence)
+    check_options(resamples, seed, confidence)
     if not isinstance(key, str):
         raise ValueError(f"key must be the name of a score list, e.g. 'scores', got {key!r}")
     higher = _direction(higher_is_better, [a, b])
@@ -249,7 +250,7 @@ def compare_many(
     """
     if not isinstance(systems, Mapping) or len(systems) < 2:
         raise ValueError("systems must be a dict of at least 2 systems: {name: per-example scores}")
-    _check_options(resamples, seed, confidence)
+    check_options(resamples, seed, confidence)
     higher = _direction(higher_is_better, list(systems.values()))
     checked = {}
     for name, scores in systems.items():
