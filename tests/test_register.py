@@ -100,3 +100,96 @@ def test_register_is_idempotent_replaces_older_versions_and_removes_only_its_own
     assert foreign.exists() and left == {"__init__.py", f".{MARKER}", "f" * 64}
     assert [p.name for p in root.iterdir() if p.is_dir()] == [parent.name]  # the other seven were all ours
     assert register(modules_cache, tmp_path, "--remove").count(": not registered (") == len(NAMES)
+
+
+# ---- issue 26 §11: concurrent runs, a half-written folder, a cache path that is a file -----------------
+
+
+def run_register(env: dict[str, str], cwd: Path, *more: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "nlgmetrics", "register", *more],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` (bytecode caches aside) with its bytes."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def test_eight_concurrent_registers_into_an_empty_cache_all_succeed_with_one_result(modules_cache, tmp_path):
+    processes = [run_register(modules_cache, tmp_path) for _ in range(8)]
+    done = [(p.wait(timeout=600), *p.communicate()) for p in processes]
+    assert [(code, err) for code, _, err in done] == [(0, "")] * 8
+    for _, out, _ in done:
+        assert (
+            sum(f"{name}: registered (" in out or f"{name}: already registered (" in out for name in NAMES)
+            == 8
+        )
+    root = Path(modules_cache["HF_MODULES_CACHE"]) / "evaluate_modules" / "metrics"
+    concurrent = tree(root)
+    alone = tmp_path / "alone"
+    register({**modules_cache, "HF_MODULES_CACHE": str(alone)}, tmp_path)
+    # the same files as one run writes alone (the script's json names its own path)
+    assert sorted(concurrent) == sorted(tree(alone / "evaluate_modules" / "metrics"))
+    for name in NAMES:
+        parent = root / f"{PREFIX}{name}"
+        assert sorted(p.name for p in parent.iterdir()) == sorted(
+            ["__init__.py", f".{MARKER}", version_hash(name, nlgmetrics.__version__)]
+        )
+    env = {**modules_cache, "HF_EVALUATE_OFFLINE": "1"}
+    cases = cases_for(["ctc_consistency", "unieval"])
+    assert_same(bare_evaluate_load(cases, env, tmp_path), expected(cases))
+
+
+def test_a_version_folder_left_half_written_is_replaced_and_removed(modules_cache, tmp_path):
+    root = Path(modules_cache["HF_MODULES_CACHE"]) / "evaluate_modules" / "metrics"
+    register(modules_cache, tmp_path)
+    parent = root / f"{PREFIX}ctc_consistency"
+    target = parent / version_hash("ctc_consistency", nlgmetrics.__version__)
+    (target / MARKER).unlink()  # an interrupted run: the script is there, the marker not yet
+    (target / "ctc_consistency.json").unlink()
+    assert "ctc_consistency: registered (" in register(modules_cache, tmp_path)
+    assert (target / MARKER).is_file() and (target / "ctc_consistency.json").is_file()
+
+    (target / MARKER).unlink()
+    out = register(modules_cache, tmp_path, "--remove")
+    assert "ctc_consistency: removed (" in out and not parent.exists()
+
+    # a half-written folder of an older version (its script names the version it was written for)
+    register(modules_cache, tmp_path)
+    old = parent / version_hash("ctc_consistency", "0.0.1")
+    old.mkdir()
+    from nlgmetrics.registration import script_text
+
+    (old / "ctc_consistency.py").write_text(script_text("ctc_consistency", "0.0.1"), encoding="utf-8")
+    foreign = parent / ("e" * 64)  # another tool's folder with the same files, not named by our hash
+    foreign.mkdir()
+    (foreign / "ctc_consistency.py").write_text(script_text("ctc_consistency", "0.0.1"), encoding="utf-8")
+    assert "ctc_consistency: replaced nlgmetrics 0.0.1" in register(modules_cache, tmp_path)
+    assert not old.exists() and foreign.exists()
+
+
+@pytest.mark.parametrize("under", [False, True])
+def test_a_modules_cache_that_is_a_file_is_one_line_exit_2(modules_cache, tmp_path, under):
+    cache = tmp_path / "cache-file"
+    cache.write_text("not a folder\n")
+    env = {**modules_cache, "HF_MODULES_CACHE": str(cache / "sub" if under else cache)}
+    for more in ([], ["--remove"]):
+        done = run([sys.executable, "-m", "nlgmetrics", "register", *more], env, tmp_path)
+        if more:  # nothing of ours can be there: nothing to remove
+            assert done.returncode == 0 and done.stdout.count(": not registered (") == len(NAMES)
+            continue
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert done.stderr.startswith("nlgmetrics: error: ") and f"{cache}" in done.stderr
+        assert "HF_MODULES_CACHE" in done.stderr and "not a folder" in done.stderr
+    assert cache.read_text() == "not a folder\n"

@@ -10,7 +10,10 @@ cached version of the module ...": it means this registered script is the one lo
 
 Each version folder carries a marker file naming nlgmetrics and its version: registering again is a
 no-op, a new nlgmetrics version replaces the folders an older one wrote, and ``remove=True`` deletes
-exactly what was written (other cached versions of the name are left alone).
+exactly what was written (other cached versions of the name are left alone). A version folder is written
+beside its place under a temporary name and renamed into place, so several processes may register at once
+(the last rename loses to an identical folder); a folder of ours that an interrupted older run left without
+its marker (its name is our hash of the script it holds) is replaced or removed.
 
 >>> script_text("ctc_consistency", "0.1.0").splitlines()[-1]
 'from nlgmetrics.modules import CTCConsistency  # noqa: F401'
@@ -23,7 +26,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
+import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,6 +93,17 @@ class Change:
         return f"{self.module}: {self.action} ({self.path})"
 
 
+class RegistrationError(ValueError):
+    """register cannot write where evaluate looks (one line, saying what to do)."""
+
+
+FILES = ("__init__.py", "{name}.py", "{name}.json", MARKER)
+"""What a version folder of ours holds (plus Python's ``__pycache__``)."""
+TEMPORARY = ".nlgmetrics-tmp-"
+"""Prefix of the folders a version is written in before it is renamed into place (evaluate reads only
+64-character names, so it never sees them)."""
+
+
 def _ours(folder: Path) -> dict | None:
     """The marker of a version folder written by :func:`register`, else None."""
     try:
@@ -95,40 +112,144 @@ def _ours(folder: Path) -> dict | None:
         return None
 
 
-def _write_init(folder: Path) -> None:
-    init = folder / "__init__.py"
-    if not init.exists():
-        init.write_text("")
+def _unfinished(folder: Path, name: str, version: str) -> str | None:
+    """The version of a folder of ours that an interrupted run left without its marker, else None: it holds
+    only files we write, and its name is our hash for this version or for the one its script names."""
+    try:
+        entries = {p.name for p in folder.iterdir()}
+        script = (folder / f"{name}.py").read_text(encoding="utf-8") if f"{name}.py" in entries else ""
+    except (OSError, UnicodeDecodeError):
+        return None
+    if MARKER in entries or not entries <= {f.format(name=name) for f in FILES} | {"__pycache__"}:
+        return None
+    for candidate in (version, *re.findall(r"\(nlgmetrics ([^\s)]+)\)", script)):
+        written = hashlib.sha256(f"nlgmetrics-register\0{candidate}\0{script}".encode()).hexdigest()
+        if folder.name in (version_hash(name, candidate), written):
+            return candidate
+    return None
+
+
+def _version_folders(parent: Path, name: str, version: str) -> dict[Path, tuple[str, bool]]:
+    """Our version folders under ``parent`` → (the nlgmetrics version that wrote them, finished)."""
+    found = {}
+    for folder in sorted(parent.iterdir()) if parent.is_dir() else []:
+        if len(folder.name) != 64 or not folder.is_dir():
+            continue
+        marker = _ours(folder)
+        if marker is not None:
+            found[folder] = (str(marker.get("nlgmetrics", "?")), True)
+        elif (unfinished := _unfinished(folder, name, version)) is not None:
+            found[folder] = (unfinished, False)
+    return found
+
+
+def _done(target: Path, version: str) -> bool:
+    """``target`` is our finished folder of ``version``."""
+    return (_ours(target) or {}).get("nlgmetrics") == version
+
+
+def _discard(folder: Path) -> None:
+    """Remove ``folder``; renamed aside first, so that of several processes exactly one removes it."""
+    aside = folder.with_name(f"{TEMPORARY}{uuid.uuid4().hex}")
+    try:
+        folder.rename(aside)
+    except FileNotFoundError:  # another process got there first
+        return
+    shutil.rmtree(aside)
+
+
+def _create(path: Path, text: str) -> None:
+    """Write ``path`` unless it exists (several processes may race to)."""
+    try:
+        with open(path, "x", encoding="utf-8") as file:
+            file.write(text)
+    except FileExistsError:
+        pass
 
 
 def _remove_parent_if_ours(parent: Path) -> None:
     """Remove a module folder that register created and that now holds nothing but its ``__init__.py``."""
     created = parent / f".{MARKER}"
     if created.exists() and {p.name for p in parent.iterdir()} <= {"__init__.py", created.name}:
-        shutil.rmtree(parent)
+        _discard(parent)
 
 
-def _write_version(root: Path, parent: Path, target: Path, name: str, version: str) -> None:
-    """One version folder as evaluate's own loader lays it out, plus the marker."""
-    if not parent.exists():
-        parent.mkdir(parents=True)
-        (parent / f".{MARKER}").write_text("created by nlgmetrics register\n")
-    for folder in (root.parent, root, parent):
-        _write_init(folder)
-    target.mkdir()
-    _write_init(target)
-    script = target / f"{name}.py"
-    script.write_text(script_text(name, version), encoding="utf-8")
-    meta = {"original file path": f"nlgmetrics {version}", "local file path": str(script)}
-    (target / f"{name}.json").write_text(json.dumps(meta))
-    (target / MARKER).write_text(json.dumps({"module": name, "nlgmetrics": version}) + "\n")
+def _check_root(root: Path) -> None:
+    """``root`` can be a folder: no part of it is a file."""
+    from evaluate import config
+
+    for folder in (root, *root.parents):
+        if folder.exists() or folder.is_symlink():
+            if not folder.is_dir():
+                raise RegistrationError(
+                    f"cannot register into {root}: {folder} is not a folder (HF_MODULES_CACHE="
+                    f"{config.HF_MODULES_CACHE}); point HF_MODULES_CACHE at a folder, or unset it"
+                )
+            return
+
+
+def _write_version(parent: Path, target: Path, name: str, version: str) -> bool:
+    """Write one version folder as evaluate's own loader lays it out, plus the marker, into a temporary
+    folder beside ``target`` that is then renamed into place. False if another process placed it first."""
+    if not parent.is_dir():
+        parent.mkdir(parents=True, exist_ok=True)
+        _create(parent / f".{MARKER}", "created by nlgmetrics register\n")
+    for folder in (parent.parent.parent, parent.parent, parent):
+        _create(folder / "__init__.py", "")
+    temporary = Path(tempfile.mkdtemp(prefix=TEMPORARY, dir=parent))
+    try:
+        (temporary / "__init__.py").write_text("")
+        (temporary / f"{name}.py").write_text(script_text(name, version), encoding="utf-8")
+        meta = {"original file path": f"nlgmetrics {version}", "local file path": str(target / f"{name}.py")}
+        (temporary / f"{name}.json").write_text(json.dumps(meta))
+        (temporary / MARKER).write_text(json.dumps({"module": name, "nlgmetrics": version}) + "\n")
+        os.replace(temporary, target)
+        return True
+    except OSError:
+        if _done(target, version):  # another process placed the same folder first
+            return False
+        raise
+    finally:
+        if temporary.exists():
+            shutil.rmtree(temporary)
+
+
+def _register_one(root: Path, name: str, version: str, remove: bool) -> Change:
+    """Register (or remove) one module; see :func:`register`."""
+    parent = root / f"{PREFIX}{name}"
+    mine = _version_folders(parent, name, version)
+    if remove:
+        for folder in mine:
+            _discard(folder)
+        if parent.is_dir():
+            for leftover in parent.glob(f"{TEMPORARY}*"):  # an interrupted run's temporary folder
+                shutil.rmtree(leftover, ignore_errors=True)
+            _remove_parent_if_ours(parent)
+        return Change(name, "removed" if mine else "not registered", parent)
+    target = parent / version_hash(name, version)
+    stale = {folder: v for folder, (v, finished) in mine.items() if folder != target or not finished}
+    for folder in stale:
+        _discard(folder)
+    if target.exists() and not _done(target, version):
+        raise RegistrationError(
+            f"{target} exists but was not written by nlgmetrics register: move it away and run again"
+        )
+    wrote = not _done(target, version) and _write_version(parent, target, name, version)
+    # evaluate loads the newest script of a name: make it this one (also after another tool cached its own)
+    os.utime(target / f"{name}.py")
+    replaced = sorted({v for folder, v in stale.items() if v != version})
+    if replaced:
+        return Change(name, f"replaced nlgmetrics {', '.join(replaced)}", target)
+    return Change(name, "registered" if wrote else "already registered", target)
 
 
 def register(remove: bool = False, modules: list[str] | None = None) -> list[Change]:
     """Install (or with ``remove=True`` remove) the module scripts in evaluate's modules cache.
 
-    Returns one :class:`Change` per module saying what was done. Idempotent; a newer nlgmetrics version
-    replaces the folders an older one wrote.
+    Returns one :class:`Change` per module saying what was done. Idempotent and safe to run in several
+    processes at once (each version folder is written aside and renamed into place); a newer nlgmetrics
+    version replaces the folders an older one wrote, and a folder of ours that an interrupted run left
+    half-written is replaced. A :class:`RegistrationError` (one line) says why it cannot write.
     """
     from .modules import SPECS
     from .version import __version__
@@ -138,29 +259,12 @@ def register(remove: bool = False, modules: list[str] | None = None) -> list[Cha
     if unknown:
         raise ValueError(f"unknown module(s) {', '.join(unknown)}; choose from {', '.join(SPECS)}")
     root = metrics_folder()
-    changes = []
-    for name in names:
-        parent = root / f"{PREFIX}{name}"
-        mine = [p for p in parent.iterdir() if p.is_dir() and _ours(p)] if parent.is_dir() else []
-        if remove:
-            for folder in mine:
-                shutil.rmtree(folder)
-            if parent.is_dir():
-                _remove_parent_if_ours(parent)
-            changes.append(Change(name, "removed" if mine else "not registered", parent))
-            continue
-        target = parent / version_hash(name, __version__)
-        stale = [p for p in mine if p != target]
-        versions = ", ".join(sorted({_ours(p).get("nlgmetrics", "?") for p in stale}))
-        for folder in stale:
-            shutil.rmtree(folder)
-        existed = target in mine
-        if not existed:
-            _write_version(root, parent, target, name, __version__)
-        # evaluate loads the newest script of a name: make it this one (also after another tool cached its own)
-        os.utime(target / f"{name}.py")
-        action = (
-            f"replaced nlgmetrics {versions}" if stale else "already registered" if existed else "registered"
-        )
-        changes.append(Change(name, action, target))
-    return changes
+    if not remove:
+        _check_root(root)
+    try:
+        return [_register_one(root, name, __version__, remove) for name in names]
+    except OSError as err:
+        where = f" {err.filename}" if err.filename else ""
+        raise RegistrationError(
+            f"cannot {'remove from' if remove else 'register into'} {root}:{where}: {err.strerror or err}"
+        ) from err
