@@ -23,7 +23,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from .cli import CLIError, add_scoring_flags, read_rows
+from .cli import CLIError, add_scoring_flags, check_not_input, read_rows
 from .modules.spec import parse_bool
 
 BOOTSTRAP_HELP = {
@@ -432,6 +432,8 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
         from .cli import FileScorer
 
         scorer = FileScorer(args)
+    for flag, output in (("--output", args.output), ("--plot", args.plot)):
+        check_not_input(output, [args.file], flag)
     try:
         records = read_records(args.file)
     except ValueError as err:
