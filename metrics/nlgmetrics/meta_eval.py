@@ -578,9 +578,9 @@ def check_plot_path(path: str | Path) -> Path:
     formats = Figure().canvas.get_supported_filetypes()
     path = Path(path)
     if path.suffix[1:].lower() not in formats:
-        shown = f"'{path.suffix}'" if path.suffix else "no suffix"
+        problem = f"'{path.suffix}' is not" if path.suffix else "no suffix names"
         raise ValueError(
-            f"{path}: {shown} is not an image format matplotlib writes; "
+            f"{path}: {problem} an image format matplotlib writes; "
             f"use one of {', '.join('.' + f for f in sorted(formats))}"
         )
     return path
