@@ -2,7 +2,7 @@
 
     version < core < the families (ctc, infolm, unieval, usr) < modules < the services on them
     (records, columns, significance, meta_eval, judgments, distributed, registration, convert, testing, cards)
-    < console < ui < cli, cli_stats < the package top and __main__
+    < trainer (for_trainer, combine: on distributed) < console < ui < cli, cli_stats < the package top and __main__
 
 Read from every ``import`` and ``from ... import`` in the source (lazy ones inside functions too).
 """
@@ -32,6 +32,7 @@ FLOORS = [
         "card_notes",
         "columns",
     },
+    {"trainer"},
     {"console"},
     {"ui"},
     {"cli", "cli_stats"},

@@ -18,6 +18,7 @@ from .version import __version__
 if TYPE_CHECKING:
     from .modules.metric import NLGMetric
     from .significance import compare, compare_many
+    from .trainer import combine, for_trainer
 
 
 def list_modules() -> list[str]:
@@ -51,7 +52,13 @@ def load(name: str, config_name: str | None = None, **load_kwargs: Any) -> NLGMe
     return module
 
 
-_LAZY = {"compare": "significance", "compare_many": "significance", "register": "registration"}
+_LAZY = {
+    "compare": "significance",
+    "compare_many": "significance",
+    "register": "registration",
+    "for_trainer": "trainer",
+    "combine": "trainer",
+}
 """Public functions imported from their submodule on first use (keeps ``import nlgmetrics`` light)."""
 
 
@@ -63,4 +70,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["__version__", "compare", "compare_many", "list_modules", "load", "register"]
+__all__ = [
+    "__version__",
+    "combine",
+    "compare",
+    "compare_many",
+    "for_trainer",
+    "list_modules",
+    "load",
+    "register",
+]

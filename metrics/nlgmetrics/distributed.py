@@ -53,7 +53,7 @@ def score_dataset(
 
     import nlgmetrics
 
-    from .core.result import mean_of, package_versions
+    from .core.result import package_versions
     from .core.validation import check_inputs
     from .modules import SPECS
 
@@ -97,15 +97,21 @@ def score_dataset(
         _write_shard(path, key, result)
 
     results = gather_object([result])
-    if not state.is_main_process:
-        return None
-    merged = dict(results[0])
-    for name, value in results[0].items():
-        if isinstance(value, list):
-            merged[name] = [item for part in results for item in part[name]]
-            mean = "mean_score" if name == "scores" else f"mean_{name}"
-            if mean in merged:
-                merged[mean] = mean_of(merged[name])
+    return merge_results(results) if state.is_main_process else None
+
+
+def merge_results(parts: Sequence[dict]) -> dict:
+    """The results of consecutive shards as one: each per-example list joined in shard order (a shard with
+    zero examples may lack a sub-score's list), each ``mean_*`` recomputed over it, the rest the first's."""
+    from .core.result import mean_of
+
+    merged = dict(parts[0])
+    lists = dict.fromkeys(name for part in parts for name, value in part.items() if isinstance(value, list))
+    for name in lists:
+        merged[name] = [item for part in parts for item in part.get(name, [])]
+        mean = "mean_score" if name == "scores" else f"mean_{name}"
+        if any(mean in part for part in parts):
+            merged[mean] = mean_of(merged[name])
     return merged
 
 
