@@ -11,10 +11,13 @@ pre-downloads it.
 
 from __future__ import annotations
 
+import contextvars
 import importlib.resources
 import importlib.util
+import logging
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -120,14 +123,77 @@ def check_source(source: str, what: str) -> None:
         )
 
 
+_QUIET = contextvars.ContextVar("nlgmetrics_quiet_loading", default=False)
+"""Inside :func:`quiet_loading` (per thread, per asyncio task)."""
+
+_FILTERS_LOCK = threading.Lock()
+_filters_installed = False
+
+
+def _quiet_now() -> bool:
+    """This thread is loading our weights and transformers' verbosity is not INFO or more verbose."""
+    if not _QUIET.get():
+        return False
+    from transformers.utils import logging as transformers_logging
+
+    return transformers_logging.get_verbosity() > logging.INFO
+
+
+class _NoLoadReport(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.ERROR or not _quiet_now()
+
+
+def _install_filters() -> None:
+    """Once per process: a transformers tqdm hook and a filter on its load-report logger, both inert
+    outside :func:`quiet_loading` (a hook set before is chained, the user's settings are left alone)."""
+    global _filters_installed
+    with _FILTERS_LOCK:
+        if _filters_installed:
+            return
+        from transformers.utils import logging as transformers_logging
+
+        logging.getLogger("transformers.modeling_utils").addFilter(_NoLoadReport())
+        set_hook = getattr(transformers_logging, "set_tqdm_hook", None)  # the "Loading weights" bars' hook
+        if set_hook is not None:
+            previous = None
+
+            def hook(factory: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+                if _quiet_now():
+                    return transformers_logging.EmptyTqdm(*args, **kwargs)
+                return factory(*args, **kwargs) if previous is None else previous(factory, args, kwargs)
+
+            previous = set_hook(hook)
+        _filters_installed = True
+
+
+@contextmanager
+def quiet_loading() -> Iterator[None]:
+    """While this thread loads weights: no transformers "Loading weights" bar and no load report (the package
+    checks the weights it needs itself), as on the command line, unless transformers' verbosity is INFO or
+    more verbose. Other threads' loads and the user's own show theirs; no transformers setting changes."""
+    _install_filters()
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
 def from_pretrained(loader: Callable[..., T], source: str, revision: str | None, **kwargs: Any) -> T:
     """``loader(source, revision=revision)``, turning a miss into one line that says how to get the weights,
-    and a local folder that does not load (a corrupt or truncated file) into one ValueError line naming it.
+    and a local folder that does not load (a corrupt or truncated file) into one ValueError line naming it;
+    quietly (:func:`quiet_loading`).
 
     Weights in the local cache at a commit id, or unpublished ones, load from the cache without the network.
     Otherwise, with ``HF_HUB_OFFLINE`` unset, one short connection check comes first: an unreachable Hub
     fails in seconds, not after minutes of retries.
     """
+    with quiet_loading():
+        return _from_pretrained(loader, source, revision, **kwargs)
+
+
+def _from_pretrained(loader: Callable[..., T], source: str, revision: str | None, **kwargs: Any) -> T:
     if os.path.isdir(os.path.expanduser(source)):
         try:
             return loader(os.path.expanduser(source), **kwargs)
