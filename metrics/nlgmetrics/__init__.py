@@ -52,6 +52,23 @@ def load(name: str, config_name: str | None = None, **load_kwargs: Any) -> NLGMe
     return module
 
 
+def release(module: Any = None) -> int:
+    """Free the memory of loaded models in a long-running process: those of one loaded ``module`` (an
+    ``nlgmetrics.load`` / ``evaluate.load`` result or a scorer; it loads them again on its next compute()),
+    or, with no argument, the whole process-wide weight cache. Memory is freed once nothing else holds
+    the models (another module loaded with the same weights keeps them; with no argument, delete the
+    modules too). Returns the number of cached weights dropped."""
+    from .core.runtime import release as release_weights
+
+    if module is None:
+        return release_weights()
+    if not hasattr(module, "scorer"):  # a scorer: it is its own holder
+        return release_weights(module)
+    with module._lock:
+        scorer, module.scorer = module.scorer, None
+    return release_weights(scorer) if scorer is not None else 0
+
+
 _LAZY = {
     "compare": "significance",
     "compare_many": "significance",
@@ -79,4 +96,5 @@ __all__ = [
     "list_modules",
     "load",
     "register",
+    "release",
 ]

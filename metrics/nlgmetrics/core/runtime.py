@@ -222,8 +222,72 @@ def cached(key: tuple, factory: Callable[[], T]) -> T:
 
 def clear_cache() -> None:
     """Drop every cached model (frees GPU memory once nothing else holds them)."""
+    release()
+
+
+def models_in(obj: Any) -> list[torch.nn.Module]:
+    """The torch models ``obj`` holds, each once: ``obj`` itself, or those reached through lists, tuples,
+    dict values and the attributes of nlgmetrics objects (a scorer, its aligners; a cache entry's tuple)."""
+    found: dict[int, torch.nn.Module] = {}
+    seen: set[int] = set()
+    todo = [obj]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, torch.nn.Module):
+            found.setdefault(id(item), item)
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+        elif type(item).__module__.startswith("nlgmetrics.") and hasattr(item, "__dict__"):
+            todo.extend(vars(item).values())
+    return list(found.values())
+
+
+def weight_storages(models: list[torch.nn.Module]) -> dict[tuple[str, int], int]:
+    """Bytes of each storage holding the models' parameters and buffers, keyed by (device, address): a
+    weight shared or tied between models (or within one) is one storage, counted once."""
+    storages: dict[tuple[str, int], int] = {}
+    for model in models:
+        for tensor in (*model.parameters(), *model.buffers()):
+            storage = tensor.untyped_storage()
+            storages[(str(tensor.device), storage.data_ptr())] = storage.nbytes()
+    return storages
+
+
+def release(holding: Any = None) -> int:
+    """Drop weights from the process-wide cache: every entry (``holding`` None), or the entries holding a
+    model of ``holding`` (a scorer, an evaluate module's ``scorer``); then :func:`free_memory`. Memory is
+    freed once nothing else holds the models. Returns the entries dropped."""
+    dropped = drop_cached(holding)
+    free_memory()
+    return dropped
+
+
+def drop_cached(holding: Any = None) -> int:
+    """:func:`release` without collecting: the entries are dropped, the memory freed when unreferenced."""
+    wanted = None if holding is None else {id(m) for m in models_in(holding)}
     with _CACHE_LOCK:
-        _CACHE.clear()
+        dropped = [
+            key
+            for key, value in _CACHE.items()
+            if wanted is None or any(id(m) in wanted for m in models_in(value))
+        ]
+        for key in dropped:
+            del _CACHE[key]
+    return len(dropped)
+
+
+def free_memory(alive: Callable[[], bool] | None = None) -> None:
+    """Collect garbage (only when ``alive()`` says dropped models are still reachable, if given: reference
+    cycles) and hand cached CUDA blocks back to the driver."""
+    import gc
+
+    if alive is None or alive():
+        gc.collect()
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
 

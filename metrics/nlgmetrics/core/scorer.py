@@ -133,6 +133,12 @@ class Scorer(ABC):
         """Checks across options and defaults that depend on the configuration (override; by default none)."""
         return options
 
+    def examples_independent(self, options: dict[str, Any]) -> bool:
+        """Whether each example's scores depend on that example alone under these resolved options, so that
+        the examples of several calls can be scored in one call and split back (the Space merges concurrent
+        requests so); a scorer whose options make examples depend on each other overrides this."""
+        return True
+
     # ---- inputs -------------------------------------------------------------------------------------
 
     def checked_data(

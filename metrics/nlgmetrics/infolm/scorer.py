@@ -247,6 +247,10 @@ class InfoLMScorer(Scorer):
             "idf": self._checked_idf(options["idf"]),
         }
 
+    def examples_independent(self, options: dict) -> bool:
+        """Not with ``idf=True``: the weights come from the call's own texts, so every example counts."""
+        return options["idf"] is not True
+
     def _checked_idf(self, idf):
         if isinstance(idf, bool):
             return idf

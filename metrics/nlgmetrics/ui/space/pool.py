@@ -1,5 +1,22 @@
-"""The Space's models and requests: one loaded module per (module, config) shared by every user, the checks
-every request passes (:func:`score_records`), and the errors shown to users (:class:`SpaceError`)."""
+"""The Space's models and requests: the loaded modules shared by every user within a memory budget
+(:class:`ModelPool`), the checks every request passes (:func:`score_records`), and the errors shown to
+users (:class:`SpaceError`).
+
+The budget (``NLGMETRICS_SPACE_MAX_MODEL_MB``, default :func:`default_budget_mb`) counts the weights the
+pool holds: parameters and buffers as loaded, a weight shared between models (or tied within one)
+once. Past it, the least recently used model that no request is using is evicted (its weights leave
+the process-wide cache and are freed); one model bigger than the whole budget is served alone.
+Concurrent requests for the same model and options are scored in one compute() (:mod:`.merging`).
+
+>>> preload_pairs("ctc_consistency:E-minilm, infolm")
+[('ctc_consistency', 'E-minilm'), ('infolm', 'bert-base-uncased')]
+>>> preload_pairs("none")
+[]
+>>> preload_pairs("infolm:roberta")
+Traceback (most recent call last):
+...
+ValueError: NLGMETRICS_SPACE_PRELOAD: infolm has no config 'roberta' (its configs: bert-base-uncased)
+"""
 
 from __future__ import annotations
 
@@ -8,59 +25,278 @@ import math
 import os
 import sys
 import threading
+import time
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ...modules import SPECS
 from ...modules.spec import FIELDS, ModuleSpec
 from ..availability import config_status, default_choice
 from ..records import Limits, check_option_sizes, records_to_fields
+from . import zerogpu
 from .context import DEFAULT
+from .merging import Merger
+
+MB = 2**20
+"""A megabyte of the budget: 2**20 bytes."""
+BUDGET_SHARE = 0.5
+"""The default budget's share of the memory the models live in: the GPU's on cuda, else the machine's
+(the container's limit when lower); the rest is for activations, tokenizers and the app."""
 
 
 class SpaceError(ValueError):
     """A request the Space refuses or cannot serve; the message is shown to the user as it is."""
 
 
-class ModelPool:
-    """One loaded module per (module, config), shared by every request; a semaphore per model."""
+def machine_memory() -> int:
+    """Bytes of memory this process may use: the machine's, or the container's (cgroup) limit when lower."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    for limit in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = Path(limit).read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            total = min(total, int(text))
+    return total
 
-    def __init__(self, limits: Limits):
+
+def default_budget_mb() -> int:
+    """:data:`BUDGET_SHARE` of the GPU's memory when the models run on cuda, else of the machine's."""
+    from ...core.runtime import select_device
+
+    device = select_device()
+    if device.type == "cuda":
+        import torch
+
+        return int(BUDGET_SHARE * torch.cuda.get_device_properties(device).total_memory / MB)
+    return int(BUDGET_SHARE * machine_memory() / MB)
+
+
+def preload_pairs(text: str | None) -> list[tuple[str, str]]:
+    """The (module, config) pairs of an ``NLGMETRICS_SPACE_PRELOAD`` value (``module:config`` or ``module``
+    for its default, comma-separated; ``none``: nothing); None: each module's default config whose weights
+    are on the machine. A name or config that is not registered is a ValueError naming it."""
+    if text is None:
+        return [
+            (n, s.default_config)
+            for n, s in sorted(SPECS.items())
+            if config_status(s, s.default_config).available
+        ]
+    pairs = []
+    for entry in (e.strip() for e in text.split(",")):
+        if not entry or entry.lower() == "none":
+            continue
+        name, _, config = entry.partition(":")
+        if name not in SPECS:
+            raise ValueError(
+                f"NLGMETRICS_SPACE_PRELOAD: unknown module {name!r}; the modules: {', '.join(sorted(SPECS))}"
+            )
+        config = config or SPECS[name].default_config
+        if config not in SPECS[name].configs:
+            raise ValueError(
+                f"NLGMETRICS_SPACE_PRELOAD: {name} has no config {config!r} (its configs: {', '.join(SPECS[name].configs)})"
+            )
+        pairs.append((name, config))
+    return pairs
+
+
+@dataclass
+class _Held:
+    """A loaded module: its weights' storages (bytes each), when it last served, how many requests use it."""
+
+    module: Any
+    storages: dict
+    last_used: float
+    users: int = 0
+
+    @property
+    def mb(self) -> float:
+        return sum(self.storages.values()) / MB
+
+
+class ModelPool:
+    """The loaded modules, one per (module, config), shared by every request within ``budget_mb``
+    megabytes of weights; each scores at most ``limits.model_concurrency`` merged requests at a time."""
+
+    def __init__(self, limits: Limits, budget_mb: float | None = None):
         self.limits = limits
-        self._modules: dict[tuple[str, str], Any] = {}
+        self.budget_mb = budget_mb or limits.max_model_mb or default_budget_mb()
+        self._held: dict[tuple[str, str], _Held] = {}
         self._slots: dict[tuple[str, str], threading.BoundedSemaphore] = {}
         self._lock = threading.Lock()
         self._loading: dict[tuple[str, str], threading.Lock] = {}
+        self._known_mb: dict[tuple[str, str], float] = {}
+        self.merger = Merger(limits.max_examples)
+        self._on_gpu = zerogpu.on_gpu(self._compute_now)
+
+    # ---- models -------------------------------------------------------------------------------------
 
     def get(self, name: str, config: str):
+        """The loaded module (loading it, within the budget, on first use)."""
+        with self.using(name, config) as module:
+            return module
+
+    @contextmanager
+    def using(self, name: str, config: str) -> Iterator[Any]:
+        """The loaded module, counted as in use (never evicted) inside the block."""
         key = (name, config)
+        module = self._acquire(key)
+        try:
+            yield module
+        finally:
+            with self._lock:
+                self._held[key].users -= 1
+                self._held[key].last_used = time.time()
+            self._fit()
+
+    def _acquire(self, key: tuple[str, str]):
         with self._lock:
-            if key in self._modules:
-                return self._modules[key]
+            if key in self._held:
+                return self._use(key)
             loading = self._loading.setdefault(key, threading.Lock())
         with loading:
-            if key not in self._modules:
-                import nlgmetrics
+            with self._lock:
+                if key in self._held:
+                    return self._use(key)
+            self._fit(room_mb=self._known_mb.get(key, 0.0))  # its size is known from an earlier load
+            module = self._load(*key)
+            from ...core.runtime import models_in, weight_storages
 
-                from ...core.hub import WeightsUnavailableError
+            held = _Held(module, weight_storages(models_in(module.scorer)), time.time())
+            with self._lock:
+                self._held[key] = held
+                self._slots.setdefault(key, threading.BoundedSemaphore(self.limits.model_concurrency))
+                self._known_mb[key] = held.mb
+                module = self._use(key)
+        self._fit()
+        return module
 
-                try:
-                    module = nlgmetrics.load(name, config)
-                except WeightsUnavailableError as err:
-                    status = config_status(SPECS[name], config)
-                    raise SpaceError(status.message() or err.summary) from None
-                with self._lock:
-                    self._modules[key] = module
-                    self._slots[key] = threading.BoundedSemaphore(self.limits.model_concurrency)
-        return self._modules[key]
+    def _use(self, key: tuple[str, str]):
+        held = self._held[key]
+        held.users += 1
+        held.last_used = time.time()
+        return held.module
 
-    def compute(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
-        module = self.get(name, config)
-        with self._slots[(name, config)]:
-            return module.compute(**fields, **options)
+    @staticmethod
+    def _load(name: str, config: str):
+        import nlgmetrics
+
+        from ...core.hub import WeightsUnavailableError
+
+        try:
+            return nlgmetrics.load(name, config)
+        except WeightsUnavailableError as err:
+            status = config_status(SPECS[name], config)
+            raise SpaceError(status.message() or err.summary) from None
+
+    def held_mb(self) -> float:
+        """Megabytes of weights the pool holds (a storage shared by several models once)."""
+        with self._lock:
+            return self._total_mb()
+
+    def _total_mb(self) -> float:
+        storages: dict = {}
+        for held in self._held.values():
+            storages.update(held.storages)
+        return sum(storages.values()) / MB
+
+    def _fit(self, room_mb: float = 0.0) -> None:
+        """Evict the least recently used idle models until the held weights (plus ``room_mb``) fit."""
+        evicted = []
+        with self._lock:
+            while self._total_mb() + room_mb > self.budget_mb:
+                idle = [key for key, held in self._held.items() if held.users == 0]
+                if not idle or (len(self._held) == 1 and not room_mb):  # one model over the budget stays
+                    break
+                evicted.append(self._held.pop(min(idle, key=lambda key: self._held[key].last_used)))
+            kept = {id(m) for held in self._held.values() for m in _models(held.module)}
+        if evicted:
+            from ...core.runtime import drop_cached, free_memory
+
+            models = [m for held in evicted for m in _models(held.module) if id(m) not in kept]
+            refs = [weakref.ref(m) for m in models]
+            drop_cached(models)
+            del models, evicted
+            free_memory(lambda: any(ref() is not None for ref in refs))  # gc only for cycles
+
+    def held(self, name: str, config: str):
+        """The module if the pool holds it now, else None (nothing loaded, nothing marked as used)."""
+        with self._lock:
+            held = self._held.get((name, config))
+        return None if held is None else held.module
 
     def loaded(self) -> list[tuple[str, str]]:
         with self._lock:
-            return sorted(self._modules)
+            return sorted(self._held)
+
+    def status(self) -> dict:
+        """What ``/loaded`` answers: the budget and each loaded model's weights, most recently used first."""
+        with self._lock:
+            models = [
+                {"module": k[0], "config": k[1], "mb": round(h.mb, 1), "last_used": h.last_used}
+                for k, h in sorted(self._held.items(), key=lambda item: -item[1].last_used)
+            ]
+        return {"budget_mb": self.budget_mb, "models": models}
+
+    def preload(self, pairs: list[tuple[str, str]]) -> None:
+        """Load ``pairs`` now, in order, while they fit in the budget; one that cannot load is reported on
+        stderr and skipped."""
+        for name, config in pairs:
+            if self._known_mb and self.held_mb() >= self.budget_mb:
+                print(
+                    f"nlgmetrics space: preload stopped at {name}:{config}, the budget is full",
+                    file=sys.stderr,
+                )
+                return
+            try:
+                self.get(name, config)
+            except (SpaceError, OSError, ValueError) as err:
+                print(f"nlgmetrics space: not preloaded {name}:{config}: {_error_text(err)}", file=sys.stderr)
+
+    # ---- scoring ------------------------------------------------------------------------------------
+
+    def compute(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
+        """The module's compute() of checked fields and options; requests waiting for the same model with
+        the same options are scored together when each example's scores depend on it alone."""
+        with self.using(name, config) as module:
+            scorer = module.scorer
+            together = scorer is not None and scorer.examples_independent(scorer.check_options(**options))
+        if not together or not fields.get("predictions"):
+            with self._slots[(name, config)]:
+                return self._run(name, config, fields, options)
+        key = (
+            name,
+            config,
+            json.dumps(options, sort_keys=True, default=repr),
+            tuple(f for f in fields if fields[f] is None),
+        )
+        return self.merger.run(
+            key,
+            fields,
+            lambda merged: self._run(name, config, merged, options),
+            lambda: self._slots[(name, config)],
+        )
+
+    def _run(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
+        with self.using(name, config):
+            return self._on_gpu(name, config, fields, options)
+
+    def _compute_now(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
+        """Runs the model (on ZeroGPU inside ``spaces.GPU``, in its GPU worker process: no locks taken there)."""
+        held = self._held.get((name, config))
+        module = held.module if held is not None else self._load(name, config)
+        return module.compute(**fields, **options)
+
+
+def _models(module: Any) -> list:
+    from ...core.runtime import models_in
+
+    return models_in(module.scorer)
 
 
 def resolve_config(spec: ModuleSpec, chosen: str | None) -> tuple[str, str]:

@@ -1,0 +1,318 @@
+"""The Space's model pool: a memory budget (LRU eviction that really frees), `/loaded`, merged concurrent
+requests, preloading, and ZeroGPU's `spaces.GPU` wrapping (a stand-in `spaces` module records it)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import gc
+import json
+import math
+import sys
+import textwrap
+import time
+import weakref
+
+import pytest
+from gradio_client import Client
+from gradio_client.exceptions import AppError
+
+import nlgmetrics
+from nlgmetrics.core import runtime
+from nlgmetrics.modules import SPECS
+from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.space import ModelPool, _json_safe, build_space
+from nlgmetrics.ui.space.pool import preload_pairs
+from tests.helpers import TOLERANCE
+from tests.space.conftest import compute_result, direct, example_records
+
+pytestmark = pytest.mark.filterwarnings("ignore:infolm. every token")
+
+CLIENTS = 32
+SMALL_BUDGET_MB = 6
+"""Bigger than most tiny stand-ins (0.2 to 4.5 MB each), smaller than two R aligners together (8.8 MB) and
+than the real MiniLM (87 MB), so that loading every config in turn evicts, and MiniLM is served alone."""
+
+
+def columns(name: str, records: list[dict]) -> dict[str, list]:
+    """The compute() fields of ``name``'s records (those of the records' config)."""
+    return {f: [r[f] for r in records] for f in SPECS[name].inputs if f in records[0]}
+
+
+def config_records(name: str, config: str) -> list[dict]:
+    spec = SPECS[name]
+    return [{f: r[f] for f in spec.inputs_for(config)} for r in example_records(name)]
+
+
+def close_results(got: dict, want: dict) -> bool:
+    """Equal up to float32 rounding (the examples of a merged call share padded batches)."""
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        other = got[key]
+        if isinstance(value, float) and isinstance(other, float):
+            if not (math.isnan(value) and math.isnan(other)) and abs(value - other) > TOLERANCE:
+                return False
+        elif isinstance(value, list) and value and isinstance(value[0], float):
+            if any(abs(a - b) > TOLERANCE for a, b in zip(other, value)) or len(other) != len(value):
+                return False
+        elif key != "details" and other != value:
+            return False
+    return True
+
+
+def every_config() -> list[tuple[str, str]]:
+    """Every registered (module, config), those sharing weights (E-bert of the five CTC modules) one after
+    the other: the pool counts a shared weight once, and the test loads fewer weights from disk."""
+    return sorted(
+        ((name, config) for name, spec in SPECS.items() for config in spec.configs), key=lambda p: p[::-1]
+    )
+
+
+def test_a_small_budget_loads_every_config_in_turn_and_never_holds_more(fresh_model_cache):
+    pool = ModelPool(Limits(), budget_mb=SMALL_BUDGET_MB)
+    evicted: list[weakref.ref] = []
+    for name, config in every_config():
+        before = {
+            key: [weakref.ref(m) for m in runtime.models_in(pool.held(*key).scorer)] for key in pool.loaded()
+        }
+        pool.get(name, config)
+        assert pool.held_mb() <= SMALL_BUDGET_MB or pool.loaded() == [(name, config)], (name, config)
+        evicted += [ref for key, refs in before.items() if key not in pool.loaded() for ref in refs]
+    assert len(evicted) > len(SPECS)
+    gc.collect()
+    still = [ref() for ref in evicted if ref() is not None and not _held_elsewhere(pool, ref())]
+    assert not still, f"evicted weights still in memory: {[type(m).__name__ for m in still]}"
+    cached = {id(m) for value in runtime._CACHE.values() for m in runtime.models_in(value)}
+    held = {id(m) for key in pool.loaded() for m in runtime.models_in(pool.held(*key).scorer)}
+    assert cached <= held  # the weight cache keeps nothing the pool let go
+
+
+def _held_elsewhere(pool: ModelPool, model) -> bool:
+    """Still used by a model the pool holds (a weight shared by two configs stays while one holds it)."""
+    return any(model is m for key in pool.loaded() for m in runtime.models_in(pool.held(*key).scorer))
+
+
+def test_minilm_bigger_than_the_budget_is_served_alone_and_evicting_it_drops_its_cache_entry(
+    fresh_model_cache,
+):
+    pool = ModelPool(Limits(), budget_mb=SMALL_BUDGET_MB)
+    pool.get("infolm", "bert-base-uncased")
+    minilm = pool.get("ctc_consistency", "E-minilm")
+    assert pool.loaded() == [("ctc_consistency", "E-minilm")] and pool.held_mb() > SMALL_BUDGET_MB
+    (model,) = runtime.models_in(minilm.scorer)
+    ref = weakref.ref(model)
+    del minilm, model
+    pool.get("unieval", "fact")
+    assert pool.loaded() == [("unieval", "fact")]
+    assert not any(ref() is m for value in runtime._CACHE.values() for m in runtime.models_in(value))
+    gc.collect()
+    assert ref() is None  # really freed
+
+
+def test_a_model_evicted_and_loaded_again_gives_the_same_numbers(fresh_model_cache):
+    pool = ModelPool(Limits(), budget_mb=1)  # every other load evicts
+    fields = columns("unieval", example_records("unieval") * 2)
+    first = pool.compute("unieval", "summarization", fields, {})
+    loads = runtime.LOAD_COUNT["loads"]
+    pool.get("infolm", "bert-base-uncased")
+    assert pool.loaded() == [("infolm", "bert-base-uncased")]
+    again = pool.compute("unieval", "summarization", fields, {})
+    assert runtime.LOAD_COUNT["loads"] == loads + 2  # infolm, then unieval again from disk
+    assert again == first
+
+
+def test_loaded_endpoint_and_status_line_report_the_pool(space):
+    demo, url = space
+    client = Client(url, verbose=False)
+    client.predict(
+        "ctc_consistency", "E-minilm", json.dumps(example_records("ctc_consistency")), "{}", api_name="/score"
+    )
+    answer = client.predict(api_name="/loaded")
+    pool = demo.nlgmetrics_pool
+    assert answer["budget_mb"] == pool.budget_mb
+    assert sorted((m["module"], m["config"]) for m in answer["models"]) == pool.loaded()
+    assert answer["models"][0]["module"] == "ctc_consistency" and answer["models"][0]["config"] == "E-minilm"
+    assert sum(m["mb"] for m in answer["models"]) <= answer["budget_mb"]
+    held = {(m["module"], m["config"]): m["mb"] for m in answer["models"]}
+    minilm = runtime.models_in(direct("ctc_consistency", "E-minilm").scorer)
+    tensors = [t for m in minilm for t in (*m.parameters(), *m.buffers())]  # a BertModel: no tied weights
+    minilm_mb = sum(t.numel() * t.element_size() for t in tensors) / 2**20
+    assert held["ctc_consistency", "E-minilm"] == pytest.approx(minilm_mb, abs=0.05)  # rounded to 0.1
+    from nlgmetrics.ui.space.app import loaded_line
+
+    line = loaded_line(answer)
+    assert f"`ctc_consistency:E-minilm` {minilm_mb:.0f} MB" in line and f"of {pool.budget_mb:.0f} MB" in line
+
+
+def test_the_default_preload_loads_each_default_before_the_first_request(space):
+    pool = space[0].nlgmetrics_pool
+    preloaded = set(preload_pairs(None))
+    assert preloaded == {(name, spec.default_config) for name, spec in SPECS.items()}  # all cached here
+    assert preloaded <= set(pool.loaded())  # the test Space's default budget holds them all
+
+
+def test_preload_setting_is_checked_at_startup(monkeypatch):
+    monkeypatch.setenv("NLGMETRICS_SPACE_PRELOAD", "ctc_consistency:E-minilm,usr")
+    assert preload_pairs(Limits.from_env().preload) == [
+        ("ctc_consistency", "E-minilm"),
+        ("usr", "topical_chat"),
+    ]
+    monkeypatch.setenv("NLGMETRICS_SPACE_PRELOAD", "ctc_consistency:./my-aligner")
+    with pytest.raises(ValueError, match="ctc_consistency has no config './my-aligner'"):
+        Limits.from_env()
+    monkeypatch.setenv("NLGMETRICS_SPACE_PRELOAD", "none")
+    monkeypatch.setenv("NLGMETRICS_SPACE_MAX_MODEL_MB", "0")
+    with pytest.raises(ValueError, match="NLGMETRICS_SPACE_MAX_MODEL_MB='0' must be a positive integer"):
+        Limits.from_env()
+
+
+def test_thirty_two_concurrent_clients_are_merged_with_the_direct_numbers(space):
+    demo, url = space
+    client = Client(url, verbose=False)
+    name, config = "ctc_consistency", "E-minilm"
+    base = example_records(name)[0]
+    asked = [
+        [{**base, "predictions": f"{base['predictions']} Client {i} adds {'more ' * (i % 5)}."}]
+        for i in range(CLIENTS)
+    ]
+    too_long = [
+        {**base, "predictions": "x" * 700}
+    ]  # past the test Space's 600 characters: refused on its own
+    client.predict(name, config, json.dumps(asked[0]), "{}", api_name="/score")  # loaded before
+    computes = demo.nlgmetrics_pool.merger.computes
+    jobs = [client.submit(name, config, json.dumps(r), "{}", api_name="/score") for r in [*asked, too_long]]
+    answers = [job.result(timeout=120) for job in jobs[:-1]]
+    with pytest.raises(AppError, match="600 per text"):
+        jobs[-1].result(timeout=120)
+    merged_computes = demo.nlgmetrics_pool.merger.computes - computes
+    assert merged_computes < CLIENTS  # merged, not one compute() per request
+    for records, answer in zip(asked, answers):
+        want = _json_safe(direct(name, config).compute(**columns(name, records)))
+        assert close_results(compute_result(answer), want)
+
+
+def test_merged_results_split_back_for_every_module(fresh_model_cache):
+    pool = ModelPool(Limits(), budget_mb=10_000)
+    for name, spec in sorted(SPECS.items()):
+        config = spec.doctest_config or spec.default_config
+        requests = [config_records(name, config) * (1 + i % 2) for i in range(6)]
+        for i, records in enumerate(requests):
+            records[0] = {**records[0], "predictions": f"{records[0]['predictions']} variant {i}"}
+        options = {"return_details": True, **({"idf": False} if name == "infolm" else {})}
+        pool.get(name, config)
+        computes = pool.merger.computes
+        # the model busy (its slot held here, released before the executor waits): all six wait for it
+        with concurrent.futures.ThreadPoolExecutor(len(requests)) as executor, pool._slots[name, config]:
+            futures = [
+                executor.submit(pool.compute, name, config, columns(name, r), options) for r in requests
+            ]
+            while sum(map(len, pool.merger._pending.values())) < len(requests):
+                time.sleep(0.01)
+        got = [future.result() for future in futures]
+        assert pool.merger.computes == computes + 1  # one compute() for the six requests
+        for records, result in zip(requests, got):
+            want = direct(name, config).compute(**columns(name, records), **options)
+            assert close_results(result, want) and len(result["details"]) == len(records), name
+
+
+def test_batch_dependent_options_are_never_merged(fresh_model_cache):
+    pool = ModelPool(Limits(), budget_mb=10_000)
+    records = [config_records("infolm", "bert-base-uncased") for _ in range(4)]
+    for i, r in enumerate(records):
+        r[0] = {**r[0], "predictions": f"{r[0]['predictions']} {'word ' * i}"}
+    computes = pool.merger.computes
+    with concurrent.futures.ThreadPoolExecutor(4) as executor:  # idf=True (default): the call's own texts
+        got = list(
+            executor.map(
+                lambda r: pool.compute("infolm", "bert-base-uncased", columns("infolm", r), {}), records
+            )
+        )
+    assert pool.merger.computes == computes
+    for r, result in zip(records, got):
+        assert result == direct("infolm", "bert-base-uncased").compute(**columns("infolm", r))
+
+
+def test_release_frees_a_loaded_module_and_it_loads_again(fresh_model_cache):
+    module = nlgmetrics.load("unieval", "fact")
+    fields = columns("unieval", config_records("unieval", "fact"))
+    first = module.compute(**fields)
+    ref = weakref.ref(runtime.models_in(module.scorer)[0])
+    assert nlgmetrics.release(module) == 1
+    gc.collect()
+    assert ref() is None and module.scorer is None and runtime._CACHE == {}
+    assert module.compute(**fields) == first  # loaded again on the next compute()
+    assert nlgmetrics.release() == 1 and runtime._CACHE == {}
+
+
+# ---- ZeroGPU ------------------------------------------------------------------------------------------
+
+STAND_IN = '''
+"""A stand-in for the `spaces` package: GPU() records what it wraps and the durations asked."""
+calls = []
+wrapped = []
+
+
+def GPU(task=None, *, duration=None, size=None):
+    if task is None:
+        return lambda fn: GPU(fn, duration=duration, size=size)
+    wrapped.append(task.__name__)
+
+    def run(*args, **kwargs):
+        seconds = duration(*args, **kwargs) if callable(duration) else duration
+        calls.append((task.__name__, seconds, len(args[2]["predictions"])))
+        return task(*args, **kwargs)
+
+    return run
+'''
+
+
+@pytest.fixture
+def stand_in_spaces(tmp_path, monkeypatch):
+    """A real importable `spaces` module on sys.path (and no other)."""
+    (tmp_path / "spaces.py").write_text(textwrap.dedent(STAND_IN))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "spaces", raising=False)
+    yield
+    sys.modules.pop("spaces", None)
+
+
+def _serve_and_score(records: list[dict]) -> tuple[dict, dict]:
+    demo = build_space(Limits(preload="ctc_consistency:E-minilm"))
+    demo.launch(server_name="127.0.0.1", server_port=None, prevent_thread_lock=True, quiet=True)
+    try:
+        client = Client(demo.local_url, verbose=False)
+        answer = client.predict("ctc_consistency", "E-minilm", json.dumps(records), "{}", api_name="/score")
+        return compute_result(answer), client.predict(api_name="/loaded")
+    finally:
+        demo.close()
+
+
+@pytest.mark.parametrize("zero_gpu", [True, False])
+def test_on_zerogpu_every_model_call_is_wrapped_in_spaces_gpu(stand_in_spaces, monkeypatch, zero_gpu):
+    if zero_gpu:
+        monkeypatch.setenv("SPACES_ZERO_GPU", "true")
+    else:
+        monkeypatch.delenv("SPACES_ZERO_GPU", raising=False)
+    records = example_records("ctc_consistency") * 3
+    got, loaded = _serve_and_score(records)
+    assert got == _json_safe(
+        direct("ctc_consistency", "E-minilm").compute(**columns("ctc_consistency", records))
+    )
+    assert [(m["module"], m["config"]) for m in loaded["models"]] == [("ctc_consistency", "E-minilm")]
+    import spaces
+
+    if (
+        zero_gpu
+    ):  # loaded at startup outside the GPU call; the compute inside it, its duration from 3 examples
+        assert spaces.wrapped == ["_compute_now"] and spaces.calls == [("_compute_now", 21, 3)]
+    else:
+        assert spaces.wrapped == [] and spaces.calls == []
+
+
+def test_without_spaces_installed_the_app_runs_as_before(monkeypatch):
+    monkeypatch.setenv("SPACES_ZERO_GPU", "true")  # a ZeroGPU setting without the package: nothing wrapped
+    monkeypatch.setitem(sys.modules, "spaces", None)  # `import spaces` raises ImportError
+    records = example_records("ctc_consistency")
+    got, _ = _serve_and_score(records)
+    assert got == _json_safe(
+        direct("ctc_consistency", "E-minilm").compute(**columns("ctc_consistency", records))
+    )
