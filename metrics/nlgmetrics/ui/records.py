@@ -53,12 +53,23 @@ class Limits:
     """Entries of a mapping option of templates (UniEval's custom questions) per request."""
     max_template_chars: int = 2000
     """Characters per template (and per template name)."""
+    max_model_mb: int | None = None
+    """Megabytes of model weights kept loaded (None: a share of the memory, :func:`.space.pool.default_budget_mb`)."""
+    preload: str | None = None
+    """``module:config`` pairs loaded at startup, comma-separated (``module`` alone: its default; ``none``:
+    nothing); None: each module's default whose weights are on the machine (:func:`.space.pool.preload_pairs`)."""
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
+            if name == "preload" or (value is None and self.__dataclass_fields__[name].default is None):
+                continue
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"{name}={value!r} must be a positive integer")
+        if self.preload is not None:
+            from .space.pool import preload_pairs
+
+            preload_pairs(self.preload)  # a ValueError names the bad entry
 
     @classmethod
     def from_env(cls) -> Limits:
@@ -74,6 +85,9 @@ class Limits:
             if value is None:
                 continue
             text = value.strip()
+            if name == "preload":
+                given[name] = text
+                continue
             if not (text.isascii() and text.isdigit()) or int(text) <= 0:  # "²".isdigit() is True
                 raise ValueError(f"{variable}={value!r} must be a positive integer")
             given[name] = int(text)

@@ -17,11 +17,15 @@ from ...modules.spec import FIELDS, ModuleSpec
 from ..availability import config_status
 from ..records import Limits
 from ..widget import example_texts
-from . import batch, compare, single
+from . import batch, compare, single, zerogpu
 from .context import FamilyContext
 from .events import guarded
 from .options import ui_options
-from .pool import ModelPool, SpaceError, _json_safe, score_records
+from .pool import ModelPool, SpaceError, _json_safe, preload_pairs, score_records
+
+WAITING_REQUESTS = 32
+"""Requests Gradio lets into the model pool at once (beyond the scoring ones they wait there, to be
+merged: :mod:`.merging`); each loaded model still scores ``MODEL_CONCURRENCY`` computes at a time."""
 
 
 def family_title(specs: Sequence[ModuleSpec]) -> str:
@@ -56,6 +60,14 @@ def banner(limits: Limits) -> str:
     return "\n".join(lines)
 
 
+def loaded_line(status: dict) -> str:
+    """The page's status line: the models loaded now, their weights and the budget (``/loaded``'s answer)."""
+    models = status["models"]
+    shown = ", ".join(f"`{m['module']}:{m['config']}` {m['mb']:.0f} MB" for m in models) or "none yet"
+    held = sum(m["mb"] for m in models)
+    return f"Models loaded: {shown} ({held:.0f} of {status['budget_mb']:.0f} MB of weights; the least recently used leaves first)"
+
+
 def _by_family() -> dict[str, list[ModuleSpec]]:
     families: dict[str, list[ModuleSpec]] = {}
     for name in sorted(SPECS):
@@ -74,7 +86,9 @@ def build_space(limits: Limits | None = None):
     import gradio as gr
 
     limits = limits or Limits.from_env()
+    zerogpu.prepare()  # on ZeroGPU, `spaces` patches torch before any model loads
     pool = ModelPool(limits)
+    pool.preload(preload_pairs(limits.preload))  # before the first request
     workdir = tempfile.mkdtemp(prefix="nlgmetrics-space-")
 
     def api_score(module: str, config: str, records: str, options: str) -> dict:
@@ -87,12 +101,23 @@ def build_space(limits: Limits | None = None):
         result, used, note = score_records(pool, module, config, records, options)
         return {**_json_safe(result), "config": used, "note": note}
 
+    def api_loaded() -> dict:
+        """The models loaded now: ``{"budget_mb", "models": [{"module", "config", "mb", "last_used"}]}``
+        (megabytes of weights, 2**20 bytes; ``last_used`` in seconds since the epoch), most recent first."""
+        return pool.status()
+
     with gr.Blocks(title="nlgmetrics") as demo:
         gr.Markdown(
             "# nlgmetrics: model-based NLG evaluation\nScore one example, a file of examples, or compare two "
             "systems, with every metric of the `nlgmetrics` package. Models load on first use and are shared."
         )
         gr.Markdown(banner(limits), elem_id="nlgmetrics-banner")
+        loaded = gr.Markdown(loaded_line(pool.status()), elem_id="nlgmetrics-loaded")
+        refresh = dict(
+            fn=lambda: loaded_line(pool.status()), outputs=loaded, show_progress="hidden", queue=False
+        )
+        demo.load(**refresh, api_visibility="private")
+        gr.Timer(5).tick(**refresh, api_visibility="private")
         with gr.Tabs():
             for family, specs in _by_family().items():
                 ctx = FamilyContext(
@@ -114,7 +139,11 @@ def build_space(limits: Limits | None = None):
                     with gr.Tab("Compare A/B", id=f"{family}-ab"):
                         compare.build(ctx)
         gr.api(guarded(api_score), api_name="score", concurrency_id="models")
-    demo.queue(max_size=limits.max_queue, default_concurrency_limit=limits.model_concurrency * 4)
+        gr.api(api_loaded, api_name="loaded", queue=False)
+    demo.queue(
+        max_size=limits.max_queue,
+        default_concurrency_limit=max(limits.model_concurrency * 4, WAITING_REQUESTS),
+    )
     demo.nlgmetrics_pool = pool
     demo.nlgmetrics_limits = limits
     return demo
