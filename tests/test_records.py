@@ -91,8 +91,9 @@ def test_several_references_are_one_json_list_per_cell_in_csv_and_tsv(tmp_path):
         assert path.read_text(encoding="utf-8").splitlines()[1] == f'p{delimiter}"[""r1"", ""r2""]"'
     assert field_value('["r1", "r2"]', takes_list=True) == ["r1", "r2"]
     assert field_value('["r1", "r2"]', takes_list=False) == '["r1", "r2"]'  # a prediction stays text
+    assert field_value("[a text in brackets]", takes_list=True) == "[a text in brackets]"  # one reference
     with pytest.raises(ValueError, match=r"starts with '\[' but is not a JSON list of texts"):
-        field_value("[a text in brackets]", takes_list=True)  # one such reference: '["[a text in brackets]"]'
+        field_value('["r1", 2]', takes_list=True)
     assert field_value("[a text in brackets]", takes_list=False) == "[a text in brackets]"
     assert field_value("r1|||r2", takes_list=True) == "r1|||r2"  # no second convention
 

@@ -3,8 +3,8 @@
 One convention for several texts in one cell (several references per example): in JSON the value is
 a list; in CSV and TSV the cell holds that list written as JSON (``["r1", "r2"]``). Reading keeps a
 CSV/TSV cell as its text; :func:`field_value` turns the cell of a field that takes lists back into the
-list; a references text that starts with ``[`` must be such a list (one reference that starts with
-``[`` is written ``["[Music] ..."]``). Other values that are not text (booleans, null, nested data) are
+list; a references text that holds a JSON list, or starts with ``["``, must be a list of texts (a text
+like ``[Music] A cat sat.`` is one reference). Other values that are not text (booleans, null, nested data) are
 written to CSV/TSV as JSON too, NaN as ``nan``; JSON files write NaN as ``null``. What the CLI and the
 Space write reads back identically: JSON lines are split at ``\\n`` only (a text keeps U+2028, U+2029,
 U+0085), a CSV/TSV cell may be as long as its file, and a column or field named twice is refused
@@ -159,24 +159,28 @@ def _table_rows(path: Path, text: str, delimiter: str) -> list[dict[str, Any]]:
 
 
 def field_value(value: Any, *, takes_list: bool, where: str = "the value") -> Any:
-    """An input field's value as read from a file: for a field that takes lists, a text that starts with
-    ``[`` (after spaces) is a JSON list of texts (how CSV/TSV carry several references) and becomes that
-    list; one that is not is a ValueError starting with ``where`` (the row and field). Everything else
-    is returned as read."""
+    """An input field's value as read from a file: for a field that takes lists, a text that holds a JSON
+    list, or starts with ``["`` (after spaces), is read as JSON (how CSV/TSV carry several references)
+    and must be a list of texts, else a ValueError starting with ``where`` (the row and field). Any other
+    text, ``[Music] A cat sat.`` included, is one text, as written; everything else is returned as read."""
     if not (takes_list and isinstance(value, str) and value.lstrip().startswith("[")):
         return value
     try:
         decoded = json.loads(value)
     except json.JSONDecodeError as err:
+        if not value.lstrip()[1:].lstrip().startswith('"'):
+            return value  # not JSON and not meant as JSON: one text that starts with "["
         problem = f"not valid JSON: {err.msg} at character {err.pos + 1}"
     else:
+        if not isinstance(decoded, list):
+            return value
         bad = next((i for i, item in enumerate(decoded) if not isinstance(item, str)), None)
         if bad is None:
             return decoded
         problem = f"item {bad + 1} is {type(decoded[bad]).__name__}, not a text"
     raise ValueError(
         f"{where} starts with '[' but is not a JSON list of texts ({problem}); write several references "
-        'as ["first", "second"], and one that starts with \'[\' as ["[Music] ..."]'
+        'as ["first", "second"]'
     )
 
 
