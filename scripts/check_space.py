@@ -63,7 +63,9 @@ def main(folder: Path) -> int:
         assert math.isfinite(score) and 0.0 <= score <= 1.0, result
         assert "config:E-minilm" in result["signature"], result
         import nlgmetrics
+        from nlgmetrics.usr.preprocess import require_spacy
 
+        require_spacy()  # the Space serves USR too: its requirements install the usr extra
         origin = Path(nlgmetrics.__file__).resolve()
         print(
             f"the Space in {folder} served /score: ctc_consistency E-minilm {score:.4f} (nlgmetrics from {origin})"

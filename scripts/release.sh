@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Release check: build the sdist and the wheel into dist/, check them with `twine check --strict`,
-# install the wheel with its [embedded] extra into a fresh virtual environment in a temporary
+# install the wheel with its [embedded,usr] extras into a fresh virtual environment in a temporary
 # folder, and from a folder outside the checkout score the embedded example and run the command
 # line, offline (HF_HUB_OFFLINE=1 HF_EVALUATE_OFFLINE=1, an empty Hub cache, NLTK_DATA unset); then
 # `nlgmetrics register` and bare evaluate.load of all 8 modules from that wheel (scripts/check_register.py),
@@ -75,11 +75,11 @@ fi
 step "3/7: twine check --strict"
 run "$TOOLS_PY" -m twine check --strict "$sdist" "$wheel"
 
-step "4/7: a fresh environment with the wheel and its [embedded] extra"
+step "4/7: a fresh environment with the wheel and its [embedded,usr] extras (usr: check_register loads all 8)"
 VENV="$tmp/venv"
 make_venv
 install_torch
-pip_install --quiet "$checkout/${wheel}[embedded]"
+pip_install --quiet "$checkout/${wheel}[embedded,usr]"
 
 step "5/7: score the embedded example offline, from outside the checkout"
 mkdir -p "$tmp/run" "$tmp/hf-home"

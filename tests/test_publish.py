@@ -70,7 +70,7 @@ def test_a_dry_run_writes_exactly_the_folders_to_upload(tmp_path, wheel, weights
             for line in (folder / "requirements.txt").read_text().splitlines()
             if not line.startswith("#")
         ]
-        assert requirements == [f"./{wheel.name}[space,embedded]"], repo  # nothing from PyPI's nlgmetrics
+        assert requirements == [f"./{wheel.name}[space,embedded,usr]"], repo  # nothing from PyPI's nlgmetrics
         assert (folder / "README.md").read_text() == (source / "README.md").read_text()
         meta = front_matter((folder / "README.md").read_text())
         assert meta["sdk"] == "gradio" and meta["app_file"] == "app.py", repo

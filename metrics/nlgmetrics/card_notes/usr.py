@@ -39,8 +39,9 @@ checkpoints, converted to standard transformers folders by `hub_models/convert_u
 `nlgmetrics/usr-mlm-topical_chat`, `nlgmetrics/usr-dr_c-topical_chat` and `nlgmetrics/usr-dr_f-topical_chat`
 (pinned to the release tag until their upload commits are recorded, then to those commits). To run offline,
 download them once (`hf download nlgmetrics/usr-mlm-topical_chat --revision v1.0`, and the two others) and
-set `HF_HUB_OFFLINE=1` and `HF_EVALUATE_OFFLINE=1`. USR needs the `spacy` package (no spaCy model download:
-only `spacy.blank("en")`'s tokenizer).
+set `HF_HUB_OFFLINE=1` and `HF_EVALUATE_OFFLINE=1`. USR needs spaCy, in the `usr` extra:
+`pip install "nlgmetrics[usr]"` (no spaCy model download: only `spacy.blank("en")`'s tokenizer); without it,
+loading USR says so in one line before any weights load.
 
 With `evaluate.combine`, give the inputs through `add_batch(...)` and then call `compute()`: keyword
 arguments of `compute()` go to every combined module."""

@@ -33,8 +33,25 @@ DR_MAX_LENGTH = 128
 """DR-c / DR-f pairs are cut to 128 tokens, special tokens included (the released max_seq_length)."""
 
 
+MISSING_SPACY = (
+    'USR needs spaCy (the released code\'s tokenizer), which is not installed: pip install "nlgmetrics[usr]"'
+)
+
+
+def require_spacy() -> None:
+    """Raise one line naming the ``usr`` extra when spaCy is not installed (USR checks it before loading
+    any weights; spaCy is no base dependency of nlgmetrics)."""
+    try:
+        import spacy  # noqa: F401
+    except ModuleNotFoundError as err:
+        if (err.name or "").partition(".")[0] != "spacy":
+            raise
+        raise ModuleNotFoundError(MISSING_SPACY, name="spacy") from None
+
+
 @functools.cache
 def _spacy_tokenizer():
+    require_spacy()
     import spacy
 
     return spacy.blank("en").tokenizer

@@ -31,7 +31,7 @@ from ..core.tokenize import tokenize
 from ..core.validation import is_blank
 from . import DEFAULT_CONFIG, SUB_METRICS
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
-from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs
+from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs, require_spacy
 from .regression import usr_score
 
 if TYPE_CHECKING:
@@ -152,6 +152,7 @@ class USRScorer(Scorer):
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
+        require_spacy()  # the optional dependency first, before any weights load
         super().__init__(runtime, **where)
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
