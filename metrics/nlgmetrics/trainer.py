@@ -136,11 +136,14 @@ class TrainerMetrics:
     def __call__(self, eval_pred: Any, compute_result: bool | None = None) -> dict[str, float] | None:
         """Score an ``EvalPrediction``: the whole eval set (``compute_result`` None), or with
         ``batch_eval_metrics=True`` one batch (returns None) until ``compute_result`` is True (the scores)."""
-        decoded = self._decode(eval_pred, whole_set=compute_result is None)
         if compute_result is None:
-            return self._evaluate(decoded)
-        for name, texts in decoded.items():
-            self._batches.setdefault(name, []).extend(texts)
+            return self._evaluate(self._decode(eval_pred, whole_set=True))
+        try:
+            for name, texts in self._decode(eval_pred, whole_set=False).items():
+                self._batches.setdefault(name, []).extend(texts)
+        except BaseException:
+            self._batches = {}  # a failed evaluation leaves nothing behind for the next one
+            raise
         if not compute_result:
             return None
         decoded, self._batches = self._batches, {}

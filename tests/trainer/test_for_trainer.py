@@ -329,3 +329,24 @@ def test_raw_texts_of_another_size_are_an_error_at_the_first_call(tokenizer):
     )
     with pytest.raises(ValueError, match="passed 2 generations but the eval set has 3 examples"):
         compute_metrics(eval_pred)
+
+
+def test_a_failed_batch_evaluation_leaves_nothing_for_the_next(tokenizer):
+    compute_metrics = nlgmetrics.for_trainer(tokenizer, {"consistency": CONSISTENCY}, sources=DOCUMENTS[:2])
+    labels = _ids(tokenizer, SUMMARIES[:1])
+    compute_metrics(
+        EvalPrediction(predictions=_ids(tokenizer, SUMMARIES[:1]), label_ids=labels), compute_result=False
+    )
+    with pytest.raises(ValueError, match="float logits"):
+        logits = np.zeros((1, 3, 5), dtype=np.float32)
+        compute_metrics(EvalPrediction(predictions=logits, label_ids=labels), compute_result=False)
+    for k in range(2):
+        chunk = slice(k, k + 1)
+        eval_pred = EvalPrediction(
+            predictions=_ids(tokenizer, SUMMARIES[chunk]), label_ids=_ids(tokenizer, SUMMARIES[chunk])
+        )
+        logged = compute_metrics(eval_pred, compute_result=k == 1)
+    want = nlgmetrics.load(*CONSISTENCY).compute(
+        predictions=[s.lower() for s in SUMMARIES[:2]], sources=DOCUMENTS[:2]
+    )
+    assert logged == {"consistency": want["mean_score"]}
