@@ -77,7 +77,7 @@ def test_a_default_that_cannot_load_here_says_so_in_the_response(client, space, 
 
 
 BAD = [
-    ("ctc_consistency", "E-minilm", [{"predictions": "a"}], {}, "record 0 has no field 'sources'"),
+    ("ctc_consistency", "E-minilm", [{"predictions": "a"}], {}, "row 1 has no column 'sources' for sources"),
     (
         "ctc_consistency",
         "E-minilm",

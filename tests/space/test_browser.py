@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
+from nlgmetrics.ui.availability import NOTE_TITLE
 from nlgmetrics.ui.records import display
 from nlgmetrics.ui.space import heatmap
 from nlgmetrics.ui.space.comparison import significance_cells
@@ -39,11 +40,8 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-DOCS = (
-    REPO / "docs"
-    if os.environ.get("NLGMETRICS_REFRESH_SCREENSHOTS") == "1"
-    else Path(os.environ["HF_HOME"]).parent / "screenshots"  # the session's temporary folder (conftest.py)
-)
+SCRATCH = Path(os.environ["HF_HOME"]).parent / "screenshots"  # the session's temporary folder (conftest.py)
+DOCS = REPO / "docs" if os.environ.get("NLGMETRICS_REFRESH_SCREENSHOTS") == "1" else SCRATCH
 FAMILIES = sorted({spec.family for spec in SPECS.values()})
 FIRST_FAMILY = FAMILIES[0]
 TIMEOUT_MS = 60_000
@@ -90,7 +88,7 @@ def open_mode(page, family: str, mode: str) -> None:
 def choose(page, element_id: str, label: str) -> None:
     """Pick ``label`` in a Gradio drop-down (opened again if its list did not show: seen once on a
     machine loaded by other jobs)."""
-    option = page.get_by_role("option", name=label, exact=True)
+    option = page.locator(f"#{element_id}").get_by_role("option", name=label, exact=True)
     for _ in range(2):
         page.click(f"#{element_id} input")
         try:
@@ -107,15 +105,25 @@ def score_text(page, family: str) -> str:
     return page.locator(f"#{family}-single-score").locator("textarea, input").first.input_value()
 
 
+def quoted(text: str) -> str:
+    """``text`` as a quoted string inside a selector (``:has-text(...)``), non-ASCII kept as is."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def wait_for_text(page, element_id: str, text: str) -> str:
-    page.wait_for_selector(f"#{element_id}:has-text('{text}')")
+    try:
+        page.wait_for_selector(f"#{element_id}:has-text({quoted(text)})")
+    except PlaywrightTimeoutError:
+        pytest.fail(f"#{element_id} never showed {text!r}; it shows {page.inner_text(f'#{element_id}')!r}")
     return page.inner_text(f"#{element_id}")
 
 
-def shot(page, name: str, family: str) -> None:
+def shot(page, name: str, family: str, element_id: str | None = None, folder: Path | None = None) -> None:
     if family == FIRST_FAMILY:
-        DOCS.mkdir(exist_ok=True)
-        page.locator(f"#tab-{family}").screenshot(path=str(DOCS / name), type="png", animations="disabled")
+        folder = folder or DOCS
+        folder.mkdir(exist_ok=True)
+        where = page.locator(f"#{element_id or f'tab-{family}'}")
+        where.screenshot(path=str(folder / name), type="png", animations="disabled")
 
 
 def columns(spec, records):
@@ -147,14 +155,22 @@ def write_csv(path: Path, records: list[dict]) -> Path:
 def test_score_one_example(page, family):
     spec = first_module(family)
     open_mode(page, family, "single")
+    # every family tab says at once whether its default loads here, and the score's range is its own
+    status = wait_for_text(page, f"{family}-single-status", "The default")
+    assert f"The default, {spec.default_config}, loads now" in status and "✓" in status
+    label = score_label(spec, spec.default_config)
+    page.wait_for_selector(f"#{family}-single-score:has-text({quoted(label)})")
     records = example_records(spec.name)[:1]
     records[0]["predictions"] += " It happened in Paris."  # words the inputs do not support: a contrast
     page.fill(f"#{family}-single-predictions textarea", records[0]["predictions"])
     for config in configs_to_try(spec):
         choose(page, f"{family}-single-config", config)
+        wait_for_text(page, f"{family}-single-status", f"{config} loads now")
         page.click(f"#{family}-single-run")
         note = wait_for_text(page, f"{family}-single-note", f"config {config}")
         assert f"Scored with {spec.name}" in note
+        label = score_label(spec, config)
+        page.wait_for_selector(f"#{family}-single-score:has-text({quoted(label)})")
         want = direct(spec.name, config).compute(**columns(spec, records), return_details=True)
         assert float(score_text(page, family)) == display(want["scores"][0])
         parts = page.inner_text(f"#{family}-single-parts")
@@ -189,6 +205,8 @@ def check_heat_map(page, family: str, spec, pairs, prediction: str) -> None:
 def test_batch_upload_and_download(page, family, tmp_path):
     spec = first_module(family)
     open_mode(page, family, "batch")
+    assert "The default" in page.inner_text(f"#{family}-batch-status")
+    no_placeholder_tables(page, [f"{family}-batch-table"])
     records = [{"id": f"doc-{i + 1}", **r} for i, r in enumerate(system_records(spec, ""))]
     long_field = next(f for f in spec.inputs if f != "predictions")
     records[0][long_field] += " It was a long day." * 6  # longer than a cell shows
@@ -223,6 +241,24 @@ def test_batch_upload_and_download(page, family, tmp_path):
     shot(page, "space_batch.png", family)
 
 
+def no_placeholder_tables(page, element_ids: list[str]) -> None:
+    """Before a run (and after a failure) the results are hidden: no empty table with "1 2 3" headers."""
+    for element_id in element_ids:
+        wait_until_shown(page, element_id, False)
+    assert not any(header_texts(page, e) for e in element_ids if page.locator(f"#{e}").count())
+
+
+def check_delta_plot(page, family: str, scores_a: list, scores_b: list, want: dict) -> None:
+    """The A/B plot draws what the decision rests on: each example's B − A (its value on hover) and the mean
+    Δ with its 95% interval, the numbers of nlgmetrics.compare."""
+    plot = page.locator(f"#{family}-ab-plot svg.nlgm-delta")
+    dots = plot.locator(".nlgm-diff title").all_text_contents()  # SVG: text, not innerText
+    diffs = [f"{b - a:+.4f}".replace("-", "−") for a, b in zip(scores_a, scores_b)]
+    assert [d.split("B − A = ")[1] for d in dots] == diffs
+    delta, interval = significance_cells(want)[:2]
+    assert plot.locator(".nlgm-mean title").text_content() == f"mean Δ {delta}, 95% interval {interval}"
+
+
 def header_texts(page, element_id: str) -> list[str]:
     """The column names of a Gradio data frame, in order."""
     cells = page.locator(f"#{element_id} thead th")
@@ -249,10 +285,13 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
     open_mode(page, family, "ab")
     record_a = example_records(spec.name)[0]
     record_b = {**record_a, "predictions": "Nothing like it happened."}
+    assert "The default" in page.inner_text(f"#{family}-ab-status")
+    no_placeholder_tables(page, [f"{family}-ab-summary", f"{family}-ab-table", f"{family}-ab-plot"])
     page.fill(f"#{family}-ab-b textarea", "  ")
     page.click(f"#{family}-ab-run")  # an empty B: a message, not an empty chart
     note = wait_for_text(page, f"{family}-ab-note", "prediction B is empty")
     assert "Error" in note and page.locator(".toast-body").count() == 0
+    no_placeholder_tables(page, [f"{family}-ab-summary", f"{family}-ab-table", f"{family}-ab-plot"])
     page.fill(f"#{family}-ab-b textarea", record_b["predictions"])
     assert page.inner_text(f"#{family}-ab-significance").strip() == ""  # cleared by the failure
     for config in configs_to_try(spec):
@@ -287,6 +326,7 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
     stats = " ".join(page.inner_text(f"#{family}-ab-significance").split())
     assert "Δ (mean B − mean A)" in stats and "95% interval" in stats and "p-value" in stats
     assert all(text in stats for text in significance_cells(want))
+    check_delta_plot(page, family, a["scores"], b["scores"], want)
     shot(page, "space_compare.png", family)
     assert all(f"doc-{i + 1}" in page.inner_text(f"#{family}-ab-table") for i in range(len(records_a)))
 
@@ -300,7 +340,7 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
     for name in names[1::-1] if len(names) > 1 else []:  # the second, then back: each a change
         choose(page, f"{family}-single-module", name)
         label = score_label(SPECS[name])  # the module's own range and direction, from its declaration
-        page.wait_for_selector(f"#{family}-single-score:has-text({json.dumps(label)})")
+        page.wait_for_selector(f"#{family}-single-score:has-text({quoted(label)})")
         assert score_text(page, family) == ""  # nothing scored with this module yet: empty, not 0
         for field in {f for n in names for f in SPECS[n].inputs}:
             box = page.locator(f"#{family}-single-{field}")
@@ -321,14 +361,108 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
     weight = spec.weights_of(spec.default_config)[0]
     monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision="f" * 40))
     choose(page, f"{family}-single-config", spec.default_config)
+    # said at once, on the change, before any Score
+    status = wait_for_text(page, f"{family}-single-status", "not published on the Hub yet")
+    assert f"Config {spec.default_config} of {spec.name} cannot load here" in status and "E-minilm" in status
     page.click(f"#{family}-single-run")
     text = wait_for_text(page, f"{family}-single-note", "not published on the Hub yet")
-    assert weight.conversion and weight.conversion in text and "E-minilm" in text and "Traceback" not in text
+    assert "E-minilm" in text and "Traceback" not in text
+    # short: the conversion is in the banner's collapsible note only, never Python's aligner='D:...'
+    assert weight.conversion not in text and "aligner=" not in text and NOTE_TITLE in text
     # beside the control, as Markdown (backticks are code), and it stays: no toast that vanishes
     assert page.locator(f"#{family}-single-note code").count() > 0 and "`" not in text
     page.wait_for_timeout(12_000)  # longer than a toast lives
     assert "not published on the Hub yet" in page.inner_text(f"#{family}-single-note")
     assert page.locator(".toast-body").count() == 0
+    # the default falls back to E-minilm: the label shows the range of the config that scores
+    choose(page, f"{family}-single-config", f"default ({spec.default_config})")
+    status = wait_for_text(page, f"{family}-single-status", "scores instead")
+    assert f"The default, {spec.default_config}, cannot load here, so E-minilm scores instead" in status
+    fallback = score_label(spec, "E-minilm")
+    assert fallback != score_label(spec, spec.default_config) and fallback.endswith("range [-1, 1])")
+    page.wait_for_selector(f"#{family}-single-score:has-text({quoted(fallback)})")
+    page.click(f"#{family}-single-run")
+    note = wait_for_text(page, f"{family}-single-note", "config E-minilm")
+    assert weight.conversion not in note and "aligner=" not in note
+    page.wait_for_selector(f"#{family}-single-score:has-text({quoted(fallback)})")
+    assert float(score_text(page, family)) == float(score_text(page, family))  # a number, not NaN text
+
+
+def test_the_banner_tells_downloadable_from_unpublished_with_the_conversion_once_collapsed(page, monkeypatch):
+    """Reloaded with one published weight (bert-base-uncased) and one unpublished (D-cnndm) missing: the
+    banner names each kind apart, and the conversion advice is one collapsed note in the CLI's words."""
+    d_cnndm = WEIGHTS[ctc_weight_name("D-cnndm", "doc_to_summ")]
+    for weight in (WEIGHTS["bert-base-uncased"], d_cnndm):
+        monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision="f" * 40))
+    page.reload()
+    banner = wait_for_text(page, "nlgmetrics-banner", "not published on the Hub yet")
+    lines = {line.split(":")[0]: line for line in banner.splitlines()}
+    assert lines["ctc_consistency"].endswith("; not published on the Hub yet: D-cnndm")
+    assert "downloadable, not cached yet (this machine is offline): E-bert;" in lines["ctc_consistency"]
+    assert "loads now: E-roberta, E-roberta-mnli, E-minilm, D-xsum" in lines["ctc_consistency"]
+    assert lines["infolm"] == (
+        "infolm: loads now: none; downloadable, not cached yet (this machine is offline): bert-base-uncased"
+    )
+    assert "need a download" not in banner
+    details = page.locator("#nlgmetrics-banner details")
+    assert details.count() == 1 and page.locator("details").count() == 1  # once on the page
+    command = page.locator("#nlgmetrics-banner details li").first
+    assert not command.is_visible()  # collapsed
+    page.click(f"#nlgmetrics-banner summary:has-text({quoted(NOTE_TITLE)})")
+    assert command.is_visible()
+    note = details.inner_text()
+    assert d_cnndm.conversion in note and "--aligner D:./ctc-D-cnndm-doc_to_summ" in note
+    assert "aligner=" not in page.inner_text("body")
+    shot(page, "space_banner.png", FIRST_FAMILY, "nlgmetrics-banner", SCRATCH)  # looked at, not in docs/
+    monkeypatch.undo()
+    page.reload()
+    page.wait_for_selector("#nlgmetrics-banner")
+
+
+def test_batch_maps_columns_like_the_command_line(page, tmp_path):
+    """A file whose columns are not the field names: scoring says so in the CLI's words, the column
+    drop-downs map them (as --column FIELD=COLUMN), and the scores equal compute()'s."""
+    family = FIRST_FAMILY
+    spec = first_module(family)
+    config = configs_to_try(spec)[-1]
+    open_mode(page, family, "batch")
+    choose(page, f"{family}-batch-config", config)
+    records = system_records(spec, "")
+    renamed = [{"id": f"doc-{i + 1}", **{f"my_{k}": v for k, v in r.items()}} for i, r in enumerate(records)]
+    upload = write_csv(tmp_path / "renamed.csv", renamed)
+    page.set_input_files(f"#{family}-batch-file input[type=file]", str(upload))
+    for field in spec.inputs:
+        wait_until_shown(page, f"{family}-batch-column-{field}", True)
+    page.click(f"#{family}-batch-run")
+    note = wait_for_text(page, f"{family}-batch-note", "has no column")
+    first = spec.inputs[0]
+    assert f"row 1 has no column '{first}' for {first} (its columns: {', '.join(renamed[0])};" in note
+    assert "choose its column under “Columns”" in note and "record 0" not in note
+    for field in spec.inputs:
+        choose(page, f"{family}-batch-column-{field}", f"my_{field}")
+    page.click(f"#{family}-batch-run")
+    wait_for_text(page, f"{family}-batch-note", f"config {config}")
+    want = direct(spec.name, config).compute(**columns(spec, records))
+    table = page.inner_text(f"#{family}-batch-table")
+    assert all(shown(score) in table for score in want["scores"])
+    page.locator(f"#{family}-batch-file button[aria-label='Clear']").click()
+    for field in spec.inputs:
+        wait_until_shown(page, f"{family}-batch-column-{field}", False)
+
+
+def test_compare_files_without_references_say_the_files_need_the_column(page, tmp_path):
+    spec = next(s for s in SPECS.values() if "references" in s.inputs and s.family != FIRST_FAMILY)
+    family = spec.family
+    assert first_module(family) is spec
+    open_mode(page, family, "ab")
+    page.get_by_role("tab", name="Two system files").locator("visible=true").first.click()
+    rows = [{k: v for k, v in r.items() if k != "references"} for r in system_records(spec, "")]
+    page.set_input_files(f"#{family}-ab-file-a input[type=file]", str(write_csv(tmp_path / "a.csv", rows)))
+    page.set_input_files(f"#{family}-ab-file-b input[type=file]", str(write_csv(tmp_path / "b.csv", rows)))
+    page.click(f"#{family}-ab-files-run")
+    note = wait_for_text(page, f"{family}-ab-note", "needs references")
+    assert "the files need a references column with a text on every row (row 1 has none)" in note
+    assert "fill it in" not in note
 
 
 def wait_until_shown(page, element_id: str, shown: bool) -> None:

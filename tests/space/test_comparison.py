@@ -14,13 +14,14 @@ from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
 from nlgmetrics.ui.records import Limits
 from nlgmetrics.ui.space import ModelPool, SpaceError, _ordered_fields, ui_options
-from nlgmetrics.ui.space.compare import two_files, two_predictions
+from nlgmetrics.ui.space.compare import missing_inputs, two_files, two_predictions
 from nlgmetrics.ui.space.comparison import (
     RESAMPLES,
     SEED,
     SUMMARY_COLUMNS,
     MetricComparison,
-    counts_table,
+    delta_plot,
+    differences,
     per_example_table,
     preferred,
     significance,
@@ -62,7 +63,6 @@ def test_summary_counts_and_per_example_tables():
         ["m1", "c1", 0.375, 0.625, "B", 0, 1, 1],
         ["m2", "c2", 1.5, 2.0, "A", 1, 1, 0],
     ]
-    assert counts_table([one]).rows == [["m1", "A", 0], ["m1", "B", 1], ["m1", "tie", 1]]
     records_a = [{"id": "x", "predictions": "a1"}, {"id": "y", "predictions": "a2"}]
     records_b = [{"id": "x", "predictions": "b1"}, {"id": "y", "predictions": "b2 " + "long " * 30}]
     table = per_example_table([one, two], records_a, records_b)
@@ -100,6 +100,44 @@ def test_one_example_gives_no_interval_and_says_why():
     assert significance(one) is None
     shown = significance_markdown([one])
     assert "|" not in shown and "`m`: the interval and the p-value need at least 2 examples" in shown
+
+
+def test_the_plot_shows_each_examples_difference_and_the_mean_delta_with_its_interval():
+    """What "is B better?" rests on: a dot per example at B − A (its label and value on hover), the mean Δ
+    and the 95% interval of nlgmetrics.compare, and which side is better in the metric's direction."""
+    a, b = [0.1, 0.4, 0.35, 0.8, math.nan], [0.3, 0.45, 0.3, 0.9, 0.2]
+    records = [{"id": f"d{i}"} for i in range(5)]
+    for higher in (True, False):
+        one = MetricComparison("m", "c", result(a, higher), result(b, higher))
+        assert [i for i, _ in differences(one)] == [0, 1, 2, 3]  # the NaN pair is left out
+        svg = delta_plot([one], records)
+        want = compare(a, b, higher_is_better=higher, resamples=RESAMPLES, seed=SEED)
+        assert svg.count('class="nlgm-diff"') == 4
+        for i, d in differences(one):
+            assert f"<title>d{i}: B − A = {f'{d:+.4f}'.replace('-', '−')}</title>" in svg
+        delta, interval = significance_cells(want)[:2]
+        assert f"<title>mean Δ {delta}, 95% interval {interval}</title>" in svg
+        right = "B better →" if higher else "A better →"
+        assert right in svg and ("← A better" if higher else "← B better") in svg
+    single = delta_plot([MetricComparison("m", "c", result([0.1]), result([0.3]))], [{}])
+    assert "no interval: fewer than 2 examples" in single and single.count('class="nlgm-diff"') == 1
+    assert delta_plot([], []) == ""
+    pair = MetricComparison("m", "c", result([0.1, 0.2]), result([0.2, 0.2]))
+    two = delta_plot(
+        [pair, MetricComparison("<m2>", "c", result([1.0, 2.0]), result([2.0, 2.0]))], records[:2]
+    )
+    assert "&lt;m2&gt;" in two and "<m2>" not in two  # one row per metric, names escaped
+
+
+def test_a_missing_input_says_fill_it_in_for_the_form_and_a_column_for_files():
+    records = [{"predictions": "a", "sources": "s"}, {"predictions": "b", "sources": "s", "references": " "}]
+    inputs = ("predictions", "sources", "references")
+    assert missing_inputs("m", inputs, records, files=False) == "m needs references: fill it in or deselect m"
+    assert missing_inputs("m", inputs, records, files=True) == (
+        "m needs references: the files need a `references` column with a text on every row (row 1 has none), "
+        "or deselect m"
+    )
+    assert missing_inputs("m", inputs[:2], records, files=True) == ""
 
 
 def family_context(family: str = SPECS["ctc_consistency"].family) -> FamilyContext:
@@ -162,7 +200,7 @@ def test_two_predictions_share_the_inputs():
         (
             [{"predictions": "a", "sources": "s"}],
             [{"predictions": "b", "sources": "s"}, {"predictions": "c", "sources": "s"}],
-            "system A has 1 rows and system B 2; they must match",
+            "system A has 1 row and system B 2; they must match",
         ),
         (
             [{"predictions": "a", "sources": "s"}, {"predictions": "a", "sources": "s"}],

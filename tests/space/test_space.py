@@ -17,11 +17,24 @@ import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
+from nlgmetrics.columns import gather_columns
 from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui import space as space_module
-from nlgmetrics.ui.availability import available_configs, config_status, default_choice
+from nlgmetrics.ui.availability import (
+    NOTE_TITLE,
+    UNPUBLISHED,
+    available_configs,
+    banner_markdown,
+    config_note,
+    config_status,
+    conversion_note,
+    default_choice,
+)
 from nlgmetrics.ui.records import Limits, read_upload, records_to_fields, scored_records, write_scored
+from nlgmetrics.ui.space import batch
+from nlgmetrics.ui.space.options import scoring_config
+from nlgmetrics.ui.widget import score_label
 from tests.space.conftest import REPO
 
 MISSING = "f" * 40
@@ -44,10 +57,62 @@ def test_every_registered_config_is_available_in_the_tiny_cache():
 def test_a_missing_default_falls_back_to_the_offline_config_and_says_how_to_get_it(d_cnndm_missing):
     spec = SPECS["ctc_consistency"]
     status = config_status(spec, "D-cnndm")
-    assert status.available is False and d_cnndm_missing in status.message()
+    assert status.available is False and status.state == UNPUBLISHED
+    # short: the conversion is said once, in the banner's collapsible note, never as Python's keyword
+    assert d_cnndm_missing not in status.message() and NOTE_TITLE in status.message()
+    assert (
+        "configs that load now: `E-bert`, `E-roberta`, `E-roberta-mnli`, `E-minilm`, `D-xsum`"
+        in status.message()
+    )
     used, note = default_choice(spec)
-    assert used == "E-minilm" and d_cnndm_missing in note
+    assert used == "E-minilm" and "D-cnndm" in note and NOTE_TITLE in note and d_cnndm_missing not in note
     assert config_status(SPECS["ctc_relevance"], "E-minilm").available is True
+    note = conversion_note(list(SPECS.values()))
+    assert note.startswith(f"<details><summary>{NOTE_TITLE}") and note.count(d_cnndm_missing) == 1
+    assert "--aligner D:./ctc-D-cnndm-doc_to_summ" in note and "aligner='" not in note
+
+
+def test_the_banner_tells_downloadable_from_unpublished_and_lists_only_what_loads_now(monkeypatch):
+    """Issue 28: not "8 more need a download" when 5 cannot be downloaded at all, nor "1 more need"."""
+    for name in ("bert-base-uncased", ctc_weight_name("D-cnndm", "doc_to_summ")):
+        monkeypatch.setitem(WEIGHTS, name, dataclasses.replace(WEIGHTS[name], revision=MISSING))
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    shown = banner_markdown([SPECS["ctc_consistency"], SPECS["infolm"]], "LIMITS")
+    lines = {line.split("`")[1]: line for line in shown.splitlines() if line.startswith("- `")}
+    ctc = lines["ctc_consistency"]
+    assert ctc.startswith(
+        "- `ctc_consistency`: loads now: `E-roberta`, `E-roberta-mnli`, `E-minilm`, `D-xsum`"
+    )
+    assert "; downloadable, not cached yet (downloaded when first used): `E-bert`;" in ctc
+    assert ctc.endswith("; not published on the Hub yet: `D-cnndm`")
+    assert lines["infolm"] == (
+        "- `infolm`: loads now: none; downloadable, not cached yet (downloaded when first used): "
+        "`bert-base-uncased`"
+    )
+    assert "need a download" not in shown and NOTE_TITLE in shown
+    assert config_note(SPECS["ctc_consistency"], "E-bert").startswith("↓ `E-bert` downloads its weights")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    offline = config_note(SPECS["ctc_consistency"], "E-bert")
+    assert (
+        offline.startswith("⚠ Config `E-bert` of `ctc_consistency` cannot load here") and "offline" in offline
+    )
+    assert "configs that load now: `E-roberta`" in offline and "`E-bert`" not in offline.split("load now")[1]
+
+
+def test_choosing_a_config_says_at_once_whether_it_loads(d_cnndm_missing):
+    spec = SPECS["ctc_consistency"]
+    assert config_note(spec, "E-minilm") == "✓ `E-minilm` loads now (weights embedded on this machine)."
+    assert config_note(spec, "D-xsum") == "✓ `D-xsum` loads now (weights cached on this machine)."
+    default = config_note(spec, "")
+    assert default.startswith("⚠ The default, `D-cnndm`, cannot load here, so `E-minilm` scores instead")
+    assert config_note(spec, "D-cnndm").startswith("⚠ Config `D-cnndm` of `ctc_consistency` cannot load here")
+    assert config_note(SPECS["infolm"], "") == (
+        "✓ The default, `bert-base-uncased`, loads now (weights cached on this machine)."
+    )
+    # the score's range is the one of the config that scores: the fallback's
+    assert scoring_config(spec, "") == "E-minilm"
+    assert score_label(spec, scoring_config(spec, "")).endswith("range [-1, 1])")
+    assert scoring_config(spec, "D-xsum") == "D-xsum"
 
 
 def test_a_config_without_weights_is_a_clear_message_not_a_traceback(space, d_cnndm_missing):
@@ -55,7 +120,8 @@ def test_a_config_without_weights_is_a_clear_message_not_a_traceback(space, d_cn
     records = json.dumps([{"predictions": "a", "sources": "b"}])
     with pytest.raises(AppError) as err:
         client.predict("ctc_consistency", "D-cnndm", records, "{}", api_name="/score")
-    assert d_cnndm_missing in str(err.value) and "not published on the Hub yet" in str(err.value)
+    assert "not published on the Hub yet" in str(err.value) and NOTE_TITLE in str(err.value)
+    assert "aligner=" not in str(err.value)  # a browser cannot load a folder: no Python advice here
     assert "Traceback" not in str(err.value)
     # the default falls back to the embedded config and still scores
     result = client.predict("ctc_consistency", "default", records, "{}", api_name="/score")
@@ -148,6 +214,29 @@ def test_limits_from_the_environment(monkeypatch):
         records_to_fields(["sources"], [{"sources": "x" * 13}], Limits.from_env())
 
 
+def test_a_missing_field_is_said_as_the_command_line_says_it(tmp_path):
+    """The /score records and the batch upload name the 1-based row and the column, as `nlgmetrics score`."""
+    with pytest.raises(ValueError) as err:
+        records_to_fields(["predictions", "sources"], [{"predictions": "a", "source": "b"}], Limits())
+    assert str(err.value) == (
+        "row 1 has no column 'sources' for sources (its columns: predictions, source; the inputs are "
+        "predictions, sources)"
+    )
+    spec = SPECS["ctc_consistency"]
+    rows = [{"summary": "a", "doc": "b"}, {"summary": "c"}]
+    mapped = batch.mapped_records(spec, "E-minilm", rows[:1], {"predictions": "summary", "sources": "doc"})
+    assert mapped == [{"predictions": "a", "sources": "b"}]
+    with pytest.raises(ValueError) as err:
+        batch.mapped_records(spec, "E-minilm", rows, {"predictions": "summary", "sources": "doc"})
+    assert str(err.value) == (
+        "row 2 has no column 'doc' for sources (its columns: summary; choose its column under “Columns” "
+        "after the upload)"
+    )
+    with pytest.raises(ValueError) as cli:  # the command line's words, but for how to choose the column
+        gather_columns(rows, ["predictions", "sources"], {"predictions": "summary", "sources": "doc"})
+    assert str(cli.value).split("; ")[0] == str(err.value).split("; ")[0]
+
+
 def test_space_readme_header():
     header = (REPO / "space" / "README.md").read_text().split("---")[1]
     assert (
@@ -201,4 +290,5 @@ def test_a_config_the_module_does_not_describe_is_checked_when_used():
         and config_status(spec, "some-task").message() == ""
     )
     assert space_module.config_choices(spec)[1] == ("some-task (checked when used)", "some-task")
+    assert config_note(spec, "some-task") == "`some-task`: its weights are checked when used."
     assert default_choice(spec) == ("some-task", "")

@@ -9,7 +9,7 @@ and writes files. Every limit is refused with a message saying what was too big 
 >>> records_to_fields(["predictions"], [{"prediction": "x"}], limits)
 Traceback (most recent call last):
 ...
-ValueError: record 0 has no field 'predictions' (its fields: prediction); the module's inputs are predictions
+ValueError: row 1 has no column 'predictions' for predictions (its columns: prediction; the inputs are predictions)
 >>> records_to_fields(["predictions"], [{"predictions": "x" * 21}], limits)
 Traceback (most recent call last):
 ...
@@ -29,6 +29,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..columns import missing_column
 from ..records import field_value, read_records, write_records
 
 ENV_PREFIX = "NLGMETRICS_SPACE_"
@@ -140,10 +141,9 @@ def records_to_fields(
         if not isinstance(record, dict):
             raise ValueError(f"record {index} must be an object with fields {', '.join(inputs)}")
         for name in inputs:
-            if name not in record:
+            if name not in record:  # the command line's wording (nlgmetrics.columns)
                 raise ValueError(
-                    f"record {index} has no field {name!r} (its fields: {', '.join(map(str, record)) or 'none'}); "
-                    f"the module's inputs are {', '.join(inputs)}"
+                    missing_column(index, name, name, record, f"the inputs are {', '.join(inputs)}")
                 )
             value = field_value(record[name], takes_list=name in list_fields, where=f"record {index}: {name}")
             _check_text(value, f"record {index}: {name}", limits)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...modules import SPECS
 from ...modules.spec import FIELDS, ModuleSpec
-from ..availability import config_status
+from ..availability import banner_markdown
 from ..records import Limits
 from ..widget import example_texts
 from . import batch, compare, single, zerogpu
@@ -42,22 +42,9 @@ def family_title(specs: Sequence[ModuleSpec]) -> str:
 
 
 def banner(limits: Limits) -> str:
-    """Which configs can run now (weights embedded or in the local cache), and the limits."""
-    lines = ["**Configs available now** (weights embedded or in the local cache):"]
-    for name, spec in sorted(SPECS.items()):
-        found: dict[bool | None, list[str]] = {True: [], False: [], None: []}
-        for config in spec.configs:
-            found[config_status(spec, config).available].append(config)
-        shown = ", ".join(f"`{c}`" for c in found[True]) or "none"
-        if found[None]:
-            shown += f"; checked when used: {', '.join(f'`{c}`' for c in found[None])}"
-        if found[False]:
-            shown += f" ({len(found[False])} more need a download)"
-        lines.append(f"- `{name}`: {shown}")
-    lines.append(
-        f"\nChoosing a config that is not on this machine says how to get it. Limits: {limits.describe()}."
-    )
-    return "\n".join(lines)
+    """Which configs load now, which download on first use, which are not on the Hub yet (and, collapsed,
+    how to convert those on one's own machine), and the limits (:func:`..availability.banner_markdown`)."""
+    return banner_markdown([SPECS[name] for name in sorted(SPECS)], limits.describe())
 
 
 def loaded_line(status: dict) -> str:
@@ -111,7 +98,7 @@ def build_space(limits: Limits | None = None):
             "# nlgmetrics: model-based NLG evaluation\nScore one example, a file of examples, or compare two "
             "systems, with every metric of the `nlgmetrics` package. Models load on first use and are shared."
         )
-        gr.Markdown(banner(limits), elem_id="nlgmetrics-banner")
+        gr.Markdown(lambda: banner(limits), elem_id="nlgmetrics-banner")  # current on each page load
         loaded = gr.Markdown(loaded_line(pool.status()), elem_id="nlgmetrics-loaded")
         refresh = dict(
             fn=lambda: loaded_line(pool.status()), outputs=loaded, show_progress="hidden", queue=False

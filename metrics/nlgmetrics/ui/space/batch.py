@@ -10,7 +10,9 @@ import os
 import uuid
 from typing import Any
 
+from ...columns import gather_columns
 from ...modules import SPECS
+from ..availability import config_note
 from ..records import display, read_upload, scored_records, write_scored
 from .context import FamilyContext
 from .events import connect
@@ -21,6 +23,7 @@ from .options import (
     module_dropdown,
     option_components,
     parse_options,
+    status_note,
 )
 from .pool import SpaceError, score_records
 from .tables import scored_table
@@ -46,6 +49,51 @@ def _fields_text(spec, chosen: str) -> str:
     return f"Fields: {', '.join(f'`{f}`' for f in config_inputs(spec, chosen))}"
 
 
+SPACE_FIX = "choose its column under “Columns” after the upload"
+"""How a Space user picks another column (the command line says ``--column``)."""
+
+
+def file_columns(path: str | None, limits) -> list[str]:
+    """The columns of an uploaded file, in order of first appearance ([] before an upload, or for a file
+    that cannot be read: scoring it says why)."""
+    try:
+        records = read_upload(path, limits) if path else []
+    except ValueError:  # the file's problem is said when it is scored
+        return []
+    return list(dict.fromkeys(str(k) for r in records for k in r))
+
+
+UNCHOSEN = "(choose a column)"
+
+
+def column_choice(field: str, columns: list[str], shown: bool) -> dict:
+    """A field's column drop-down after an upload: the file's columns, the field's own name chosen when the
+    file has it (else none: scoring then says the column is missing), shown for the chosen config's fields."""
+    import gradio as gr
+
+    choices = [(c, c) for c in columns] if field in columns else [(UNCHOSEN, ""), *((c, c) for c in columns)]
+    return gr.update(
+        choices=choices, value=field if field in columns else "", visible=shown and bool(columns)
+    )
+
+
+def mapped_records(
+    spec, config: str | None, records: list[dict], chosen: dict[str, str | None]
+) -> list[dict]:
+    """The records as the config's inputs, each read from its chosen column (the field's own name when none
+    is chosen), with the command line's wording for a missing column (:mod:`nlgmetrics.columns`).
+
+    >>> from nlgmetrics.modules import SPECS
+    >>> mapped_records(SPECS["infolm"], None, [{"summary": "a", "gold": "b"}], {"predictions": "summary",
+    ...                "references": "gold"})
+    [{'predictions': 'a', 'references': 'b'}]
+    """
+    inputs = config_inputs(spec, config)
+    columns = {f: c for f, c in chosen.items() if f in inputs and c}
+    fields = gather_columns(records, inputs, columns, fix=SPACE_FIX)
+    return [{f: fields[f][i] for f in inputs} for i in range(len(records))]
+
+
 def build(ctx: FamilyContext) -> None:
     """The mode's controls and events, inside the family's tab."""
     import gradio as gr
@@ -59,6 +107,7 @@ def build(ctx: FamilyContext) -> None:
     )
     b_module = module_dropdown(ctx, "batch")
     b_config = config_dropdown(ctx, "batch", first)
+    b_status = status_note(ctx, "batch", first)
     b_fields = gr.Markdown(
         f"Fields: {', '.join(f'`{f}`' for f in first.inputs)}", elem_id=f"{family}-batch-fields"
     )
@@ -67,16 +116,30 @@ def build(ctx: FamilyContext) -> None:
         file_types=[".csv", ".tsv", ".jsonl", ".json"],
         elem_id=f"{family}-batch-file",
     )
+    with gr.Row():  # "Columns": which column feeds each field, as the command line's --column FIELD=COLUMN
+        b_columns = {
+            f: gr.Dropdown(  # "": the field's own name (the API's default)
+                [(UNCHOSEN, "")],
+                value="",
+                label=f"Columns: {f} from",
+                visible=False,
+                elem_id=f"{family}-batch-column-{f}",
+            )
+            for f in ctx.fields
+        }
     with gr.Accordion("Options", open=False):
         b_opts = option_components(options, first)
     b_button = gr.Button("Score the file", variant="primary", elem_id=f"{family}-batch-run")
     b_note = gr.Markdown(elem_id=f"{family}-batch-note")
-    b_table = gr.Dataframe(label="Scored examples", interactive=False, elem_id=f"{family}-batch-table")
+    b_table = gr.Dataframe(  # hidden until a file is scored: no placeholder "1 2 3" headers
+        label="Scored examples", interactive=False, visible=False, elem_id=f"{family}-batch-table"
+    )
     b_plot = gr.BarPlot(
         x="score",
         y="examples",
         y_lim=[0, None],
         label="Distribution of the scores",
+        visible=False,
         elem_id=f"{family}-batch-plot",
     )
     with gr.Row():
@@ -89,10 +152,9 @@ def build(ctx: FamilyContext) -> None:
             raise SpaceError("upload a .csv, .tsv, .jsonl or .json file first")
         records = read_upload(path, limits)
         chosen_options = {**parse_options(spec, dict(zip(options, values))), "show_progress": True}
+        mapped = mapped_records(spec, chosen, records, dict(zip(ctx.fields, values[len(options) :])))
         progress(0, desc=f"scoring {len(records)} examples with {name}")
-        result, used, note_text = score_records(
-            ctx.pool, name, chosen, records, chosen_options, extra_ok=True
-        )
+        result, used, note_text = score_records(ctx.pool, name, chosen, mapped, chosen_options)
         rows = scored_records(records, result)
         stem = f"{name}-{used}-{uuid.uuid4().hex[:8]}"
         csv_path, jsonl_path = write_scored(rows, os.path.join(ctx.workdir, uuid.uuid4().hex), stem)
@@ -101,9 +163,11 @@ def build(ctx: FamilyContext) -> None:
         message = f"Scored {len(rows)} examples with `{name}` config `{used}`: mean score {mean}. {note_text}"
         return (
             gr.update(
-                value=pd.DataFrame(table.rows, columns=list(table.columns)), datatype=table.datatypes()
+                value=pd.DataFrame(table.rows, columns=list(table.columns)),
+                datatype=table.datatypes(),
+                visible=True,
             ),
-            _histogram(result["scores"]),
+            gr.update(value=_histogram(result["scores"]), visible=True),
             gr.update(value=csv_path, visible=True),
             gr.update(value=jsonl_path, visible=True),
             message.strip(),
@@ -114,28 +178,44 @@ def build(ctx: FamilyContext) -> None:
         ctx,
         b_button,
         score_file,
-        inputs=[b_module, b_config, upload, *b_opts.values()],
+        inputs=[b_module, b_config, upload, *b_opts.values(), *b_columns.values()],
         outputs=[b_table, b_plot, b_csv, b_jsonl, b_note],
         note=b_note,
-        cleared=[None, None, hidden, hidden, None],
+        cleared=[hidden, hidden, hidden, hidden, None],
         api_name=f"{family}_batch",
     )
 
-    def on_batch_module(name):
+    def on_batch_module(name, path):
         spec = SPECS[name]
         own = {o.name for o in spec.compute_options}
         return [
             gr.update(choices=config_choices(spec), value=""),
             _fields_text(spec, ""),
+            config_note(spec, ""),
             *[gr.update(visible=o in own) for o in options],
+            *on_columns(name, "", path),
         ]
 
+    def on_columns(name, chosen, path):
+        """The column drop-downs of the chosen config's fields, filled from the uploaded file."""
+        inputs, columns = config_inputs(SPECS[name], chosen), file_columns(path, limits)
+        return [column_choice(f, columns, f in inputs) for f in ctx.fields]
+
+    def on_batch_config(name, chosen, path):
+        spec = SPECS[name]
+        return [_fields_text(spec, chosen), config_note(spec, chosen), *on_columns(name, chosen, path)]
+
+    column_boxes = list(b_columns.values())
     b_module.change(
-        on_batch_module, b_module, [b_config, b_fields, *b_opts.values()], api_visibility="private"
-    )
-    b_config.change(
-        lambda name, chosen: _fields_text(SPECS[name], chosen),
-        [b_module, b_config],
-        b_fields,
+        on_batch_module,
+        [b_module, upload],
+        [b_config, b_fields, b_status, *b_opts.values(), *column_boxes],
         api_visibility="private",
     )
+    b_config.change(
+        on_batch_config,
+        [b_module, b_config, upload],
+        [b_fields, b_status, *column_boxes],
+        api_visibility="private",
+    )
+    upload.change(on_columns, [b_module, b_config, upload], column_boxes, api_visibility="private")

@@ -5,14 +5,16 @@ prediction or file on either side, and any other failure, is a message in the mo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...modules import SPECS
+from ..availability import config_note, plural
 from ..records import read_upload
 from ..widget import field_label
 from .comparison import (
     MetricComparison,
-    counts_table,
+    delta_plot,
     per_example_table,
     significance_markdown,
     summary_table,
@@ -69,7 +71,9 @@ def two_files(ctx: FamilyContext, path_a: str | None, path_b: str | None) -> tup
                 f"{' …' if len(empty) > 5 else ''}: every row needs the system's prediction"
             )
     if len(records_a) != len(records_b):
-        raise SpaceError(f"system A has {len(records_a)} rows and system B {len(records_b)}; they must match")
+        raise SpaceError(
+            f"system A has {plural(len(records_a), 'row')} and system B {len(records_b)}; they must match"
+        )
     for i, (ra, rb) in enumerate(zip(records_a, records_b)):
         for f in set(ra) & set(rb) - {"predictions"}:
             if ra[f] != rb[f]:
@@ -77,18 +81,41 @@ def two_files(ctx: FamilyContext, path_a: str | None, path_b: str | None) -> tup
     return records_a, records_b
 
 
+def missing_inputs(name: str, inputs: Sequence[str], records: list[dict], files: bool) -> str:
+    """Why ``name`` cannot score these records ("" when it can): the inputs it reads that are blank, said
+    for the form (fill them in) or for two files (they need the column, with a text on every row)."""
+    missing = [f for f in inputs if f != "predictions" and any(blank(r.get(f)) for r in records)]
+    if not missing:
+        return ""
+    if not files:
+        return f"{name} needs {', '.join(missing)}: fill {'it' if len(missing) == 1 else 'them'} in or deselect {name}"
+    columns = " and ".join(f"a `{f}` column" for f in missing)
+    label, labels = example_labels(records)
+    first = next(n for n, r in zip(labels, records) if any(blank(r.get(f)) for f in missing))
+    return (
+        f"{name} needs {', '.join(missing)}: the files need {columns} with a text on every row ({label} "
+        f"{first} has none), or deselect {name}"
+    )
+
+
 def compare_systems(
-    ctx: FamilyContext, selected: list[str], chosen: str | None, records_a: list[dict], records_b: list[dict]
+    ctx: FamilyContext,
+    selected: list[str],
+    chosen: str | None,
+    records_a: list[dict],
+    records_b: list[dict],
+    files: bool = False,
 ) -> list[MetricComparison]:
-    """Every selected module's results on both systems (only the fields its config reads)."""
+    """Every selected module's results on both systems (only the fields its config reads); ``files``: the
+    records come from two uploaded files (a missing input is a missing column)."""
     if not selected:
         raise SpaceError("select at least one metric")
     comparisons = []
     for name in selected:
         inputs = config_inputs(SPECS[name], chosen)
-        missing = [f for f in inputs if f != "predictions" and any(blank(r.get(f)) for r in records_a)]
+        missing = missing_inputs(name, inputs, records_a, files)
         if missing:
-            raise SpaceError(f"{name} needs {', '.join(missing)}: fill it in or deselect {name}")
+            raise SpaceError(missing)
         result_a, used, note = score_records(
             ctx.pool, name, chosen, [{f: r[f] for f in inputs} for r in records_a], {}
         )
@@ -116,6 +143,7 @@ def build(ctx: FamilyContext) -> None:
         label="Config for every selected metric",
         elem_id=f"{family}-ab-config",
     )
+    c_status = gr.Markdown(f"- `{first.name}`: {config_note(first, '')}", elem_id=f"{family}-ab-status")
     with gr.Tab("Two predictions"):
         shared = {
             f: gr.Textbox(
@@ -152,31 +180,36 @@ def build(ctx: FamilyContext) -> None:
             )
         f_button = gr.Button("Compare the files", variant="primary", elem_id=f"{family}-ab-files-run")
     c_note = gr.Markdown(elem_id=f"{family}-ab-note")
-    c_summary = gr.Dataframe(label="On average", interactive=False, elem_id=f"{family}-ab-summary")
-    c_plot = gr.BarPlot(
-        x="metric",
-        y="examples",
-        color="preferred",
-        y_lim=[0, None],
-        label="Which system each metric prefers (examples)",
+    # the tables stay hidden until a comparison fills them: no placeholder "1 2 3" headers
+    c_summary = gr.Dataframe(
+        label="On average", interactive=False, visible=False, elem_id=f"{family}-ab-summary"
+    )
+    c_plot = gr.HTML(
+        label="B − A per example, the mean Δ and its 95% interval",
+        show_label=True,
+        container=True,
+        padding=True,
+        visible=False,
         elem_id=f"{family}-ab-plot",
     )
     c_stats = gr.Markdown(elem_id=f"{family}-ab-significance")
-    c_table = gr.Dataframe(label="Per example", interactive=False, elem_id=f"{family}-ab-table")
+    c_table = gr.Dataframe(
+        label="Per example", interactive=False, visible=False, elem_id=f"{family}-ab-table"
+    )
 
     def frame(table: Table) -> pd.DataFrame:
         return pd.DataFrame(table.rows, columns=list(table.columns))
 
-    def shown(selected, chosen, records_a: list[dict], records_b: list[dict]) -> tuple:
-        comparisons = compare_systems(ctx, selected, chosen, records_a, records_b)
+    def shown(selected, chosen, records_a: list[dict], records_b: list[dict], files: bool = False) -> tuple:
+        comparisons = compare_systems(ctx, selected, chosen, records_a, records_b, files)
         per_example = per_example_table(comparisons, records_a, records_b)
         n = len(records_a)
         message = f"Compared {n} example{'s' if n != 1 else ''} with {', '.join(f'`{s}`' for s in selected)}."
         return (
-            frame(summary_table(comparisons)),
-            frame(counts_table(comparisons)),
+            gr.update(value=frame(summary_table(comparisons)), visible=True),
+            gr.update(value=delta_plot(comparisons, records_a), visible=True),
             significance_markdown(comparisons),
-            gr.update(value=frame(per_example), datatype=per_example.datatypes()),
+            gr.update(value=frame(per_example), datatype=per_example.datatypes(), visible=True),
             " ".join([message, *(c.note for c in comparisons if c.note)]),
         )
 
@@ -184,10 +217,17 @@ def build(ctx: FamilyContext) -> None:
         return shown(selected, chosen, *two_predictions(ctx, selected, a, b, dict(zip(shared, values))))
 
     def compare_files(selected, chosen, path_a, path_b):
-        return shown(selected, chosen, *two_files(ctx, path_a, path_b))
+        return shown(selected, chosen, *two_files(ctx, path_a, path_b), files=True)
 
+    def on_choice(selected, chosen):
+        return "\n".join(f"- `{n}`: {config_note(SPECS[n], chosen)}" for n in selected or [])
+
+    c_modules.change(on_choice, [c_modules, c_config], c_status, api_visibility="private")
+    c_config.change(on_choice, [c_modules, c_config], c_status, api_visibility="private")
+
+    hidden = gr.update(value=None, visible=False)
     outputs = [c_summary, c_plot, c_stats, c_table, c_note]
-    cleared = [None, None, "", None, None]
+    cleared = [hidden, hidden, "", hidden, None]
     api_outputs = [c_summary, c_plot, c_table, c_note]  # the endpoints' answer as before
     connect(
         ctx,

@@ -1,6 +1,7 @@
 """Comparing two systems with one or more metrics, free of Gradio: which system each example's scores
-prefer, the summary table, the counts the plot draws, the per-example table, and whether B differs from
-A beyond chance (:func:`significance`: :func:`nlgmetrics.significance.compare`, seed 0, 1000 resamples).
+prefer, the summary table, the per-example table, whether B differs from A beyond chance
+(:func:`significance`: :func:`nlgmetrics.significance.compare`, seed 0, 1000 resamples), and the plot that
+decision rests on (:func:`delta_plot`: each example's difference B − A, the mean Δ and its interval).
 
 >>> one = MetricComparison("m", "c", {"scores": [0.2, 0.5], "mean_score": 0.35, "higher_is_better": True},
 ...                        {"scores": [0.4, 0.5], "mean_score": 0.45, "higher_is_better": True})
@@ -14,6 +15,7 @@ A beyond chance (:func:`significance`: :func:`nlgmetrics.significance.compare`, 
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -90,12 +92,6 @@ def summary_table(comparisons: Sequence[MetricComparison]) -> Table:
             ]
         )
     return Table(SUMMARY_COLUMNS, rows)
-
-
-def counts_table(comparisons: Sequence[MetricComparison]) -> Table:
-    """What the bar plot draws: examples preferring A, B or neither, per metric."""
-    rows = [[c.name, key, count] for c in comparisons for key, count in c.counts().items()]
-    return Table(("metric", "preferred", "examples"), rows)
 
 
 def per_example_table(
@@ -187,3 +183,87 @@ def significance_markdown(comparisons: Sequence[MetricComparison]) -> str:
             "scored on both sides (compare two system files)."
         )
     return "\n".join([*lines, "", *notes]).strip()
+
+
+PLOT_WIDTH, ROW_HEIGHT, LEFT, RIGHT = 720, 92, 170, 24
+"""The difference plot's size in pixels: its width, one row per metric, the metric names' margin."""
+
+
+def differences(comparison: MetricComparison) -> list[tuple[int, float]]:
+    """(0-based example, score B − score A) of every example scored on both sides.
+
+    >>> one = MetricComparison("m", "c", {"scores": [0.2, float("nan")]}, {"scores": [0.5, 0.1]})
+    >>> [(i, round(d, 6)) for i, d in differences(one)]
+    [(0, 0.3)]
+    """
+    return [(i, b - a) for i, (a, b) in enumerate(comparison.pairs()) if not (_missing(a) or _missing(b))]
+
+
+def _svg_row(comparison: MetricComparison, labels: Sequence[Any], stats: dict | None, top: int) -> list[str]:
+    """One metric's row of :func:`delta_plot`: the zero line, a dot per example, the mean Δ and its interval."""
+    diffs = differences(comparison)
+    values = [d for _, d in diffs] + ([stats["ci_low"], stats["ci_high"]] if stats else [])
+    reach = max((abs(v) for v in values), default=0.0) or 1.0
+    half = (PLOT_WIDTH - LEFT - RIGHT) / 2
+    zero, mid = LEFT + half, top + 38
+
+    def x(value: float) -> float:
+        return round(zero + value / reach * half * 0.95, 1)
+
+    better = {True: ("A better", "B better"), False: ("B better", "A better")}.get(
+        comparison.higher_is_better
+    )
+    out = [
+        f'<text x="8" y="{mid + 4}" font-weight="bold">{html.escape(comparison.name)}</text>',
+        f'<text x="8" y="{mid + 20}" fill="#555">{html.escape(comparison.config)}</text>',
+        f'<line x1="{zero}" y1="{top + 10}" x2="{zero}" y2="{top + 66}" stroke="#888" stroke-dasharray="4 3"/>',
+        f'<text x="{LEFT}" y="{top + 84}" fill="#555">{_signed(-reach)}</text>',
+        f'<text x="{zero}" y="{top + 84}" fill="#555" text-anchor="middle">0</text>',
+        f'<text x="{PLOT_WIDTH - RIGHT}" y="{top + 84}" fill="#555" text-anchor="end">{_signed(reach)}</text>',
+    ]
+    if better:
+        out.append(f'<text x="{zero - 6}" y="{top + 12}" fill="#555" text-anchor="end">← {better[0]}</text>')
+        out.append(f'<text x="{zero + 6}" y="{top + 12}" fill="#555">{better[1]} →</text>')
+    for k, (i, d) in enumerate(diffs):
+        y = mid - 14 + (k * 7) % 22  # a little vertical spread so that equal differences stay visible
+        out.append(
+            f'<circle class="nlgm-diff" cx="{x(d)}" cy="{y}" r="4" fill="#1f77b4" fill-opacity="0.6">'
+            f"<title>{html.escape(str(labels[i]))}: B − A = {_signed(d)}</title></circle>"
+        )
+    if stats:
+        low, high, delta = stats["ci_low"], stats["ci_high"], stats["delta"]
+        cells = significance_cells(stats)
+        out.append(
+            f'<g class="nlgm-mean"><title>mean Δ {cells[0]}, 95% interval {cells[1]}</title>'
+            f'<line x1="{x(low)}" y1="{mid + 16}" x2="{x(high)}" y2="{mid + 16}" stroke="#d62728" '
+            f'stroke-width="4"/><circle cx="{x(delta)}" cy="{mid + 16}" r="6" fill="#d62728"/></g>'
+        )
+    elif diffs:
+        delta = sum(d for _, d in diffs) / len(diffs)
+        out.append(
+            f'<g class="nlgm-mean"><title>mean Δ {_signed(delta)} (no interval: fewer than 2 examples)</title>'
+            f'<circle cx="{x(delta)}" cy="{mid + 16}" r="6" fill="#d62728"/></g>'
+        )
+    return out
+
+
+def delta_plot(comparisons: Sequence[MetricComparison], records: Sequence[dict]) -> str:
+    """What "is B better?" rests on, one row per metric (each on its own scale): every example's difference
+    B − A as a dot (its label and value on hover), and in red the mean Δ with its 95% interval
+    (:func:`significance`), beside the zero line; a caption and an inline SVG ("" with no comparisons)."""
+    if not comparisons:
+        return ""
+    _, labels = example_labels(records)
+    height = ROW_HEIGHT * len(comparisons) + 4
+    rows = []
+    for k, c in enumerate(comparisons):
+        rows += _svg_row(c, labels, significance(c), 4 + k * ROW_HEIGHT)
+    caption = (
+        '<p class="nlgm-caption" style="margin:0 0 4px;font-size:13px">Each blue dot: one example, score B − '
+        f"score A (hover for the example). Red: the mean Δ and its 95% interval ({RESAMPLES} paired bootstrap "
+        "resamples); an interval that crosses the dashed zero line is no clear difference.</p>"
+    )
+    return (
+        f'{caption}<svg class="nlgm-delta" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_WIDTH} {height}" '
+        f'width="100%" style="max-width:{PLOT_WIDTH}px;font:12px sans-serif">{"".join(rows)}</svg>'
+    )

@@ -1,6 +1,7 @@
 """How the modes run: a button's click shows its results, or the failure's message in the mode's note
 (Markdown, kept until the next action, the other outputs cleared) instead of a toast that vanishes; the
-same function is also a named API endpoint, where a failure stays an error the client sees.
+same function is also a named API endpoint, where a failure stays an error the client sees and each output
+is its value (not the page's update of a label or of what is shown).
 
 >>> error_markdown(ValueError("config `D-cnndm` needs </s> here"))
 '⚠️ **Error:** config `D-cnndm` needs &lt;/s&gt; here'
@@ -25,6 +26,17 @@ def error_markdown(err: BaseException) -> str:
     parts = _error_text(err).split("`")
     text = "`".join(part if i % 2 else html.escape(part, quote=False) for i, part in enumerate(parts))
     return f"⚠️ **Error:** {text}"
+
+
+def plain(value: Any) -> Any:
+    """An output as an API client gets it: a page update (``gr.update(value=..., label=...)``) as its value.
+
+    >>> plain({"__type__": "update", "value": 0.5, "label": "Score"}), plain(0.5)
+    (0.5, 0.5)
+    """
+    if isinstance(value, dict) and value.get("__type__") == "update" and "value" in value:
+        return value["value"]
+    return value
 
 
 def guarded(fn: Callable) -> Callable:
@@ -75,8 +87,8 @@ def connect(
 
     @functools.wraps(fn)
     def api(*args, **kwargs):
-        values = fn(*args, **kwargs)
-        return values if picked == list(range(len(outputs))) else tuple(values[i] for i in picked)
+        values = [plain(value) for value in fn(*args, **kwargs)]
+        return tuple(values[i] for i in picked)
 
     button.click(
         shown, inputs=list(inputs), outputs=outputs, api_visibility="private", concurrency_id="models"

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...modules import SPECS
 from ...modules.spec import ModuleSpec, Option
-from ..availability import config_status, default_choice
+from ..availability import READY, config_note, config_status, default_choice
 from ..widget import field_label
 from .context import DEFAULT, FamilyContext
 from .pool import SpaceError, resolve_config
@@ -85,10 +85,24 @@ def config_choices(spec: ModuleSpec) -> list[tuple[str, str]]:
     used, note = default_choice(spec)
     choices = [(f"default ({used}{', offline fallback' if note else ''})", "")]
     for config in spec.configs:
-        status = config_status(spec, config)
-        suffix = {True: "", None: " (checked when used)", False: " (not on this machine)"}[status.available]
-        choices.append((f"{config}{suffix}", config))
+        state = config_status(spec, config).state
+        choices.append((config if state == READY else f"{config} ({state})", config))
     return choices
+
+
+def scoring_config(spec: ModuleSpec, chosen: str | None) -> str:
+    """The config that scores when ``chosen`` is picked: a registered one itself, else (the default) the
+    default or, when its weights are missing here, its fallback."""
+    return chosen if chosen in spec.configs else default_choice(spec)[0]
+
+
+def status_note(ctx: FamilyContext, mode: str, spec: ModuleSpec):
+    """Under a config drop-down: whether the chosen config loads here (the default's status when the Space
+    starts), said again as soon as another config is chosen. (Not a value computed on each page load: that
+    answer could arrive after a choice's and hide it.)"""
+    import gradio as gr
+
+    return gr.Markdown(config_note(spec, ""), elem_id=f"{ctx.family}-{mode}-status")
 
 
 def text_field(spec: ModuleSpec, field: str, text: str) -> Any:

@@ -5,6 +5,7 @@ sub-scores and the raw compute() output. A failure is a message in the mode's no
 from __future__ import annotations
 
 from ...modules import SPECS
+from ..availability import config_note
 from ..records import display, per_example
 from ..widget import field_label, score_label
 from . import heatmap
@@ -18,6 +19,8 @@ from .options import (
     on_module,
     option_components,
     parse_options,
+    scoring_config,
+    status_note,
     text_field,
 )
 from .pool import _json_safe, score_records
@@ -31,6 +34,7 @@ def build(ctx: FamilyContext) -> None:
     family, first, fields, options = ctx.family, ctx.first, ctx.fields, ctx.options
     module = module_dropdown(ctx, "single")
     config = config_dropdown(ctx, "single", first)
+    status = status_note(ctx, "single", first)
     boxes = {
         f: gr.Textbox(
             label=field_label(first, f),
@@ -46,7 +50,7 @@ def build(ctx: FamilyContext) -> None:
     button = gr.Button("Score", variant="primary", elem_id=f"{family}-single-run")
     note = gr.Markdown(elem_id=f"{family}-single-note")
     score = gr.Textbox(  # not a Number: a Number shows 0 before anything is scored
-        label=score_label(first),
+        label=score_label(first, scoring_config(first, "")),
         placeholder="not scored yet",
         interactive=False,
         max_lines=1,
@@ -90,7 +94,10 @@ def build(ctx: FamilyContext) -> None:
         table += [[k, display(v)] for k, v in result.items() if k.startswith("mean_")]
         message = f"Scored with `{name}` config `{used}`. {note_text}".strip()
         return (
-            "NaN (see the note)" if display(value) is None else str(display(value)),
+            gr.update(  # the range of the config that scored (a fallback's, not the default's)
+                value="NaN (see the note)" if display(value) is None else str(display(value)),
+                label=score_label(spec, used),
+            ),
             heatmap.render(
                 spec.render_details(details), record.get("predictions", ""), describe(spec.details)
             ),
@@ -111,19 +118,28 @@ def build(ctx: FamilyContext) -> None:
     )
 
     def on_single_module(name: str):
-        return [*on_module(ctx, name), gr.update(label=score_label(SPECS[name]), value=""), ""]
+        spec = SPECS[name]
+        label = score_label(spec, scoring_config(spec, ""))
+        return [*on_module(ctx, name), gr.update(label=label, value=""), "", config_note(spec, "")]
 
     module.change(
         on_single_module,
         module,
-        [config, *boxes.values(), *opts.values(), score, note],
+        [config, *boxes.values(), *opts.values(), score, note, status],
         api_visibility="private",
     )
 
     def on_config(name: str, chosen: str):
         spec = SPECS[name]
         inputs = config_inputs(spec, chosen)
-        label = score_label(spec, chosen or None)
-        return [*(gr.update(visible=f in inputs) for f in fields), gr.update(label=label, value=""), ""]
+        label = score_label(spec, scoring_config(spec, chosen))
+        return [
+            *(gr.update(visible=f in inputs) for f in fields),
+            gr.update(label=label, value=""),
+            "",
+            config_note(spec, chosen),
+        ]
 
-    config.change(on_config, [module, config], [*boxes.values(), score, note], api_visibility="private")
+    config.change(
+        on_config, [module, config], [*boxes.values(), score, note, status], api_visibility="private"
+    )
