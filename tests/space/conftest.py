@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import runpy
 from pathlib import Path
 
@@ -32,6 +33,28 @@ def tiny_config(name: str) -> str:
 def compute_result(answer: dict) -> dict:
     """The compute() result inside a ``/score`` answer (without the Space's ``config`` and ``note``)."""
     return {key: value for key, value in answer.items() if key not in ("config", "note")}
+
+
+def close_results(got: dict, want: dict) -> bool:
+    """Equal up to float32 rounding, relative to each value (requests merged into one compute() share padded
+    batches, whose sums round differently); ``details`` compared by length."""
+    from tests.helpers import TOLERANCE
+
+    def close(a, b) -> bool:
+        if isinstance(a, float) and isinstance(b, float):
+            return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= TOLERANCE * max(1.0, abs(b))
+        return a == b
+
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        other = got[key]
+        if isinstance(value, list):
+            same = len(other) == len(value) and (key == "details" or all(map(close, other, value)))
+        else:
+            same = close(other, value)
+        if not same:
+            return False
+    return True
 
 
 def example_records(name: str) -> list[dict]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import concurrent.futures
 import gc
 import json
-import math
 import sys
 import textwrap
 import time
@@ -22,8 +21,7 @@ from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.records import Limits
 from nlgmetrics.ui.space import ModelPool, _json_safe, build_space
 from nlgmetrics.ui.space.pool import preload_pairs
-from tests.helpers import TOLERANCE
-from tests.space.conftest import compute_result, direct, example_records
+from tests.space.conftest import close_results, compute_result, direct, example_records
 
 pytestmark = pytest.mark.filterwarnings("ignore:infolm. every token")
 
@@ -41,22 +39,6 @@ def columns(name: str, records: list[dict]) -> dict[str, list]:
 def config_records(name: str, config: str) -> list[dict]:
     spec = SPECS[name]
     return [{f: r[f] for f in spec.inputs_for(config)} for r in example_records(name)]
-
-
-def close_results(got: dict, want: dict) -> bool:
-    """Equal up to float32 rounding (the examples of a merged call share padded batches)."""
-    assert got.keys() == want.keys()
-    for key, value in want.items():
-        other = got[key]
-        if isinstance(value, float) and isinstance(other, float):
-            if not (math.isnan(value) and math.isnan(other)) and abs(value - other) > TOLERANCE:
-                return False
-        elif isinstance(value, list) and value and isinstance(value[0], float):
-            if any(abs(a - b) > TOLERANCE for a, b in zip(other, value)) or len(other) != len(value):
-                return False
-        elif key != "details" and other != value:
-            return False
-    return True
 
 
 def every_config() -> list[tuple[str, str]]:
