@@ -491,25 +491,10 @@ class _Offload:
 
 
 def _models_of(module: NLGMetric) -> list:
-    """The torch models an evaluate module of ours holds: reached from its scorer through lists, tuples,
-    dict values and the attributes of nlgmetrics objects (the aligners, the model wrappers), each once."""
-    import torch
+    """The torch models an evaluate module of ours holds (through its scorer)."""
+    from .core.runtime import models_in
 
-    found, seen, todo = [], set(), [module._ready_scorer()]
-    while todo:
-        item = todo.pop(0)
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, torch.nn.Module):
-            found.append(item)
-        elif isinstance(item, (list, tuple)):
-            todo.extend(item)
-        elif isinstance(item, dict):
-            todo.extend(item.values())
-        elif type(item).__module__.startswith("nlgmetrics.") and hasattr(item, "__dict__"):
-            todo.extend(vars(item).values())
-    return found
+    return models_in(module._ready_scorer())
 
 
 # ---- combine ------------------------------------------------------------------------------------------
