@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from nlgmetrics import __version__
+from nlgmetrics.convert import check_output_folder, os_error_line
 from nlgmetrics.core.registry import CTC_RELEASE, HUB_ORG, USR_RELEASE, WEIGHTS, read_published_revisions
 from nlgmetrics.modules import SPECS
 
@@ -275,8 +276,10 @@ def publish(
     revisions_file = Path(revisions_file)
     recorded = read_published_revisions(revisions_file) if revisions_file.is_file() else {}
     with tempfile.TemporaryDirectory(prefix="nlgmetrics-publish-") as scratch:
-        if out is not None and Path(out).exists() and any(Path(out).iterdir()):
-            raise ValueError(f"--out {out} is not empty: give a new folder")
+        if out is not None:
+            check_output_folder(out, [], option="--out")
+            if Path(out).exists() and any(Path(out).iterdir()):
+                raise ValueError(f"--out {out} is not empty: give a new folder")
         shown_from_sources = out is None
         if out is None and wheel is not None:
             out = scratch  # the Spaces are written before they are uploaded (or listed)
@@ -313,8 +316,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--weights-only needs the folder of converted weights")
     try:
         publish(args.weights, wheel=wheel, out=args.out, dry_run=args.dry_run, token=args.token)
-    except ValueError as err:
-        parser.exit(2, f"python -m hub_models.publish: error: {err}\n")
+    except (ValueError, OSError) as err:
+        message = os_error_line(err) if isinstance(err, OSError) else str(err)
+        parser.exit(2, f"python -m hub_models.publish: error: {' '.join(message.split())}\n")
     return 0
 
 

@@ -5,3 +5,38 @@ aligner folder, ``nlgmetrics convert usr ...`` the three released USR folders in
 ``dr_f``; each output loads through the folder options (``aligner="D:<folder>"``, ``mlm=``, ``dr_c=``,
 ``dr_f=``) and is what ``python -m hub_models.publish`` uploads. torch is imported only when one runs.
 """
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def error_line(message: str) -> int:
+    """Print ``message`` as the command line's one error line; returns its exit status, 2."""
+    print(f"nlgmetrics: error: {' '.join(str(message).split())}", file=sys.stderr)
+    return 2
+
+
+def os_error_line(err: OSError) -> str:
+    """An OSError as one line naming its file (``out/x/config.json: No space left on device``)."""
+    return f"{err.filename or 'a file'}: {err.strerror or err}"
+
+
+def check_output_folder(output: str | Path, inputs: list[str | Path], option: str = "--output") -> Path:
+    """``output`` can be written as a folder of converted files, before anything loads: it is not a file
+    nor under one, and it is none of the ``inputs`` (their files would be overwritten). Raises ValueError."""
+    output = Path(output)
+    for folder in (output, *output.parents):
+        if folder.exists() or folder.is_symlink():
+            if not folder.is_dir():
+                what = "is a file" if folder == output else f"is under {folder}, which is a file"
+                raise ValueError(f"{option} {output} {what}: give a folder")
+            if not os.access(folder, os.W_OK):
+                raise ValueError(f"{option} {output}: cannot write into {folder} (permission denied)")
+            break
+    for given in inputs:
+        if output.is_dir() and Path(given).exists() and os.path.samefile(output, given):
+            raise ValueError(f"{option} {output} is the input folder {given}: its files would be overwritten")
+    return output

@@ -17,7 +17,6 @@ model, the base tokenizer, a model card and ``ctc_conversion.json`` (what was co
 
 from __future__ import annotations
 
-import argparse
 import copy
 import hashlib
 import json
@@ -27,8 +26,10 @@ from pathlib import Path
 import torch
 import transformers
 
+from ..console import OneLineErrorParser
 from ..core.registry import CTC_CHECKPOINTS, WEIGHTS, ctc_weight_name
 from ..version import __version__
+from . import check_output_folder, error_line, os_error_line
 from .cards import model_card
 
 LABELS = {"id2label": {0: "ALIGNED", 1: "HALLUCINATED"}, "label2id": {"ALIGNED": 0, "HALLUCINATED": 1}}
@@ -85,12 +86,47 @@ def build_model(state: dict[str, torch.Tensor], architecture: str, base_config) 
         config.num_labels = 1
     else:
         config.id2label, config.label2id = LABELS["id2label"], LABELS["label2id"]
-    model = getattr(transformers, architecture)(config)
+    model_class = getattr(transformers, architecture)
+    if not isinstance(config, model_class.config_class):
+        raise ConversionError(
+            f"the base is a {config.model_type} model, but {architecture} needs a "
+            f"{model_class.config_class.model_type} base (e.g. the registry's --base for this variant)"
+        )
+    model = model_class(config)
     try:
         model.load_state_dict(map_state_dict(state, architecture), strict=True)
     except RuntimeError as err:
         raise ConversionError(f"the checkpoint does not fit {architecture} on this base: {err}") from None
     return model.eval()
+
+
+def read_checkpoint(checkpoint: str | Path) -> dict[str, torch.Tensor]:
+    """The state dict of a ctc_score ``.ckpt``; a missing, unreadable or non-PyTorch file is a ConversionError."""
+    path = Path(checkpoint)
+    if not path.is_file():
+        what = "is a folder, not a .ckpt file" if path.is_dir() else "does not exist"
+        raise ConversionError(f"the checkpoint {checkpoint} {what}")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:  # noqa: BLE001 - any unpickling failure means the same thing here
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        raise ConversionError(f"the checkpoint {checkpoint} is not a PyTorch checkpoint ({first})") from None
+    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+        raise ConversionError(
+            f"{checkpoint} is not a state dict of tensors (an HTML error page from Google Drive?)"
+        )
+    return state
+
+
+def from_base(auto_class, base: str, revision: str | None, what: str):
+    """The base model's config or tokenizer; a folder or repo that does not give it is a ConversionError."""
+    try:
+        return auto_class.from_pretrained(base, revision=revision)
+    except (OSError, ValueError, KeyError) as err:
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        raise ConversionError(
+            f"the base {base} does not give its {what} ({type(err).__name__}: {first})"
+        ) from None
 
 
 def architecture_for(variant: str) -> str:
@@ -112,17 +148,14 @@ def convert(
             + ", ".join(f"{v} {d}" for v, ds in CTC_CHECKPOINTS.items() for d in ds)
         )
     architecture = architecture_for(variant)
-    state = torch.load(checkpoint, map_location="cpu", weights_only=True)
-    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
-        raise ConversionError(
-            f"{checkpoint} is not a state dict of tensors (an HTML error page from Google Drive?)"
-        )
-    base_config = transformers.AutoConfig.from_pretrained(base, revision=base_revision)
+    output = check_output_folder(output, [base])
+    state = read_checkpoint(checkpoint)
+    base_config = from_base(transformers.AutoConfig, base, base_revision, "config")
     model = build_model(state, architecture, base_config)
-    output = Path(output)
+    tokenizer = from_base(transformers.AutoTokenizer, base, base_revision, "tokenizer")
     output.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(output)
-    transformers.AutoTokenizer.from_pretrained(base, revision=base_revision).save_pretrained(output)
+    tokenizer.save_pretrained(output)
     spec = WEIGHTS[ctc_weight_name(variant, direction)]
     metadata = {
         "registry_name": spec.name,
@@ -144,21 +177,31 @@ def convert(
 
 def convert_all(checkpoints_dir: str | Path, output_root: str | Path) -> list[Path]:
     """Convert every released checkpoint found in ctc_score's cache layout ``<variant>/<direction>.ckpt``."""
+    check_output_folder(output_root, [checkpoints_dir])
+    found = [
+        (variant, direction, Path(checkpoints_dir) / variant / f"{direction}.ckpt")
+        for variant, directions in CTC_CHECKPOINTS.items()
+        for direction in directions
+    ]
+    if not any(checkpoint.is_file() for *_, checkpoint in found):
+        raise ConversionError(
+            f"no checkpoints under {checkpoints_dir} (ctc_score's layout <variant>/<direction>.ckpt, "
+            "e.g. D-cnndm/doc_to_summ.ckpt); give --checkpoints-dir"
+        )
     done = []
-    for variant, directions in CTC_CHECKPOINTS.items():
-        for direction in directions:
-            checkpoint = Path(checkpoints_dir) / variant / f"{direction}.ckpt"
-            if not checkpoint.is_file():
-                print(f"skip {variant} {direction}: no {checkpoint}", file=sys.stderr)
-                continue
-            spec = WEIGHTS[ctc_weight_name(variant, direction)]
-            done.append(convert(checkpoint, variant, direction, spec.base, Path(output_root) / spec.name))
-            print(f"converted {checkpoint} -> {done[-1]}")
+    for variant, direction, checkpoint in found:
+        if not checkpoint.is_file():
+            print(f"skip {variant} {direction}: no {checkpoint}", file=sys.stderr)
+            continue
+        spec = WEIGHTS[ctc_weight_name(variant, direction)]
+        done.append(convert(checkpoint, variant, direction, spec.base, Path(output_root) / spec.name))
+        print(f"converted {checkpoint} -> {done[-1]}")
     return done
 
 
 def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert ctc") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    """The command line; every error is one line and exit status 2."""
+    parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n")[0])
     parser.add_argument("--checkpoint", help="a ctc_score .ckpt file")
     parser.add_argument("--variant", choices=sorted(CTC_CHECKPOINTS), help="e.g. D-cnndm")
     parser.add_argument("--direction", help="e.g. doc_to_summ")
@@ -170,21 +213,21 @@ def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert ctc") ->
     parser.add_argument("--all", action="store_true", help="convert every checkpoint under --checkpoints-dir")
     parser.add_argument("--checkpoints-dir", default=str(Path.home() / ".cache" / "ctc_score_models"))
     args = parser.parse_args(argv)
-    if args.all:
-        convert_all(args.checkpoints_dir, args.output)
-        return 0
     missing = [
         f"--{name}" for name in ("checkpoint", "variant", "direction", "base") if not getattr(args, name)
     ]
-    if missing:
+    if missing and not args.all:
         parser.error(f"missing {', '.join(missing)} (or use --all)")
+    transformers.utils.logging.disable_progress_bar()  # the result is the line printed at the end
     try:
+        if args.all:
+            convert_all(args.checkpoints_dir, args.output)
+            return 0
         folder = convert(
             args.checkpoint, args.variant, args.direction, args.base, args.output, args.base_revision
         )
-    except ConversionError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
+    except (ValueError, OSError) as err:  # ConversionError included
+        return error_line(os_error_line(err) if isinstance(err, OSError) else err)
     print(f"converted {args.checkpoint} -> {folder}")
     return 0
 

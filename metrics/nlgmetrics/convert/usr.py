@@ -19,17 +19,19 @@ buffers; the model card lists what was dropped. The 2.x MLM head kept its output
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
+import shutil
 import sys
 from pathlib import Path
 
 import torch
 import transformers
 
+from ..console import OneLineErrorParser
 from ..core.registry import USR_CHECKPOINTS, WEIGHTS, usr_weight_name
 from ..version import __version__
+from . import check_output_folder, error_line, os_error_line
 from .cards import usr_model_card
 
 DR_LABELS = {
@@ -67,13 +69,29 @@ def map_state_dict(
     return mapped, sorted(dropped)
 
 
-def read_checkpoint(folder: Path) -> tuple[dict[str, torch.Tensor], dict]:
+def read_config(folder: Path) -> dict:
+    """The folder's config.json as a dict, once it is checked that the folder holds the weights too."""
     weights, config = folder / "pytorch_model.bin", folder / "config.json"
     for path in (weights, config):
         if not path.is_file():
             raise ConversionError(
                 f"{folder} has no {path.name}: is it a transformers 2.x save_pretrained folder?"
             )
+    try:
+        config_dict = json.loads(config.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ConversionError(f"{config} is not valid JSON ({err}): is the download complete?") from None
+    if not isinstance(config_dict, dict):
+        raise ConversionError(
+            f"{config} holds a JSON {type(config_dict).__name__}, not a model config object"
+        )
+    return config_dict
+
+
+def read_checkpoint(folder: Path) -> tuple[dict[str, torch.Tensor], dict]:
+    """The released folder's state dict and config (ConversionError when either is not what it should be)."""
+    config_dict = read_config(folder)
+    weights = folder / "pytorch_model.bin"
     try:
         state = torch.load(weights, map_location="cpu", weights_only=True)
     except Exception as err:  # noqa: BLE001 - any unpickling failure means the same thing here
@@ -82,20 +100,25 @@ def read_checkpoint(folder: Path) -> tuple[dict[str, torch.Tensor], dict]:
         raise ConversionError(
             f"{weights} is not a state dict of tensors (an HTML error page from Google Drive?)"
         )
-    return state, json.loads(config.read_text())
+    return state, config_dict
 
 
 def build_model(
     state: dict[str, torch.Tensor], config_dict: dict, architecture: str
 ) -> tuple[torch.nn.Module, list[str]]:
     """The current-transformers model with every tensor of the checkpoint, loaded strictly."""
-    config = transformers.RobertaConfig.from_dict(
-        {
-            k: v
-            for k, v in config_dict.items()
-            if k not in ("architectures", "model_type", "id2label", "label2id")
-        }
-    )
+    try:
+        config = transformers.RobertaConfig.from_dict(
+            {
+                k: v
+                for k, v in config_dict.items()
+                if k not in ("architectures", "model_type", "id2label", "label2id")
+            }
+        )
+    except (TypeError, ValueError, AttributeError) as err:
+        raise ConversionError(
+            f"its config.json is not a RoBERTa config ({type(err).__name__}: {err})"
+        ) from None
     config.architectures = [architecture]
     if architecture == "RobertaForSequenceClassification":
         if config_dict.get("num_labels", 2) != 2:
@@ -124,10 +147,15 @@ def build_model(
 
 
 def load_tokenizer(folder: Path, tokenizer: str, tokenizer_revision: str | None):
-    if (folder / "vocab.json").is_file() and (folder / "merges.txt").is_file():
-        loaded = transformers.RobertaTokenizer.from_pretrained(str(folder))
-    else:
-        loaded = transformers.AutoTokenizer.from_pretrained(tokenizer, revision=tokenizer_revision)
+    """The folder's own BPE files, else ``tokenizer``; one that does not load is a ConversionError."""
+    try:
+        if (folder / "vocab.json").is_file() and (folder / "merges.txt").is_file():
+            loaded = transformers.RobertaTokenizer.from_pretrained(str(folder))
+        else:
+            loaded = transformers.AutoTokenizer.from_pretrained(tokenizer, revision=tokenizer_revision)
+    except (OSError, ValueError, KeyError) as err:
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        raise ConversionError(f"no tokenizer for {folder} ({type(err).__name__}: {first})") from None
     loaded.model_max_length = 512
     return loaded
 
@@ -143,7 +171,10 @@ def convert_one(
     released, architecture, _ = USR_CHECKPOINTS[part]
     folder, output = Path(folder), Path(output)
     state, config_dict = read_checkpoint(folder)
-    model, dropped = build_model(state, config_dict, architecture)
+    try:
+        model, dropped = build_model(state, config_dict, architecture)
+    except ConversionError as err:
+        raise ConversionError(f"{folder}: {err}") from None
     loaded_tokenizer = load_tokenizer(folder, tokenizer, tokenizer_revision)
     if len(loaded_tokenizer) > model.config.vocab_size:
         raise ConversionError(
@@ -183,16 +214,28 @@ def convert(
     tokenizer: str = DEFAULT_TOKENIZER,
     tokenizer_revision: str | None = None,
 ) -> dict[str, Path]:
-    """Convert the three released folders into ``output/mlm``, ``output/dr_c`` and ``output/dr_f``."""
+    """Convert the three released folders into ``output/mlm``, ``output/dr_c`` and ``output/dr_f``; on a
+    failure the folders this call created are removed again (nothing half-converted is left)."""
     folders = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
-    return {
-        part: convert_one(part, folder, Path(output) / part, tokenizer, tokenizer_revision)
-        for part, folder in folders.items()
-    }
+    check_output_folder(output, [])
+    for folder in folders.values():  # every folder's files and config first: fail before writing
+        read_config(Path(folder))
+    targets = {part: check_output_folder(Path(output) / part, list(folders.values())) for part in folders}
+    created = [path for path in (Path(output), *targets.values()) if not path.exists()]
+    try:
+        return {
+            part: convert_one(part, folder, targets[part], tokenizer, tokenizer_revision)
+            for part, folder in folders.items()
+        }
+    except BaseException:
+        for path in reversed(created):
+            shutil.rmtree(path, ignore_errors=True)
+        raise
 
 
 def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert usr") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    """The command line; every error is one line and exit status 2."""
+    parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n")[0])
     parser.add_argument("--mlm", required=True, help="the released roberta_ft/ folder (USR-MLM)")
     parser.add_argument("--dr-c", required=True, help="the released ctx/ folder (USR-DR-c)")
     parser.add_argument("--dr-f", required=True, help="the released uk/ folder (USR-DR-f)")
@@ -202,13 +245,13 @@ def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert usr") ->
     )
     parser.add_argument("--tokenizer-revision", default=None)
     args = parser.parse_args(argv)
+    transformers.utils.logging.disable_progress_bar()  # the result is the lines printed at the end
     try:
         folders = convert(
             args.mlm, args.dr_c, args.dr_f, args.output, args.tokenizer, args.tokenizer_revision
         )
-    except ConversionError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
+    except (ValueError, OSError) as err:  # ConversionError included
+        return error_line(os_error_line(err) if isinstance(err, OSError) else err)
     for part, folder in folders.items():
         print(f"converted {part} -> {folder}")
     return 0
