@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -105,15 +106,31 @@ def test_register_is_idempotent_replaces_older_versions_and_removes_only_its_own
 # ---- issue 26 §11: concurrent runs, a half-written folder, a cache path that is a file -----------------
 
 
-def run_register(env: dict[str, str], cwd: Path, *more: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "nlgmetrics", "register", *more],
-        env=env,
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+AT_ONCE = """import os, pathlib, runpy, sys, time
+import evaluate, nlgmetrics.cli, nlgmetrics.registration  # imported first, so that all start together
+ready, go = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+(ready / str(os.getpid())).touch()
+while not go.exists():
+    time.sleep(0.001)
+sys.argv = ["nlgmetrics", "register"]
+runpy.run_module("nlgmetrics", run_name="__main__")  # exactly `python -m nlgmetrics register`
+"""
+
+
+def register_at_once(env: dict[str, str], cwd: Path, n: int) -> list[tuple[int, str, str]]:
+    """``n`` processes running ``nlgmetrics register``, released together once all have imported."""
+    ready, go = cwd / "ready", cwd / "go"
+    ready.mkdir()
+    command = [sys.executable, "-c", AT_ONCE, str(ready), str(go)]
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
+    processes = [subprocess.Popen(command, env=env, cwd=cwd, **pipes) for _ in range(n)]
+    deadline = time.monotonic() + 600
+    while len(list(ready.iterdir())) < n and time.monotonic() < deadline:
+        if any(p.poll() is not None for p in processes):
+            break  # one failed before the start: its output says why
+        time.sleep(0.05)
+    go.touch()
+    return [(p.wait(timeout=600), *p.communicate()) for p in processes]
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -126,8 +143,7 @@ def tree(root: Path) -> dict[str, bytes]:
 
 
 def test_eight_concurrent_registers_into_an_empty_cache_all_succeed_with_one_result(modules_cache, tmp_path):
-    processes = [run_register(modules_cache, tmp_path) for _ in range(8)]
-    done = [(p.wait(timeout=600), *p.communicate()) for p in processes]
+    done = register_at_once(modules_cache, tmp_path, 8)
     assert [(code, err) for code, _, err in done] == [(0, "")] * 8
     for _, out, _ in done:
         assert (
@@ -138,8 +154,12 @@ def test_eight_concurrent_registers_into_an_empty_cache_all_succeed_with_one_res
     concurrent = tree(root)
     alone = tmp_path / "alone"
     register({**modules_cache, "HF_MODULES_CACHE": str(alone)}, tmp_path)
-    # the same files as one run writes alone (the script's json names its own path)
-    assert sorted(concurrent) == sorted(tree(alone / "evaluate_modules" / "metrics"))
+    # the same files, byte for byte, as one run writes alone (each script's json names its own path)
+    cache = modules_cache["HF_MODULES_CACHE"].encode()
+    written_alone = tree(alone / "evaluate_modules" / "metrics")
+    assert concurrent == {
+        path: data.replace(str(alone).encode(), cache) for path, data in written_alone.items()
+    }
     for name in NAMES:
         parent = root / f"{PREFIX}{name}"
         assert sorted(p.name for p in parent.iterdir()) == sorted(
