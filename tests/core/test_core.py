@@ -137,3 +137,14 @@ def test_default_device_follows_nlgmetrics_device(monkeypatch):
     monkeypatch.delenv("NLGMETRICS_DEVICE")
     expected = "cuda" if torch.cuda.is_available() else "cpu"
     assert runtime.select_device(None).type in (expected, "mps")
+
+
+@pytest.mark.parametrize(
+    ("module", "option"), [("usr", "mlm"), ("usr", "dr_c"), ("usr", "dr_f"), ("infolm", "model")]
+)
+def test_a_missing_weights_folder_is_a_value_error_naming_the_option(module, option):
+    """README: every bad weights option is a ValueError (a missing folder was a FileNotFoundError)."""
+    import nlgmetrics
+
+    with pytest.raises(ValueError, match=rf"{option}.*the folder './nope' does not exist"):
+        nlgmetrics.load(module, **{option: "./nope"})

@@ -115,9 +115,10 @@ def looks_like_path(source: str) -> bool:
 
 
 def check_source(source: str, what: str) -> None:
-    """A path-looking ``source`` must be an existing folder (a clear error instead of a Hub lookup)."""
+    """A path-looking ``source`` must be an existing folder: a ValueError naming it, as for every bad
+    weights option, instead of a Hub lookup."""
     if looks_like_path(source) and not os.path.isdir(os.path.expanduser(source)):
-        raise FileNotFoundError(
+        raise ValueError(
             f"{what}: the folder {source!r} does not exist (relative to {os.getcwd()}); give an existing "
             "local folder or a Hub repo id such as 'org/name'"
         )

@@ -190,10 +190,7 @@ def parse_custom_aligner(text: str, revision: str | None = None) -> AlignerSourc
             " (E also takes @<layer>), or a registered config name"
         )
     source, layer = _split_layer(text, kind, rest)
-    try:
-        check_source(source, f"aligner={text!r}")
-    except FileNotFoundError as err:  # README's contract: bad weights options are ValueErrors
-        raise ValueError(str(err)) from None
+    check_source(source, f"aligner={text!r}")
     if os.path.isdir(os.path.expanduser(source)):
         check_model_folder(source, role=ROLE_OF_KIND[kind], option=f"aligner={text!r}")
     return AlignerSource(kind, source, revision, layer, label=text)
