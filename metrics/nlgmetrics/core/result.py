@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -24,19 +25,25 @@ def mean_of(values: Iterable[float]) -> float:
     return sum(finite) / len(finite) if finite else math.nan
 
 
-def package_versions() -> dict[str, str]:
-    """The versions a score depends on: this package, transformers and torch."""
+@functools.cache
+def _installed_versions() -> tuple[tuple[str, str], ...]:
+    """Read once per process: importlib.metadata scans the installed packages (~30 ms a call)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from ..version import __version__
-
-    out = {"nlgmetrics": __version__}
+    out = []
     for name in ("transformers", "torch"):
         try:
-            out[name] = version(name)
+            out.append((name, version(name)))
         except PackageNotFoundError:
-            out[name] = "unknown"
-    return out
+            out.append((name, "unknown"))
+    return tuple(out)
+
+
+def package_versions() -> dict[str, str]:
+    """The versions a score depends on: this package, transformers and torch."""
+    from ..version import __version__
+
+    return {"nlgmetrics": __version__, **dict(_installed_versions())}
 
 
 def signature(
