@@ -1,8 +1,9 @@
 """The package's floors: each imports only from the floors below it (or its own), never up or sideways.
 
-    version < core < the families (ctc, infolm, unieval, usr) < modules < the services on them
-    (records, columns, significance, meta_eval, judgments, distributed, registration, convert, testing, cards)
-    < trainer (for_trainer, combine: on distributed) < console < ui < cli, cli_stats < the package top and __main__
+    version < core < the families (ctc, infolm, unieval, usr) < modules < console (one-line errors and
+    warnings, quiet loading: for every command, convert's included) < the services on them (records,
+    columns, significance, meta_eval, judgments, distributed, registration, convert, testing, cards)
+    < trainer (for_trainer, combine: on distributed) < ui < cli, cli_stats < the package top and __main__
 
 Read from every ``import`` and ``from ... import`` in the source (lazy ones inside functions too).
 """
@@ -19,6 +20,7 @@ FLOORS = [
     {"core"},
     {"ctc", "infolm", "unieval", "usr"},
     {"modules"},
+    {"console"},
     {
         "records",
         "significance",
@@ -33,7 +35,6 @@ FLOORS = [
         "columns",
     },
     {"trainer"},
-    {"console"},
     {"ui"},
     {"cli", "cli_stats"},
     {"__init__", "__main__"},

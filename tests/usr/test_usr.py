@@ -172,6 +172,9 @@ def test_spacy_splits_contractions():
 
 
 def test_converter_round_trip(tmp_path, usr_release):
+    from transformers.utils import logging as transformers_logging
+
+    before = (transformers_logging.is_progress_bar_enabled(), transformers_logging.get_verbosity())
     assert (
         cli_main(
             [
@@ -189,6 +192,8 @@ def test_converter_round_trip(tmp_path, usr_release):
         )
         == 0
     )
+    # converting in-process leaves the user's transformers settings as they were
+    assert (transformers_logging.is_progress_bar_enabled(), transformers_logging.get_verbosity()) == before
     import transformers
 
     for part, architecture in (

@@ -26,7 +26,7 @@ from pathlib import Path
 import torch
 import transformers
 
-from ..console import OneLineErrorParser
+from ..console import OneLineErrorParser, quiet_loading
 from ..core.registry import CTC_CHECKPOINTS, WEIGHTS, ctc_weight_name
 from ..version import __version__
 from . import check_output_folder, error_line, os_error_line
@@ -218,16 +218,16 @@ def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert ctc") ->
     ]
     if missing and not args.all:
         parser.error(f"missing {', '.join(missing)} (or use --all)")
-    transformers.utils.logging.disable_progress_bar()  # the result is the line printed at the end
-    try:
-        if args.all:
-            convert_all(args.checkpoints_dir, args.output)
-            return 0
-        folder = convert(
-            args.checkpoint, args.variant, args.direction, args.base, args.output, args.base_revision
-        )
-    except (ValueError, OSError) as err:  # ConversionError included
-        return error_line(os_error_line(err) if isinstance(err, OSError) else err)
+    with quiet_loading(show_progress=False):  # the result is the line printed at the end; settings restored
+        try:
+            if args.all:
+                convert_all(args.checkpoints_dir, args.output)
+                return 0
+            folder = convert(
+                args.checkpoint, args.variant, args.direction, args.base, args.output, args.base_revision
+            )
+        except (ValueError, OSError) as err:  # ConversionError included
+            return error_line(os_error_line(err) if isinstance(err, OSError) else err)
     print(f"converted {args.checkpoint} -> {folder}")
     return 0
 

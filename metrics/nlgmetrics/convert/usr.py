@@ -28,7 +28,7 @@ from pathlib import Path
 import torch
 import transformers
 
-from ..console import OneLineErrorParser
+from ..console import OneLineErrorParser, quiet_loading
 from ..core.registry import USR_CHECKPOINTS, WEIGHTS, usr_weight_name
 from ..version import __version__
 from . import check_output_folder, error_line, os_error_line
@@ -245,13 +245,13 @@ def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert usr") ->
     )
     parser.add_argument("--tokenizer-revision", default=None)
     args = parser.parse_args(argv)
-    transformers.utils.logging.disable_progress_bar()  # the result is the lines printed at the end
-    try:
-        folders = convert(
-            args.mlm, args.dr_c, args.dr_f, args.output, args.tokenizer, args.tokenizer_revision
-        )
-    except (ValueError, OSError) as err:  # ConversionError included
-        return error_line(os_error_line(err) if isinstance(err, OSError) else err)
+    with quiet_loading(show_progress=False):  # the result is the lines printed at the end; settings restored
+        try:
+            folders = convert(
+                args.mlm, args.dr_c, args.dr_f, args.output, args.tokenizer, args.tokenizer_revision
+            )
+        except (ValueError, OSError) as err:  # ConversionError included
+            return error_line(os_error_line(err) if isinstance(err, OSError) else err)
     for part, folder in folders.items():
         print(f"converted {part} -> {folder}")
     return 0
