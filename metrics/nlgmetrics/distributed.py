@@ -103,13 +103,13 @@ def score_dataset(
 def merge_results(parts: Sequence[dict]) -> dict:
     """The results of consecutive shards as one: each per-example list joined in shard order (a shard with
     zero examples may lack a sub-score's list), each ``mean_*`` recomputed over it, the rest the first's."""
-    from .core.result import mean_of
+    from .core.result import mean_key, mean_of
 
     merged = dict(parts[0])
     lists = dict.fromkeys(name for part in parts for name, value in part.items() if isinstance(value, list))
     for name in lists:
         merged[name] = [item for part in parts for item in part.get(name, [])]
-        mean = "mean_score" if name == "scores" else f"mean_{name}"
+        mean = mean_key(name)
         if any(mean in part for part in parts):
             merged[mean] = mean_of(merged[name])
     return merged

@@ -25,6 +25,11 @@ def mean_of(values: Iterable[float]) -> float:
     return sum(finite) / len(finite) if finite else math.nan
 
 
+def mean_key(name: str) -> str:
+    """The key of a per-example list's mean in a result: ``scores`` → ``mean_score``, ``mlm`` → ``mean_mlm``."""
+    return "mean_score" if name == "scores" else f"mean_{name}"
+
+
 @functools.cache
 def _installed_versions() -> tuple[tuple[str, str], ...]:
     """Read once per process: importlib.metadata scans the installed packages (~30 ms a call)."""

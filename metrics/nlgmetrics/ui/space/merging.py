@@ -19,12 +19,7 @@ from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
-from ...core.result import mean_of
-
-
-def mean_key(name: str) -> str:
-    """The key of a per-example list's mean in a result (``scores`` → ``mean_score``)."""
-    return "mean_score" if name == "scores" else f"mean_{name}"
+from ...core.result import mean_key, mean_of
 
 
 def split_result(result: dict, sizes: list[int]) -> list[dict]:
