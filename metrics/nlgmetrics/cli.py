@@ -495,7 +495,7 @@ def weight_lines(spec) -> list[str]:
     """Where one registered weight comes from and how to get it (no model is loaded)."""
     from .core.hub import embedded_folder
     from .core.registry import how_to_get, is_published
-    from .ui.availability import weight_available
+    from .core.availability import weight_available
 
     folder = embedded_folder(spec.embedded_package)
     if folder is None and weight_available(spec):

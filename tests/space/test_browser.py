@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from nlgmetrics.core.availability import NOTE_TITLE
 from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
-from nlgmetrics.ui.availability import NOTE_TITLE
 from nlgmetrics.ui.records import display
 from nlgmetrics.ui.space import heatmap
 from nlgmetrics.ui.space.comparison import significance_cells

@@ -18,10 +18,7 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
 from nlgmetrics.columns import gather_columns
-from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
-from nlgmetrics.modules import SPECS
-from nlgmetrics.ui import space as space_module
-from nlgmetrics.ui.availability import (
+from nlgmetrics.core.availability import (
     NOTE_TITLE,
     UNPUBLISHED,
     available_configs,
@@ -31,6 +28,9 @@ from nlgmetrics.ui.availability import (
     conversion_note,
     default_choice,
 )
+from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
+from nlgmetrics.modules import SPECS
+from nlgmetrics.ui import space as space_module
 from nlgmetrics.ui.records import Limits, read_upload, records_to_fields, scored_records, write_scored
 from nlgmetrics.ui.space import batch
 from nlgmetrics.ui.space.options import scoring_config

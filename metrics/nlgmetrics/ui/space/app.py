@@ -12,9 +12,9 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
+from ...core.availability import banner_markdown
 from ...modules import SPECS
 from ...modules.spec import FIELDS, ModuleSpec
-from ..availability import banner_markdown
 from ..records import Limits
 from ..widget import example_texts
 from . import batch, compare, single, zerogpu
@@ -43,7 +43,7 @@ def family_title(specs: Sequence[ModuleSpec]) -> str:
 
 def banner(limits: Limits) -> str:
     """Which configs load now, which download on first use, which are not on the Hub yet (and, collapsed,
-    how to convert those on one's own machine), and the limits (:func:`..availability.banner_markdown`)."""
+    how to convert those on one's own machine), and the limits (:func:`...core.availability.banner_markdown`)."""
     return banner_markdown([SPECS[name] for name in sorted(SPECS)], limits.describe())
 
 

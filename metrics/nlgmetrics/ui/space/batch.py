@@ -11,8 +11,8 @@ import uuid
 from typing import Any
 
 from ...columns import gather_columns
+from ...core.availability import config_note
 from ...modules import SPECS
-from ..availability import config_note
 from ..records import display, read_upload, scored_records, write_scored
 from .context import FamilyContext
 from .events import connect

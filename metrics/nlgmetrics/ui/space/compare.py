@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...core.availability import config_note, plural
 from ...modules import SPECS
-from ..availability import config_note, plural
 from ..records import read_upload
 from ..widget import field_label
 from .comparison import (

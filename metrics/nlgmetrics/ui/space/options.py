@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...core.availability import READY, config_note, config_status, default_choice
 from ...modules import SPECS
 from ...modules.spec import ModuleSpec, Option
-from ..availability import READY, config_note, config_status, default_choice
 from ..widget import field_label
 from .context import DEFAULT, FamilyContext
 from .pool import SpaceError, resolve_config

@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...core.availability import config_status, default_choice
 from ...modules import SPECS
 from ...modules.spec import FIELDS, ModuleSpec
-from ..availability import config_status, default_choice
 from ..records import Limits, check_option_sizes, records_to_fields
 from . import zerogpu
 from .context import DEFAULT

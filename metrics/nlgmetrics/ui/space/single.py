@@ -4,8 +4,8 @@ sub-scores and the raw compute() output. A failure is a message in the mode's no
 
 from __future__ import annotations
 
+from ...core.availability import config_note
 from ...modules import SPECS
-from ..availability import config_note
 from ..records import display, per_example
 from ..widget import field_label, score_label
 from . import heatmap
