@@ -26,6 +26,9 @@ class MissingColumnError(ValueError):
 
 CLI_FIX = "use --column {field}=NAME"
 """How the command line's user picks another column (``{field}``: the input field)."""
+CLI_WHERE = "row {row} ({column})"
+"""Where a cell is, as the command line says it (``{row}``: 1-based, ``{index}``: 0-based, ``{column}``,
+``{field}``)."""
 
 
 def missing_column(index: int, column: str, field: str, row: Mapping, fix: str = CLI_FIX) -> str:
@@ -54,10 +57,13 @@ def gather_columns(
     columns: Mapping[str, str],
     list_fields: Sequence[str] = (),
     fix: str = CLI_FIX,
+    where: str = CLI_WHERE,
 ) -> dict[str, list]:
     """``{field: [value per row]}`` read from each field's column (``columns[field]``, else the field's own
-    name); a cell of a field in ``list_fields`` holding a JSON list of texts is that list. A row without
-    the column is a :class:`MissingColumnError` (:func:`missing_column`), fields checked in order, each over every row."""
+    name); a cell of a field in ``list_fields`` holding a JSON list of texts is that list (else a ValueError
+    starting with ``where``). A row without the column is a :class:`MissingColumnError`
+    (:func:`missing_column`), fields checked in order, each over every row. The command line and the Space
+    (:func:`nlgmetrics.ui.records.records_to_fields`) both read their rows here."""
     inputs: dict[str, list] = {}
     for field in fields:
         column = columns.get(field) or field
@@ -65,7 +71,7 @@ def gather_columns(
         for index, row in enumerate(rows):
             if column not in row:
                 raise MissingColumnError(missing_column(index, column, field, row, fix))
-            where = f"row {index + 1} ({column})"
-            values.append(field_value(row[column], takes_list=field in list_fields, where=where))
+            at = where.format(index=index, row=index + 1, column=column, field=field)
+            values.append(field_value(row[column], takes_list=field in list_fields, where=at))
         inputs[field] = values
     return inputs

@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .core.options import check_positive_int
+
 UNKEYED_LOAD_OPTIONS = ("device", "batch_size")
 """Load options that do not change the scores: a shard scored with other values is still reused."""
 UNKEYED_COMPUTE_OPTIONS = ("show_progress",)
@@ -54,6 +56,7 @@ def score_dataset(
     import nlgmetrics
 
     from .core.result import package_versions
+    from .core.runtime import requested_device, wants_cuda  # torch: imported when a job runs
     from .core.validation import check_inputs
     from .modules import SPECS
 
@@ -66,7 +69,7 @@ def score_dataset(
     if missing:
         raise ValueError(f"data has no {', '.join(missing)}; {metric} needs {', '.join(fields)}")
 
-    state = PartialState(cpu=not _wants_cuda(load_options.get("device")))
+    state = PartialState(cpu=not wants_cuda(load_options.get("device")))
     rank, world = state.process_index, state.num_processes
     whole = data if _is_dataset(data) else {name: list(data[name]) for name in fields}
     with state.split_between_processes(whole) as shard:
@@ -90,7 +93,7 @@ def score_dataset(
     path = Path(output_dir) / f"shard-{rank}-of-{world}.json"
     result = _read_shard(path, key)
     if result is None:
-        if (load_options.get("device") or os.environ.get("NLGMETRICS_DEVICE")) in (None, "cuda"):
+        if requested_device(load_options.get("device")) in (None, "cuda"):
             load_options["device"] = str(state.device)  # this process's own GPU
         module = nlgmetrics.load(metric, config, **load_options)
         result = module.compute(**inputs, **compute_options)
@@ -123,16 +126,6 @@ def _is_dataset(data: Any) -> bool:
     import datasets
 
     return isinstance(data, datasets.Dataset)
-
-
-def _wants_cuda(device: Any) -> bool:
-    """Whether this job runs on CUDA GPUs (then NCCL, one GPU per process), else gloo on the CPU."""
-    import torch
-
-    device = device or os.environ.get("NLGMETRICS_DEVICE")
-    if device is None:
-        return torch.cuda.is_available()
-    return str(device).startswith("cuda")
 
 
 def _read_shard(path: Path, key: str) -> dict | None:
@@ -169,8 +162,7 @@ def run_local_workers(command: Sequence[str], num_processes: int) -> int:
     """Run ``command`` as the ranks 0 … N-1 of one job on this machine, in the environment ``torchrun``
     gives (``RANK``, ``LOCAL_RANK``, ``WORLD_SIZE``, ``MASTER_ADDR``/``MASTER_PORT``). When one rank fails
     the others are stopped. Returns 0, or the exit code of the first rank that failed."""
-    if isinstance(num_processes, bool) or not isinstance(num_processes, int) or num_processes < 1:
-        raise ValueError(f"num_processes={num_processes!r} must be a positive int")
+    check_positive_int("num_processes", num_processes)
     with socket.socket() as probe:  # a free port for rank 0's rendez-vous
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

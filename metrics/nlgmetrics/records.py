@@ -33,6 +33,7 @@ import json
 import math
 import os
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -196,14 +197,36 @@ def _cell(value: Any) -> Any:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _json_safe(value: Any) -> Any:
+def json_safe(value: Any) -> Any:
+    """``value`` with every NaN (in lists, tuples and dicts too) as None, which JSON writes as ``null``:
+    the files written here, the command line's ``--json`` and the Space's results.
+
+    >>> json_safe({"scores": [0.5, float("nan")], "mean_score": float("nan"), "pair": (1, 2)})
+    {'scores': [0.5, None], 'mean_score': None, 'pair': [1, 2]}
+    """
     if isinstance(value, float) and math.isnan(value):
         return None
-    if isinstance(value, list):
-        return [_json_safe(item) for item in value]
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
     if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
+        return {key: json_safe(item) for key, item in value.items()}
     return value
+
+
+def per_example(result: Mapping[str, Any], count: int) -> dict[str, list]:
+    """A compute() result's per-example number lists (``scores`` and any sub-scores), keyed by name, in the
+    result's order: the columns a scored file gets (``details`` and other lists are not numbers).
+
+    >>> per_example({"scores": [0.5, 0.75], "mean_score": 0.625, "mlm": [1.0, None], "details": [{}, {}]}, 2)
+    {'scores': [0.5, 0.75], 'mlm': [1.0, None]}
+    """
+    columns = {}
+    for key, value in result.items():
+        if key == "details" or not isinstance(value, list) or len(value) != count:
+            continue
+        if all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in value):
+            columns[key] = value
+    return columns
 
 
 def write_records(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
@@ -221,8 +244,8 @@ def write_records(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
         return
     with path.open("w", encoding="utf-8") as handle:
         if kind == "json":
-            json.dump([_json_safe(row) for row in rows], handle, ensure_ascii=False, indent=1)
+            json.dump([json_safe(row) for row in rows], handle, ensure_ascii=False, indent=1)
             handle.write("\n")
             return
         for row in rows:
-            handle.write(json.dumps(_json_safe(row), ensure_ascii=False) + "\n")
+            handle.write(json.dumps(json_safe(row), ensure_ascii=False) + "\n")

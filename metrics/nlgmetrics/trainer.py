@@ -29,7 +29,8 @@ from typing import Any
 import evaluate
 import numpy as np
 
-from .core.runtime import warn
+from .core.options import check_positive_int
+from .core.runtime import requested_device, warn
 from .core.validation import FIELDS, as_list, check_references, check_texts
 from .modules import SPECS
 from .modules.metric import NLGMetric
@@ -382,9 +383,7 @@ def _examples_of(fields: dict[str, Any], num_examples: int | None) -> int | None
     """The eval set's size: the raw fields' common length (all equal), or ``num_examples``."""
     sizes = {name: len(value) for name, value in fields.items() if isinstance(value, list)}
     if num_examples is not None:
-        if isinstance(num_examples, bool) or not isinstance(num_examples, int) or num_examples < 1:
-            raise ValueError(f"num_examples={num_examples!r} must be a positive int")
-        sizes["num_examples"] = num_examples
+        sizes["num_examples"] = check_positive_int("num_examples", num_examples)
     if len(set(sizes.values())) > 1:
         raise ValueError(f"the raw fields and num_examples must be one eval set, got sizes {sizes}")
     return next(iter(sizes.values()), None)
@@ -458,9 +457,9 @@ def _process_device() -> str | None:
     """This process's accelerator under a launcher (``cuda:<LOCAL_RANK>``); None: the default choice."""
     import torch
 
-    chosen = os.environ.get("NLGMETRICS_DEVICE")
-    if chosen not in (None, "", "cuda") or not torch.cuda.is_available():
-        return chosen or None
+    chosen = requested_device()
+    if chosen not in (None, "cuda") or not torch.cuda.is_available():
+        return chosen
     return f"cuda:{os.environ.get('LOCAL_RANK', torch.cuda.current_device())}"
 
 

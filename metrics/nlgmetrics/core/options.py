@@ -9,7 +9,7 @@ value). Plain data: no model library is imported here.
 >>> check_positive_int("batch_size", "16")
 Traceback (most recent call last):
 ...
-ValueError: batch_size='16' must be a positive int
+ValueError: batch_size='16' must be a positive integer
 >>> check_bool("remove_stopwords", "no")
 Traceback (most recent call last):
 ...
@@ -58,8 +58,9 @@ def check_bool(name: str, value: Any) -> bool:
 
 
 def check_positive_int(name: str, value: Any) -> int:
+    """``value`` if it is a positive int, else a ValueError in the package's one wording for it."""
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{name}={value!r} must be a positive int")
+        raise ValueError(f"{name}={value!r} must be a positive integer")
     return value
 
 
@@ -199,14 +200,31 @@ def checked_options(
     return {name: known[name].validate(value) for name, value in given.items()}
 
 
+def not_taken(
+    owner: str, unknown: Iterable[str], valid: Mapping[str, Sequence[str]], *, what: str = ""
+) -> str:
+    """The package's one wording for names a callee does not take: ``owner``, the names (after ``what``,
+    e.g. "the option"), then each list of valid names.
+
+    >>> not_taken("ctc_consistency.compute()", ["foo"], {"inputs": ["predictions"], "options": ["aggregation"]})
+    'ctc_consistency.compute() does not take foo; its inputs are predictions and its options aggregation'
+    >>> not_taken("infolm", ["a", "b"], {"options": ["measure"]}, what="the option")
+    'infolm does not take the options a, b; its options are measure'
+    """
+    names = sorted(unknown)
+    what = f"{what}{'s' if len(names) > 1 else ''} " if what else ""
+    lists = [
+        f"its {kind}{' are' if k == 0 else ''} {', '.join(values)}"
+        for k, (kind, values) in enumerate(valid.items())
+    ]
+    return f"{owner} does not take {what}{', '.join(names)}; {' and '.join(lists)}"
+
+
 def check_names(known: Sequence[str], given: Iterable[str], *, owner: str) -> None:
     """A name of ``given`` not in ``known`` is a ValueError naming ``owner`` and listing ``known``."""
-    unknown = sorted(set(given) - set(known))
+    unknown = set(given) - set(known)
     if unknown:
-        raise ValueError(
-            f"{owner} does not take the option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
-            f"its options are {', '.join(known)}"
-        )
+        raise ValueError(not_taken(owner, unknown, {"options": known}, what="the option"))
 
 
 def defaults_of(table: Sequence[Option]) -> dict[str, Any]:

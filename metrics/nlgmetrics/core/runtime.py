@@ -11,7 +11,7 @@ torch.float32
 >>> Runtime.resolve("cpu", batch_size=0)
 Traceback (most recent call last):
 ...
-ValueError: batch_size=0 must be a positive int
+ValueError: batch_size=0 must be a positive integer
 """
 
 from __future__ import annotations
@@ -72,6 +72,19 @@ def warn(message: str) -> None:
     while frame is not None and frame.f_code.co_filename.startswith(_internal_dirs()):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, NLGMetricsWarning, stacklevel=level)
+
+
+def requested_device(device: str | torch.device | None = None) -> str | None:
+    """The device asked for: ``device``, else ``$NLGMETRICS_DEVICE``; None when neither is given (then
+    :func:`select_device` chooses)."""
+    return str(device) if device else (os.environ.get("NLGMETRICS_DEVICE") or None)
+
+
+def wants_cuda(device: str | torch.device | None = None) -> bool:
+    """Whether the models will run on CUDA GPUs: the device asked for (:func:`requested_device`) is a cuda
+    one, or none is asked for and a GPU is here (what the launchers and ``--num-processes`` plan by)."""
+    asked = requested_device(device)
+    return torch.cuda.is_available() if asked is None else asked.startswith("cuda")
 
 
 def select_device(device: str | torch.device | None = None) -> torch.device:

@@ -9,7 +9,7 @@ and writes files. Every limit is refused with a message saying what was too big 
 >>> records_to_fields(["predictions"], [{"prediction": "x"}], limits)
 Traceback (most recent call last):
 ...
-ValueError: row 1 has no column 'predictions' for predictions (its columns: prediction; the inputs are predictions)
+nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: prediction; the inputs are predictions)
 >>> records_to_fields(["predictions"], [{"predictions": "x" * 21}], limits)
 Traceback (most recent call last):
 ...
@@ -29,8 +29,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..columns import missing_column
-from ..records import field_value, read_records, write_records
+from ..columns import gather_columns
+from ..core.options import check_positive_int
+from ..records import per_example, read_records, write_records
 
 ENV_PREFIX = "NLGMETRICS_SPACE_"
 
@@ -65,8 +66,7 @@ class Limits:
             value = getattr(self, name)
             if name == "preload" or (value is None and self.__dataclass_fields__[name].default is None):
                 continue
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{name}={value!r} must be a positive integer")
+            check_positive_int(name, value)
         if self.preload is not None:
             from .space.pool import preload_pairs
 
@@ -89,9 +89,8 @@ class Limits:
             if name == "preload":
                 given[name] = text
                 continue
-            if not (text.isascii() and text.isdigit()) or int(text) <= 0:  # "²".isdigit() is True
-                raise ValueError(f"{variable}={value!r} must be a positive integer")
-            given[name] = int(text)
+            number = int(text) if text.isascii() and text.isdigit() else 0  # "²".isdigit() is True
+            given[name] = check_positive_int(variable, number or value)  # else the error quotes the text
         return cls(**given)
 
     def describe(self) -> str:
@@ -136,18 +135,14 @@ def records_to_fields(
             f"{len(records)} examples given; this Space scores at most {limits.max_examples} per request "
             "(split the file, or run the package locally: pip install nlgmetrics)"
         )
-    fields: dict[str, list] = {name: [] for name in inputs}
     for index, record in enumerate(records):
         if not isinstance(record, dict):
             raise ValueError(f"record {index} must be an object with fields {', '.join(inputs)}")
+    fix = f"the inputs are {', '.join(inputs)}"  # else the command line's wording (nlgmetrics.columns)
+    fields = gather_columns(records, inputs, {}, list_fields, fix=fix, where="record {index}: {field}")
+    for index, record in enumerate(records):
         for name in inputs:
-            if name not in record:  # the command line's wording (nlgmetrics.columns)
-                raise ValueError(
-                    missing_column(index, name, name, record, f"the inputs are {', '.join(inputs)}")
-                )
-            value = field_value(record[name], takes_list=name in list_fields, where=f"record {index}: {name}")
-            _check_text(value, f"record {index}: {name}", limits)
-            fields[name].append(value)
+            _check_text(fields[name][index], f"record {index}: {name}", limits)
         unknown = sorted(set(map(str, record)) - set(inputs))
         if unknown and not extra_ok:
             raise ValueError(
@@ -203,17 +198,6 @@ def read_upload(path: str | os.PathLike, limits: Limits) -> list[dict]:
             f"{path.name} is {size} bytes; this Space takes uploads up to {limits.max_upload_bytes} bytes"
         )
     return read_records(path, name=path.name)
-
-
-def per_example(result: dict, count: int) -> dict[str, list]:
-    """The result's per-example number lists (``scores`` and any sub-scores), keyed by name."""
-    columns = {}
-    for key, value in result.items():
-        if key == "details" or not isinstance(value, list) or len(value) != count:
-            continue
-        if all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in value):
-            columns[key] = value
-    return columns
 
 
 def display(value: Any, digits: int = 4) -> Any:

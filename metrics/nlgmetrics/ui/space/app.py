@@ -15,13 +15,14 @@ from typing import Any
 from ...core.availability import banner_markdown
 from ...modules import SPECS
 from ...modules.spec import FIELDS, ModuleSpec
+from ...records import json_safe
 from ..records import Limits
 from ..widget import example_texts
 from . import batch, compare, single, zerogpu
 from .context import FamilyContext
 from .events import guarded
 from .options import ui_options
-from .pool import ModelPool, SpaceError, _json_safe, preload_pairs, score_records
+from .pool import ModelPool, SpaceError, preload_pairs, score_records
 
 WAITING_REQUESTS = 32
 """Requests Gradio lets into the model pool at once (beyond the scoring ones they wait there, to be
@@ -86,7 +87,7 @@ def build_space(limits: Limits | None = None):
         if module in SPECS and (not isinstance(config, str) or not config.strip()):
             raise SpaceError(f"config is empty: give 'default' or one of {', '.join(SPECS[module].configs)}")
         result, used, note = score_records(pool, module, config, records, options)
-        return {**_json_safe(result), "config": used, "note": note}
+        return {**json_safe(result), "config": used, "note": note}
 
     def api_loaded() -> dict:
         """The models loaded now: ``{"budget_mb", "models": [{"module", "config", "mb", "last_used"}]}``

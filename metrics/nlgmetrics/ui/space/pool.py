@@ -21,7 +21,6 @@ ValueError: NLGMETRICS_SPACE_PRELOAD: infolm has no config 'roberta' (its config
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import threading
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.availability import config_status, default_choice
+from ...core.hub import hub_offline
 from ...modules import SPECS
 from ...modules.spec import FIELDS, ModuleSpec
 from ..records import Limits, check_option_sizes, records_to_fields
@@ -310,8 +310,7 @@ def resolve_config(spec: ModuleSpec, chosen: str | None) -> tuple[str, str]:
             f"{', '.join(spec.configs)} (or 'default')"
         )
     status = config_status(spec, chosen)
-    offline = os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
-    if status.available is False and offline:
+    if status.available is False and hub_offline():
         raise SpaceError(status.message())
     return chosen, ""
 
@@ -329,16 +328,6 @@ def _user_error(err: BaseException):
 
     print(f"nlgmetrics space: refused: {_error_text(err)}", file=sys.stderr)
     return gr.Error(_error_text(err), print_exception=False)
-
-
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    return value
 
 
 def score_records(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ...core.availability import config_note
 from ...modules import SPECS
-from ..records import display, per_example
+from ...records import json_safe, per_example
+from ..records import display
 from ..widget import field_label, score_label
 from . import heatmap
 from .context import FamilyContext
@@ -23,7 +24,7 @@ from .options import (
     status_note,
     text_field,
 )
-from .pool import _json_safe, score_records
+from .pool import score_records
 
 
 def build(ctx: FamilyContext) -> None:
@@ -102,7 +103,7 @@ def build(ctx: FamilyContext) -> None:
                 spec.render_details(details), record.get("predictions", ""), describe(spec.details)
             ),
             pd.DataFrame(table, columns=["output", "value"]),
-            _json_safe(result),
+            json_safe(result),
             message,
         )
 

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..records import display, per_example
+from ...records import per_example
+from ..records import display
 
 TEXT_CHARS = 80
 """Characters of a text shown in a table cell; the rest is on hover."""
