@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import os
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from ...columns import gather_columns
@@ -97,14 +98,37 @@ def mapped_records(
 def build(ctx: FamilyContext) -> None:
     """The mode's controls and events, inside the family's tab."""
     import gradio as gr
-    import pandas as pd
 
-    family, first, options, limits = ctx.family, ctx.first, ctx.options, ctx.limits
+    family = ctx.family
     gr.Markdown(
         "Upload a `.csv` or `.tsv` (a header row naming the module's input fields; several references in "
         'one cell as a JSON list, `["r1", "r2"]`) or a `.jsonl` / `.json` file (one object per example with '
-        f"those fields), read as `nlgmetrics score` reads it. Limits: {limits.describe()}."
+        f"those fields), read as `nlgmetrics score` reads it. Limits: {ctx.limits.describe()}."
     )
+    b_module, b_config, b_status, b_fields, upload, b_columns, b_opts = _input_panel(ctx)
+    b_button = gr.Button("Score the file", variant="primary", elem_id=f"{family}-batch-run")
+    b_note = gr.Markdown(elem_id=f"{family}-batch-note")
+    b_table, b_plot, b_csv, b_jsonl = _result_panel(ctx)
+    hidden = gr.update(value=None, visible=False)
+    connect(
+        ctx,
+        b_button,
+        _file_scorer(ctx),
+        inputs=[b_module, b_config, upload, *b_opts.values(), *b_columns.values()],
+        outputs=[b_table, b_plot, b_csv, b_jsonl, b_note],
+        note=b_note,
+        cleared=[hidden, hidden, hidden, hidden, None],
+        api_name=f"{family}_batch",
+    )
+    _follow_choices(ctx, b_module, b_config, upload, b_status, b_fields, b_opts, b_columns)
+
+
+def _input_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any, Any, dict[str, Any], dict[str, Any]]:
+    """The module and config choices, the config's status and fields, the upload, a column choice per
+    field (shown after an upload) and the options."""
+    import gradio as gr
+
+    family, first = ctx.family, ctx.first
     b_module = module_dropdown(ctx, "batch")
     b_config = config_dropdown(ctx, "batch", first)
     b_status = status_note(ctx, "batch", first)
@@ -128,9 +152,15 @@ def build(ctx: FamilyContext) -> None:
             for f in ctx.fields
         }
     with gr.Accordion("Options", open=False):
-        b_opts = option_components(options, first)
-    b_button = gr.Button("Score the file", variant="primary", elem_id=f"{family}-batch-run")
-    b_note = gr.Markdown(elem_id=f"{family}-batch-note")
+        b_opts = option_components(ctx.options, first)
+    return b_module, b_config, b_status, b_fields, upload, b_columns, b_opts
+
+
+def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
+    """The scored table, the distribution plot and the two downloads, hidden until a file is scored."""
+    import gradio as gr
+
+    family = ctx.family
     b_table = gr.Dataframe(  # hidden until a file is scored: no placeholder "1 2 3" headers
         label="Scored examples", interactive=False, visible=False, elem_id=f"{family}-batch-table"
     )
@@ -145,6 +175,15 @@ def build(ctx: FamilyContext) -> None:
     with gr.Row():
         b_csv = gr.DownloadButton("Download CSV", visible=False, elem_id=f"{family}-batch-csv")
         b_jsonl = gr.DownloadButton("Download JSONL", visible=False, elem_id=f"{family}-batch-jsonl")
+    return b_table, b_plot, b_csv, b_jsonl
+
+
+def _file_scorer(ctx: FamilyContext) -> Callable:
+    """The button's function (and the ``<family>_batch`` endpoint's): the upload scored, shown and written."""
+    import gradio as gr
+    import pandas as pd
+
+    options, limits = ctx.options, ctx.limits
 
     def score_file(name, chosen, path, *values, progress=gr.Progress(track_tqdm=True)):  # noqa: B008 (Gradio's idiom)
         spec = SPECS[name]
@@ -173,17 +212,23 @@ def build(ctx: FamilyContext) -> None:
             message.strip(),
         )
 
-    hidden = gr.update(value=None, visible=False)
-    connect(
-        ctx,
-        b_button,
-        score_file,
-        inputs=[b_module, b_config, upload, *b_opts.values(), *b_columns.values()],
-        outputs=[b_table, b_plot, b_csv, b_jsonl, b_note],
-        note=b_note,
-        cleared=[hidden, hidden, hidden, hidden, None],
-        api_name=f"{family}_batch",
-    )
+    return score_file
+
+
+def _follow_choices(
+    ctx: FamilyContext,
+    b_module: Any,
+    b_config: Any,
+    upload: Any,
+    b_status: Any,
+    b_fields: Any,
+    b_opts: dict[str, Any],
+    b_columns: dict[str, Any],
+) -> None:
+    """A module, config or upload chosen: its configs, fields, status, options and column choices shown."""
+    import gradio as gr
+
+    options, limits = ctx.options, ctx.limits
 
     def on_batch_module(name, path):
         spec = SPECS[name]

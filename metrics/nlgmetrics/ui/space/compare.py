@@ -5,7 +5,7 @@ prediction or file on either side, and any other failure, is a message in the mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core.availability import config_note, plural
@@ -129,95 +129,18 @@ def compare_systems(
 def build(ctx: FamilyContext) -> None:
     """The mode's controls and events, inside the family's tab."""
     import gradio as gr
-    import pandas as pd
 
-    family, specs, first, fields = ctx.family, ctx.specs, ctx.first, ctx.fields
-    examples = ctx.examples
-    common = [c for c in first.configs if all(c in s.configs for s in specs)]
-    c_modules = gr.CheckboxGroup(
-        ctx.names, value=[first.name], label="Metrics scoring both systems", elem_id=f"{family}-ab-modules"
-    )
-    c_config = gr.Dropdown(
-        [("each module's default", ""), *[(c, c) for c in common]],
-        value="",
-        label="Config for every selected metric",
-        elem_id=f"{family}-ab-config",
-    )
-    c_status = gr.Markdown(f"- `{first.name}`: {config_note(first, '')}", elem_id=f"{family}-ab-status")
+    family = ctx.family
+    c_modules, c_config, c_status = _choice_panel(ctx)
     with gr.Tab("Two predictions"):
-        shared = {
-            f: gr.Textbox(
-                label=field_label(first, f) + " (used by the metrics that take it)",
-                value=examples[first.name].get(
-                    f, next((examples[s.name][f] for s in specs if f in s.inputs), "")
-                ),
-                lines=3,
-                elem_id=f"{family}-ab-{f}",
-            )
-            for f in fields
-            if f != "predictions"
-        }
-        pred_a = gr.Textbox(
-            label="prediction A",
-            lines=2,
-            elem_id=f"{family}-ab-a",
-            value=examples[first.name].get("predictions", ""),
-        )
-        pred_b = gr.Textbox(label="prediction B", lines=2, elem_id=f"{family}-ab-b")
+        shared, pred_a, pred_b = _texts_panel(ctx)
         c_button = gr.Button("Compare", variant="primary", elem_id=f"{family}-ab-run")
     with gr.Tab("Two system files"):
-        gr.Markdown("Two files with the same rows: the same inputs, each with its own `predictions`.")
-        with gr.Row():
-            file_a = gr.File(
-                label="System A",
-                file_types=[".csv", ".tsv", ".jsonl", ".json"],
-                elem_id=f"{family}-ab-file-a",
-            )
-            file_b = gr.File(
-                label="System B",
-                file_types=[".csv", ".tsv", ".jsonl", ".json"],
-                elem_id=f"{family}-ab-file-b",
-            )
+        file_a, file_b = _files_panel(ctx)
         f_button = gr.Button("Compare the files", variant="primary", elem_id=f"{family}-ab-files-run")
     c_note = gr.Markdown(elem_id=f"{family}-ab-note")
-    # the tables stay hidden until a comparison fills them: no placeholder "1 2 3" headers
-    c_summary = gr.Dataframe(
-        label="On average", interactive=False, visible=False, elem_id=f"{family}-ab-summary"
-    )
-    c_plot = gr.HTML(
-        label="B − A per example, the mean Δ and its 95% interval",
-        show_label=True,
-        container=True,
-        padding=True,
-        visible=False,
-        elem_id=f"{family}-ab-plot",
-    )
-    c_stats = gr.Markdown(elem_id=f"{family}-ab-significance")
-    c_table = gr.Dataframe(
-        label="Per example", interactive=False, visible=False, elem_id=f"{family}-ab-table"
-    )
-
-    def frame(table: Table) -> pd.DataFrame:
-        return pd.DataFrame(table.rows, columns=list(table.columns))
-
-    def shown(selected, chosen, records_a: list[dict], records_b: list[dict], files: bool = False) -> tuple:
-        comparisons = compare_systems(ctx, selected, chosen, records_a, records_b, files)
-        per_example = per_example_table(comparisons, records_a, records_b)
-        n = len(records_a)
-        message = f"Compared {n} example{'s' if n != 1 else ''} with {', '.join(f'`{s}`' for s in selected)}."
-        return (
-            gr.update(value=frame(summary_table(comparisons)), visible=True),
-            gr.update(value=delta_plot(comparisons, records_a), visible=True),
-            significance_markdown(comparisons),
-            gr.update(value=frame(per_example), datatype=per_example.datatypes(), visible=True),
-            " ".join([message, *(c.note for c in comparisons if c.note)]),
-        )
-
-    def compare_texts(selected, chosen, a, b, *values):
-        return shown(selected, chosen, *two_predictions(ctx, selected, a, b, dict(zip(shared, values))))
-
-    def compare_files(selected, chosen, path_a, path_b):
-        return shown(selected, chosen, *two_files(ctx, path_a, path_b), files=True)
+    c_summary, c_plot, c_stats, c_table = _result_panel(ctx)
+    compare_texts, compare_files = _comparers(ctx, shared)
 
     def on_choice(selected, chosen):
         return "\n".join(f"- `{n}`: {config_note(SPECS[n], chosen)}" for n in selected or [])
@@ -251,3 +174,123 @@ def build(ctx: FamilyContext) -> None:
         api_name=f"{family}_compare_files",
         api_outputs=api_outputs,
     )
+
+
+def _choice_panel(ctx: FamilyContext) -> tuple[Any, Any, Any]:
+    """The metrics that score both systems, one config for all of them (those every module has) and their
+    status."""
+    import gradio as gr
+
+    family, first = ctx.family, ctx.first
+    common = [c for c in first.configs if all(c in s.configs for s in ctx.specs)]
+    c_modules = gr.CheckboxGroup(
+        ctx.names, value=[first.name], label="Metrics scoring both systems", elem_id=f"{family}-ab-modules"
+    )
+    c_config = gr.Dropdown(
+        [("each module's default", ""), *[(c, c) for c in common]],
+        value="",
+        label="Config for every selected metric",
+        elem_id=f"{family}-ab-config",
+    )
+    c_status = gr.Markdown(f"- `{first.name}`: {config_note(first, '')}", elem_id=f"{family}-ab-status")
+    return c_modules, c_config, c_status
+
+
+def _texts_panel(ctx: FamilyContext) -> tuple[dict[str, Any], Any, Any]:
+    """The *Two predictions* form: the shared inputs typed once, then prediction A and prediction B."""
+    import gradio as gr
+
+    family, first, examples = ctx.family, ctx.first, ctx.examples
+    shared = {
+        f: gr.Textbox(
+            label=field_label(first, f) + " (used by the metrics that take it)",
+            value=examples[first.name].get(
+                f, next((examples[s.name][f] for s in ctx.specs if f in s.inputs), "")
+            ),
+            lines=3,
+            elem_id=f"{family}-ab-{f}",
+        )
+        for f in ctx.fields
+        if f != "predictions"
+    }
+    pred_a = gr.Textbox(
+        label="prediction A",
+        lines=2,
+        elem_id=f"{family}-ab-a",
+        value=examples[first.name].get("predictions", ""),
+    )
+    pred_b = gr.Textbox(label="prediction B", lines=2, elem_id=f"{family}-ab-b")
+    return shared, pred_a, pred_b
+
+
+def _files_panel(ctx: FamilyContext) -> tuple[Any, Any]:
+    """The *Two system files* uploads, side by side."""
+    import gradio as gr
+
+    gr.Markdown("Two files with the same rows: the same inputs, each with its own `predictions`.")
+    with gr.Row():
+        file_a = gr.File(
+            label="System A",
+            file_types=[".csv", ".tsv", ".jsonl", ".json"],
+            elem_id=f"{ctx.family}-ab-file-a",
+        )
+        file_b = gr.File(
+            label="System B",
+            file_types=[".csv", ".tsv", ".jsonl", ".json"],
+            elem_id=f"{ctx.family}-ab-file-b",
+        )
+    return file_a, file_b
+
+
+def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
+    """The summary, the paired plot, the significance and the per-example table (tables hidden until filled)."""
+    import gradio as gr
+
+    family = ctx.family
+    # the tables stay hidden until a comparison fills them: no placeholder "1 2 3" headers
+    c_summary = gr.Dataframe(
+        label="On average", interactive=False, visible=False, elem_id=f"{family}-ab-summary"
+    )
+    c_plot = gr.HTML(
+        label="B − A per example, the mean Δ and its 95% interval",
+        show_label=True,
+        container=True,
+        padding=True,
+        visible=False,
+        elem_id=f"{family}-ab-plot",
+    )
+    c_stats = gr.Markdown(elem_id=f"{family}-ab-significance")
+    c_table = gr.Dataframe(
+        label="Per example", interactive=False, visible=False, elem_id=f"{family}-ab-table"
+    )
+    return c_summary, c_plot, c_stats, c_table
+
+
+def _comparers(ctx: FamilyContext, shared: dict[str, Any]) -> tuple[Callable, Callable]:
+    """The two buttons' functions (and the ``<family>_compare`` / ``<family>_compare_files`` endpoints')."""
+    import gradio as gr
+    import pandas as pd
+
+    def frame(table: Table) -> pd.DataFrame:
+        return pd.DataFrame(table.rows, columns=list(table.columns))
+
+    def shown(selected, chosen, records_a: list[dict], records_b: list[dict], files: bool = False) -> tuple:
+        comparisons = compare_systems(ctx, selected, chosen, records_a, records_b, files)
+        per_example = per_example_table(comparisons, records_a, records_b)
+        n = len(records_a)
+        message = f"Compared {n} example{'s' if n != 1 else ''} with {', '.join(f'`{s}`' for s in selected)}."
+        return (
+            gr.update(value=frame(summary_table(comparisons)), visible=True),
+            gr.update(value=delta_plot(comparisons, records_a), visible=True),
+            significance_markdown(comparisons),
+            gr.update(value=frame(per_example), datatype=per_example.datatypes(), visible=True),
+            " ".join([message, *(c.note for c in comparisons if c.note)]),
+        )
+
+    def compare_texts(selected, chosen, a, b, *values):
+        return shown(selected, chosen, *two_predictions(ctx, selected, a, b, dict(zip(shared, values))))
+
+    def compare_files(selected, chosen, path_a, path_b):
+        return shown(selected, chosen, *two_files(ctx, path_a, path_b), files=True)
+
+    return compare_texts, compare_files

@@ -4,6 +4,9 @@ sub-scores and the raw compute() output. A failure is a message in the mode's no
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ...core.availability import config_note
 from ...modules import SPECS
 from ...records import json_safe, per_example
@@ -30,9 +33,30 @@ from .pool import score_records
 def build(ctx: FamilyContext) -> None:
     """The mode's controls and events, inside the family's tab."""
     import gradio as gr
-    import pandas as pd
 
-    family, first, fields, options = ctx.family, ctx.first, ctx.fields, ctx.options
+    module, config, status, boxes, opts = _input_panel(ctx)
+    button = gr.Button("Score", variant="primary", elem_id=f"{ctx.family}-single-run")
+    note = gr.Markdown(elem_id=f"{ctx.family}-single-note")
+    score, tokens, parts, raw = _result_panel(ctx)
+    _examples(ctx, module, boxes)
+    connect(
+        ctx,
+        button,
+        _scorer(ctx),
+        inputs=[module, config, *boxes.values(), *opts.values()],
+        outputs=[score, tokens, parts, raw, note],
+        note=note,
+        cleared=["", "", None, None, None],
+        api_name=f"{ctx.family}_single",
+    )
+    _follow_choices(ctx, module, config, status, boxes, opts, score, note)
+
+
+def _input_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, dict[str, Any], dict[str, Any]]:
+    """The module and config choices, the config's status, a text box per input field and the options."""
+    import gradio as gr
+
+    family, first = ctx.family, ctx.first
     module = module_dropdown(ctx, "single")
     config = config_dropdown(ctx, "single", first)
     status = status_note(ctx, "single", first)
@@ -44,12 +68,18 @@ def build(ctx: FamilyContext) -> None:
             visible=f in first.inputs,
             elem_id=f"{family}-single-{f}",
         )
-        for f in fields
+        for f in ctx.fields
     }
     with gr.Accordion("Options", open=False):
-        opts = option_components(options, first)
-    button = gr.Button("Score", variant="primary", elem_id=f"{family}-single-run")
-    note = gr.Markdown(elem_id=f"{family}-single-note")
+        opts = option_components(ctx.options, first)
+    return module, config, status, boxes, opts
+
+
+def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
+    """The score, the heat map of the details, the table of sub-scores and the raw compute() output."""
+    import gradio as gr
+
+    family, first = ctx.family, ctx.first
     score = gr.Textbox(  # not a Number: a Number shows 0 before anything is scored
         label=score_label(first, scoring_config(first, "")),
         placeholder="not scored yet",
@@ -71,16 +101,31 @@ def build(ctx: FamilyContext) -> None:
         elem_id=f"{family}-single-parts",
     )
     raw = gr.JSON(label="compute() output (higher_is_better, signature, details)")
+    return score, tokens, parts, raw
+
+
+def _examples(ctx: FamilyContext, module: Any, boxes: dict[str, Any]) -> None:
+    """Every module's card examples, one row each, filling in the module and the text boxes on a click."""
+    import gradio as gr
+
     rows = []
     for spec in ctx.specs:
         count = len(spec.example.get("predictions", []))
         for i in range(count):
             row = [spec.name]
-            for f in fields:
+            for f in ctx.fields:
                 value = spec.example.get(f, [""] * count)[i] if f in spec.inputs else ""
                 row.append("\n".join(value) if isinstance(value, list) else value)
             rows.append(row)
     gr.Examples(rows, inputs=[module, *boxes.values()], label="Examples (click to fill in)")
+
+
+def _scorer(ctx: FamilyContext) -> Callable:
+    """The button's function (and the ``<family>_single`` endpoint's): one record scored with its details."""
+    import gradio as gr
+    import pandas as pd
+
+    fields, options = ctx.fields, ctx.options
 
     def score_one(name, chosen, *values):
         spec = SPECS[name]
@@ -107,16 +152,21 @@ def build(ctx: FamilyContext) -> None:
             message,
         )
 
-    connect(
-        ctx,
-        button,
-        score_one,
-        inputs=[module, config, *boxes.values(), *opts.values()],
-        outputs=[score, tokens, parts, raw, note],
-        note=note,
-        cleared=["", "", None, None, None],
-        api_name=f"{family}_single",
-    )
+    return score_one
+
+
+def _follow_choices(
+    ctx: FamilyContext,
+    module: Any,
+    config: Any,
+    status: Any,
+    boxes: dict[str, Any],
+    opts: dict[str, Any],
+    score: Any,
+    note: Any,
+) -> None:
+    """A module or config chosen: its fields, options, configs, score label and status shown, the score cleared."""
+    import gradio as gr
 
     def on_single_module(name: str):
         spec = SPECS[name]
@@ -135,7 +185,7 @@ def build(ctx: FamilyContext) -> None:
         inputs = config_inputs(spec, chosen)
         label = score_label(spec, scoring_config(spec, chosen))
         return [
-            *(gr.update(visible=f in inputs) for f in fields),
+            *(gr.update(visible=f in inputs) for f in ctx.fields),
             gr.update(label=label, value=""),
             "",
             config_note(spec, chosen),
