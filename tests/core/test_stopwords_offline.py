@@ -1,6 +1,6 @@
-"""The README's quickstarts run as printed, offline, with no NLTK data (the stopword list ships).
+"""The quickstarts of docs/modules.md run as printed, offline, with no NLTK data (the stopword list ships).
 
-Each test runs the README's Python blocks in a fresh process with no network (``HF_HUB_OFFLINE``,
+Each test runs the page's Python blocks in a fresh process with no network (``HF_HUB_OFFLINE``,
 ``HF_EVALUATE_OFFLINE``), an empty ``NLTK_DATA`` folder and ``nltk`` made unimportable, so stopword
 removal (on by default for engagingness and groundedness) must come from the package itself.
 """
@@ -32,8 +32,8 @@ sys.stdout.write("RESULTS " + json.dumps(RESULTS, default=str) + "\\n")
 
 
 def readme_blocks(prefix: str) -> dict[str, str]:
-    """heading → the Python block under each README ``### <prefix>...`` heading."""
-    text = (ROOT / "README.md").read_text()
+    """heading → the Python block under each docs/modules.md ``### <prefix>...`` heading."""
+    text = (ROOT / "docs" / "modules.md").read_text()
     blocks = {}
     for match in re.finditer(r"^### (\S+) —.*?\n```python\n(.*?)```", text, re.M | re.S):
         if match.group(1).startswith(prefix):
@@ -91,12 +91,12 @@ def test_the_ctc_quickstarts_run_offline_with_no_nltk_data(tmp_path):
 
 
 def test_the_infolm_quickstart_runs_with_the_weights_in_the_cache(tmp_path, tiny_snapshots):
-    """The README says InfoLM downloads bert-base-uncased; with it cached (here a tiny random copy
+    """docs/modules.md says InfoLM downloads bert-base-uncased; with it cached (here a tiny random copy
     under the same repo id and commit) the block runs offline as printed."""
     (block,) = readme_blocks("infolm").values()
     assert (
         "hf download google-bert/bert-base-uncased --revision 86b5e0934494bd15c9632b12f734a8a67f723594"
-        in (ROOT / "README.md").read_text().replace("\n", " ")
+        in (ROOT / "docs" / "modules.md").read_text().replace("\n", " ")
     )
     (result,) = run_blocks(["import nlgmetrics", block], tmp_path, Path(os.environ["HF_HUB_CACHE"]))
     assert result["measure"] == "fisher_rao_distance" and result["higher_is_better"] is False
@@ -144,6 +144,8 @@ def test_the_stopwords_ship_in_the_package_data():
     "name",
     [
         "README.md",
+        "docs/modules.md",
+        "docs/weights.md",
         *[
             f"metrics/ctc_{a}/README.md"
             for a in ("consistency", "relevance", "preservation", "engagingness", "groundedness")

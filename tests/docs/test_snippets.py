@@ -1,4 +1,4 @@
-"""Every Python block in README.md and the metric cards runs as pasted.
+"""Every Python block in README.md, docs/*.md and the metric cards runs as pasted.
 
 A block runs offline on the embedded model (an empty Hugging Face cache, ``HF_HUB_OFFLINE=1``),
 unless its first line says what else it needs:
@@ -9,9 +9,9 @@ unless its first line says what else it needs:
 - ``# needs <anything else>`` (the Hub's own modules, a running Space): skipped, with that line as
   the reason, and counted in the summary.
 
-Each group runs in one fresh Python process; each block in its own namespace, in a temporary working
-folder that holds what the blocks read (the checkout's ``metrics/`` folders, UniEval's released
-Topical-Chat predictions as ``topical_chat_result.json``).
+Each group runs in one fresh Python process, the two side by side; each block in its own namespace,
+in a temporary working folder that holds what the blocks read (the checkout's ``metrics/`` folders,
+UniEval's released Topical-Chat predictions as ``topical_chat_result.json``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from conftest import SHARED
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted(ROOT.glob("metrics/*/README.md"))]
+DOCS = sorted(ROOT.glob("docs/*.md"))  # the README's pages: not every one has a Python block
 NETWORK_WEIGHTS = "# needs network weights"
 NEEDS = "# needs "
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
@@ -58,7 +60,7 @@ def python_blocks(document: Path) -> list[Snippet]:
     ]
 
 
-SNIPPETS = [snippet for document in DOCUMENTS for snippet in python_blocks(document)]
+SNIPPETS = [snippet for document in [*DOCUMENTS, *DOCS] for snippet in python_blocks(document)]
 OFFLINE = [s for s in SNIPPETS if s.need is None]
 STAND_INS = [s for s in SNIPPETS if s.need is not None and s.need.startswith(NETWORK_WEIGHTS)]
 
@@ -103,10 +105,13 @@ def outcomes(tmp_path_factory, tiny_snapshots) -> dict[str, str | None]:
         "HF_EVALUATE_OFFLINE": "1",
     }
     stand_in_env = {**os.environ, "HF_MODULES_CACHE": str(base / "stand-in-modules")}
-    return {
-        **_run_group(OFFLINE, _workdir(base / "offline"), offline_env),
-        **_run_group(STAND_INS, _workdir(base / "stand-ins"), stand_in_env),
-    }
+    groups = [
+        (OFFLINE, _workdir(base / "offline"), offline_env),
+        (STAND_INS, _workdir(base / "stand-ins"), stand_in_env),
+    ]
+    with ThreadPoolExecutor(len(groups)) as pool:  # the two processes run side by side
+        reports = list(pool.map(lambda group: _run_group(*group), groups))
+    return {snippet_id: outcome for report in reports for snippet_id, outcome in report.items()}
 
 
 def test_the_documents_have_snippets_and_each_runs_somewhere():
@@ -120,3 +125,9 @@ def test_snippet_runs_as_pasted(snippet: Snippet, outcomes):
     if snippet.need is not None and snippet not in STAND_INS:
         pytest.skip(f"{snippet.id} is not run: {snippet.need}")
     assert outcomes[snippet.id] is None, f"{snippet.id} fails as pasted:\n{outcomes[snippet.id]}"
+
+
+def test_the_docs_pages_blocks_are_run_too():
+    pages = {s.id.split(":")[0] for s in SNIPPETS if s.id.startswith("docs/")}
+    assert {"docs/modules.md", "docs/usage.md", "docs/statistics.md", "docs/training.md"} <= pages
+    assert {s.id.split(":")[0] for s in OFFLINE} >= {"README.md", "docs/modules.md", "docs/distributed.md"}

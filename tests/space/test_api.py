@@ -126,7 +126,7 @@ def test_records_that_are_not_json_are_refused(client):
         client.predict("infolm", "default", "[{", "{}", api_name="/score")
 
 
-@pytest.mark.parametrize("readme", ["space/README.md", "README.md"])
+@pytest.mark.parametrize("readme", ["space/README.md", "docs/space.md"])
 def test_the_readmes_gradio_client_example_runs_as_printed(space, readme):
     text = (REPO / readme).read_text()
     block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if 'api_name="/score"' in b)
