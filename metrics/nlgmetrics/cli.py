@@ -266,7 +266,7 @@ def parse_options(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
         except ValueError as err:
             raise CLIError(f"--option {name}={raw!r}: expected {_type_name(known[name])} ({err})") from err
     try:
-        return spec.check_compute_options(options)
+        return spec.check_call(None, options, complete=False)[1]
     except ValueError as err:
         raise CLIError(str(err)) from err
 

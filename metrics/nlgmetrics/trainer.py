@@ -355,7 +355,8 @@ def _split_options(key: str, name: str, options: Any) -> tuple[dict, dict]:
             f"{', '.join(sorted(load - set(EVALUATE_OPTIONS)))}; compute options: {', '.join(sorted(compute))}"
         )
     load_options = {k: v for k, v in options.items() if k in load}
-    checked = SPECS[name].check_compute_options({k: v for k, v in options.items() if k in compute})
+    given = {k: v for k, v in options.items() if k in compute}
+    checked = SPECS[name].check_call(None, given, complete=False)[1]
     return load_options, checked
 
 

@@ -11,13 +11,13 @@ import pytest
 import nlgmetrics
 from nlgmetrics.core import options as options_module
 from nlgmetrics.core import runtime
-from nlgmetrics.core import scorer as scorer_module
 from nlgmetrics.core.options import COMMON_COMPUTE_OPTIONS, Option
 from nlgmetrics.core.runtime import Runtime, WhereToRun
 from nlgmetrics.core.scorer import Scorer
 from nlgmetrics.ctc import CTCScorer, ctc_score
 from nlgmetrics.infolm import infolm
 from nlgmetrics.modules import SPECS
+from nlgmetrics.modules import spec as spec_module
 from nlgmetrics.unieval import unieval
 from nlgmetrics.usr import usr
 from tests.test_contract import NAMES, config_of, examples
@@ -76,7 +76,7 @@ def test_each_compute_option_and_each_input_is_checked_once_per_call(name, monke
         return original(self, value)
 
     monkeypatch.setattr(Option, "validate", validate)
-    checks = counting(monkeypatch, scorer_module, ["check_inputs"])
+    checks = counting(monkeypatch, spec_module, ["check_inputs"])  # ModuleSpec.check_call checks the fields
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         metric.compute(**data, **given)

@@ -348,9 +348,13 @@ def model_window(tokenizer, config) -> int:
     return limit if window is None or window > 1_000_000 else min(window, limit)
 
 
-def encode_within_window(tokenizer, texts: Sequence[str], window: int) -> list[tuple[list[int], bool]]:
-    """(token ids with special tokens, was it cut) per text, cut to ``window`` as the tokenizer's truncation does."""
-    n_suffix = special_token_layout(tokenizer)[1]
+def encode_within_window(
+    tokenizer, texts: Sequence[str], window: int, n_suffix: int | None = None
+) -> list[tuple[list[int], bool]]:
+    """(token ids with special tokens, was it cut) per text, cut to ``window`` as the tokenizer's truncation
+    does; ``n_suffix``: the special tokens after a text (a wrapper reads :func:`special_token_layout` once, at load)."""
+    if n_suffix is None:
+        n_suffix = special_token_layout(tokenizer)[1]
     out = []
     for ids in tokenize(tokenizer, list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
         cut = len(ids) > window

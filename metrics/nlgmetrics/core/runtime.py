@@ -384,20 +384,18 @@ class Runtime:
         return cached((kind, source, revision, str(self.device), str(self.dtype)), load)
 
 
-def progress_bar(*, total: int, enabled: bool, desc: str, unit: str = "example") -> tqdm:
-    """A tqdm bar for the ``show_progress`` option; a silent no-op bar when disabled."""
-    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled)
-
-
 class Progress:
-    """A bar over ``total`` whole items (examples, pairs) fed fractions of work as each forward batch ends.
+    """The package's one progress adapter: a tqdm bar (the ``show_progress`` option; silent when disabled)
+    over ``total`` whole items (examples) fed fractions of work as each forward batch ends.
 
-    ``advance(amount)`` adds work (a share of an item is fine); the bar shows the whole items done,
-    and ends at ``total`` when the ``with`` block ends without an error. ``n`` counts even when disabled.
+    ``advance(amount)`` adds work (a share of an item is fine); ``per(scale)`` is a callback for work
+    counted in other units (an aligner's pairs, a model's rows): ``scale`` items per unit. The bar shows
+    the whole items done, and ends at ``total`` when the ``with`` block ends without an error. ``n`` counts
+    even when disabled.
 
     >>> with Progress(total=3, enabled=False, desc="demo") as progress:
     ...     progress.advance(0.5)
-    ...     progress.advance(1.75)
+    ...     progress.per(0.25)(7)
     ...     progress.n
     2
     >>> progress.n
@@ -408,7 +406,11 @@ class Progress:
         self.total = total
         self.n = 0
         self._done = 0.0
-        self.bar = progress_bar(total=total, enabled=enabled, desc=desc, unit=unit)
+        self.bar = tqdm(total=total, desc=desc, unit=unit, disable=not enabled)
+
+    def per(self, scale: float) -> Callable[[float], None]:
+        """A callback advancing ``scale`` items per unit of work it is told."""
+        return lambda amount: self.advance(amount * scale)
 
     def advance(self, amount: float) -> None:
         self._done = min(float(self.total), self._done + amount)

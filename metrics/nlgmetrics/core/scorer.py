@@ -1,12 +1,12 @@
 """The base every family's scorer subclasses: one contract, checked once at the public entry point.
 
 A scorer is built from its load options (where to run is decided once, :class:`~nlgmetrics.core.runtime.Runtime`)
-and scores with :meth:`Scorer.score`, the public entry point: it checks the options against the family's
-table (:class:`~nlgmetrics.core.options.Option` rows, the same ones the module, the command line and the
-Space read) and every input (naming the field and the example index), then calls :meth:`Scorer.run`.
-``run`` takes values already checked (``evaluate``'s compute() checks them itself and calls it
-directly), and nothing below it checks again. A family writes :meth:`Scorer.weights` and
-:meth:`Scorer._score`, and declares its ``inputs`` and ``compute_options``.
+and scores with :meth:`Scorer.score`, the public entry point: its module's declaration (``ModuleSpec``, the
+one the module, the command line and the Space read) checks the options and every input once
+(``spec.check_call``), then :meth:`Scorer.run` scores and signs the result. ``run`` takes values already
+checked (``evaluate``'s compute() checks them itself and calls it directly), and nothing below it checks
+again. A family writes :meth:`Scorer.weights` and :meth:`Scorer._score`; its inputs and options are its
+spec's.
 
 >>> listed([f"predictions[{i}]" for i in range(10)], limit=3)
 'predictions[0], predictions[1], predictions[2] and 7 more'
@@ -14,10 +14,11 @@ directly), and nothing below it checks again. A family writes :meth:`Scorer.weig
 
 from __future__ import annotations
 
+import functools
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .options import (
     COMMON_COMPUTE_OPTIONS,
@@ -25,11 +26,10 @@ from .options import (
     RUNTIME_OPTIONS,
     Option,
     check_names,
-    checked_options,
-    defaults_of,
 )
+from .result import signature
 from .runtime import Runtime, WhereToRun, tf32_matmuls
-from .validation import FIELDS, check_inputs
+from .validation import FIELDS
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -64,20 +64,19 @@ max_batch_tokens, allow_tf32, show_progress, return_details
 
 
 class Scorer(ABC):
-    """What every family's scorer is: a :class:`Runtime`, its weights, its options and ``score``.
+    """What every family's scorer is: its module's declaration, a :class:`Runtime`, its weights and ``score``.
 
-    Subclasses set ``name`` (for messages), ``inputs`` (the compute() fields, in positional order; an
-    instance attribute where it depends on the configuration), ``compute_options`` (their table; the
-    common ``show_progress``/``return_details`` are added), ``list_inputs`` (fields taking several texts per
-    example), and write :meth:`weights` and :meth:`_score`. They may refine :meth:`_resolve_options`
-    (cross-option checks and defaults that depend on the configuration), :meth:`empty_result`, and declare
+    A subclass sets ``spec`` (its module's ``ModuleSpec``: the name, inputs, option table and list fields
+    are read from it, never declared again) and ``config`` (the registered config it scores with, whose
+    inputs the calls take; None when the weights were given by repo or folder), and writes :meth:`weights`
+    and :meth:`_score`. It may refine :meth:`resolve_options` (cross-option checks and defaults that depend
+    on the configuration), :meth:`empty_result`, :meth:`config_label`, and declare
     ``required_inputs(**options)`` when some options read fewer fields.
     """
 
-    name: ClassVar[str]
-    inputs: tuple[str, ...]
-    compute_options: ClassVar[tuple[Option, ...]] = ()
-    list_inputs: ClassVar[tuple[str, ...]] = ("references",)
+    spec: Any
+    """The module's ``nlgmetrics.modules.spec.ModuleSpec`` (plain data)."""
+    config: str | None = None
     runtime: Runtime
 
     def __init__(self, runtime: Runtime | None = None, **where: Unpack[WhereToRun]) -> None:
@@ -98,6 +97,16 @@ class Scorer(ABC):
         self.runtime = Runtime.of(runtime, **where)
 
     @property
+    def name(self) -> str:
+        """The module's name, for messages and signatures."""
+        return self.spec.name
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """The compute() fields of the config, in positional order."""
+        return self.spec.inputs_for(self.config)
+
+    @property
     def dtype_name(self) -> str:
         """The weights' dtype as the result signature writes it."""
         return self.runtime.dtype_name
@@ -115,21 +124,29 @@ class Scorer(ABC):
     def _score(self, data: dict[str, list], options: dict[str, Any]) -> dict:
         """Score checked, non-empty inputs with resolved options: ``{"scores", "mean_score", ...}``."""
 
+    def config_label(self) -> str:
+        """The config the signature names: the registered one, or ``custom`` for weights given by repo or
+        folder (the signature's weights part says which)."""
+        return self.config or "custom"
+
+    @functools.cached_property
+    def signature(self) -> str:
+        """The line every result carries (:func:`~nlgmetrics.core.result.signature`), made once per scorer."""
+        return signature(self.name, self.config_label(), self.weights(), self.dtype_name, tf32=self.tf32)
+
     # ---- options ------------------------------------------------------------------------------------
 
     def option_table(self) -> tuple[Option, ...]:
         """Every compute() option of this scorer: the family's, then the common ones."""
-        return (*self.compute_options, *COMMON_COMPUTE_OPTIONS)
+        return self.spec.all_compute_options
 
     def check_options(self, **options: Any) -> dict[str, Any]:
-        """The options checked against the table (a ValueError names the bad one or the unknown name),
-        every one present, with its default where not given."""
-        table = self.option_table()
-        given = checked_options(table, options, owner=self.name)
-        resolved = {**defaults_of(table), **{k: v for k, v in given.items() if v is not None}}
-        return self._resolve_options(resolved)
+        """The options alone, complete and resolved as :meth:`score` checks them (an unknown name is a
+        ValueError listing the scorer's options)."""
+        check_names([o.name for o in self.option_table()], options, owner=self.name)
+        return self.spec.check_call(None, options, self.config, scorer=self)[1]
 
-    def _resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
+    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Checks across options and defaults that depend on the configuration (override; by default none)."""
         return options
 
@@ -139,39 +156,10 @@ class Scorer(ABC):
         requests so); a scorer whose options make examples depend on each other overrides this."""
         return True
 
-    # ---- inputs -------------------------------------------------------------------------------------
-
-    def checked_data(
-        self,
-        given: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
-        inputs: Sequence[str] | None = None,
-    ) -> dict:
-        """Every input field checked (a ValueError names the field and the example index). With resolved
-        ``options`` a scorer declaring ``required_inputs`` lets the fields those options do not read be
-        left out (they stay None); without, every field of ``inputs`` is required (default: the scorer's;
-        an evaluate module passes its config's)."""
-        inputs = self.inputs if inputs is None else tuple(inputs)
-        extra = sorted(k for k, v in given.items() if v is not None and k not in inputs)
-        if extra:
-            raise ValueError(
-                f"{self.name} does not take {', '.join(extra)}; its inputs are {', '.join(inputs)}"
-            )
-        names = list(inputs)
-        required = getattr(self, "required_inputs", None)
-        if options is not None and required is not None:
-            needed = required(**options)
-            for name in names:
-                if name in needed and given.get(name) is None:
-                    raise ValueError(f"{name} is missing (None); {needed[name]}")
-            names = [name for name in names if name in needed or given.get(name) is not None]
-        checked = check_inputs({name: given.get(name) for name in names}, reference_fields=self.list_inputs)
-        return {name: checked.get(name) for name in inputs}
-
     # ---- scoring ------------------------------------------------------------------------------------
 
     def score(self, *texts: Sequence, **fields_and_options: Any) -> dict:
-        """Check the options and inputs, then score: the public entry point.
+        """Check the options and inputs (:meth:`ModuleSpec.check_call`), then score: the public entry point.
 
         Positional arguments are the ``inputs`` in order (``predictions`` first); the fields may also be
         given by name, and every other keyword is a compute() option. Zero examples give
@@ -184,16 +172,20 @@ class Scorer(ABC):
             if name in given:
                 raise TypeError(f"{self.name}: {name} given twice (by position and by name)")
             given[name] = fields_and_options.pop(name)
-        options = self.check_options(**fields_and_options)
-        return self.run(self.checked_data(given, options), options)
+        return self.run(*self.spec.check_call(given, fields_and_options, self.config, scorer=self))
 
     def run(self, data: dict[str, list], options: dict[str, Any]) -> dict:
-        """Score inputs and options that :meth:`score` (or evaluate's compute()) already checked, in TF32
-        when the runtime says so; zero examples give :meth:`empty_result`."""
+        """Score inputs and options that :meth:`ModuleSpec.check_call` already checked, in TF32 when the
+        runtime says so; zero examples give :meth:`empty_result`. Every result says its direction
+        (``higher_is_better``) and carries the :attr:`signature`."""
         if not data["predictions"]:
-            return self.empty_result(**options)
-        with tf32_matmuls(self.tf32):
-            return self._score(data, options)
+            result = self.empty_result(**options)
+        else:
+            with tf32_matmuls(self.tf32):
+                result = self._score(data, options)
+        result.setdefault("higher_is_better", self.spec.higher_is_better)
+        result["signature"] = self.signature
+        return result
 
     def empty_result(self, **options: Any) -> dict:
         """The result for zero examples: empty lists and NaN means."""

@@ -36,6 +36,7 @@ from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed, split_options
 from ..core.validation import is_blank
+from ..modules import SPECS
 from .aligners import load_aligner
 from .aligners.base import (
     NAN_ALIGNMENT,
@@ -45,8 +46,7 @@ from .aligners.base import (
     parse_custom_aligner,
     source_of,
 )
-from .aspects import ASPECTS, Aspect, aspect_named, variants_for
-from .options import LOAD_OPTIONS, compute_options
+from .aspects import Aspect, aspect_named
 from .variants import CTC_VARIANTS
 
 if TYPE_CHECKING:
@@ -70,20 +70,15 @@ class AlignerChoice:
 
 
 def resolve_aligner(aspect: str, aligner: str | None, revision: str | None = None) -> AlignerChoice:
-    """A registered variant name, a custom ``"<kind>:<repo-or-dir>"``, or None for the aspect's default."""
-    spec = aspect_named(aspect)
+    """A registered variant name (a config of the aspect's module), a custom ``"<kind>:<repo-or-dir>"``, or
+    None for the aspect's default."""
+    spec = SPECS[f"ctc_{aspect_named(aspect).name}"]
     if aligner is not None and not isinstance(aligner, str):
         raise ValueError(f"aligner={aligner!r} must be a string: a config name or '<kind>:<repo-or-dir>'")
-    name = spec.default_variant if aligner is None else aligner
-    if ":" in name:
-        custom = parse_custom_aligner(name, revision)
-        return AlignerChoice(name, custom.kind, custom)
-    valid = variants_for(aspect)
-    if name not in valid:
-        raise ValueError(
-            f"ctc_{aspect} has no checkpoint for aligner {name!r}; valid configs are: {', '.join(valid)} "
-            "(or a custom aligner such as 'E:<repo-or-dir>@<layer>')"
-        )
+    if aligner is not None and ":" in aligner:
+        custom = parse_custom_aligner(aligner, revision)
+        return AlignerChoice(aligner, custom.kind, custom)
+    name = spec.check_config(aligner) or spec.default_config
     if revision is not None:
         raise ValueError(
             f"aligner {name!r} is registered at pinned revisions; aligner_revision={revision!r} is for custom "
@@ -151,10 +146,9 @@ class CTCScorer(Scorer):
     ):
         super().__init__(runtime, **where)
         self.choice = resolve_aligner(aspect, aligner, aligner_revision)
-        self.aspect = ASPECTS[aspect]
-        self.name = f"ctc_{aspect}"
-        self.inputs = self.aspect.inputs
-        self.compute_options = compute_options(aspect)
+        self.aspect = aspect_named(aspect)
+        self.spec = SPECS[f"ctc_{aspect}"]
+        self.config = None if self.choice.custom else self.choice.name
         self.sources: dict[str, AlignerSource] = {}
         self.aligners: dict[AlignerSource, Aligner] = {}
         option = f"aligner={self.choice.name!r}" if self.choice.custom is not None else None
@@ -193,23 +187,17 @@ class CTCScorer(Scorer):
         n = len(data["predictions"])
         blank = [_blank_fields(data, i) for i in range(n)]
         jobs = _jobs(self.aspect, data)
-        run = [k for k, job in enumerate(jobs) if not blank[job.index]]
-        alignments: list[Alignment] = [NAN_ALIGNMENT] * len(jobs)
         desc = f"ctc_{self.aspect.name} " + ", ".join(f"{a.kind} {a.name}" for a in self.aligners.values())
         with runtime.Progress(total=n, enabled=options["show_progress"], desc=desc) as progress:
-            scored = n - sum(map(bool, blank))
-            progress.advance(n - scored)  # blank examples: nothing to run
-            # the aligners report pairs; an example counts when all its pairs are done
-            pair = scored / len(run) if run else 0.0
-            found = self._align(
-                [jobs[k] for k in run],
+            # the aligners report pairs (a blank example's at once); an example counts when all its pairs are done
+            alignments = self._align(
+                jobs,
+                [bool(blank[job.index]) for job in jobs],
                 aggregation,
                 bool(remove_stopwords),
                 long_inputs,
-                lambda pairs: progress.advance(pairs * pair),
+                progress.per(n / len(jobs) if jobs else 0.0),
             )
-        for k, alignment in zip(run, found):
-            alignments[k] = alignment
         per_example: list[dict[str, Alignment]] = [{} for _ in range(n)]
         for job, alignment in zip(jobs, alignments):
             per_example[job.index][job.label] = alignment
@@ -227,17 +215,19 @@ class CTCScorer(Scorer):
     def _align(
         self,
         jobs: list[_Job],
+        blank: list[bool],
         aggregation: str,
         remove_stopwords: bool,
         long_inputs: str,
         progress,
     ) -> list[Alignment]:
-        """Run each aligner once over all of its pairs (E aligners then embed each text once);
-        ``progress`` is told the pairs done after every forward batch."""
+        """Run each aligner once over all of its pairs (E aligners then embed each text once); a pair of an
+        example with a blank text (``blank``, found once, here) gets NaN without model work; ``progress`` is
+        told the pairs done after every forward batch."""
         groups: dict[AlignerSource, list[int]] = defaultdict(list)
         for k, job in enumerate(jobs):
             groups[self.sources[job.direction]].append(k)
-        out: list[Alignment] = [None] * len(jobs)  # type: ignore[list-item]
+        out: list[Alignment] = [NAN_ALIGNMENT] * len(jobs)
         for source, members in groups.items():
             results = self.aligners[source].align(
                 [(jobs[k].a, jobs[k].b) for k in members],
@@ -245,6 +235,7 @@ class CTCScorer(Scorer):
                 remove_stopwords=remove_stopwords,
                 long_inputs=long_inputs,
                 progress=progress,
+                blank=[blank[k] for k in members],
             )
             for k, alignment in zip(members, results):
                 out[k] = alignment
@@ -303,5 +294,6 @@ _WINDOW_LIMITS = {
 def ctc_score(aspect: str, predictions: Sequence[str], *texts: Sequence, **options) -> dict:
     """Functional form: ``ctc_score("consistency", preds, sources=docs, aligner="E-minilm")``; load options
     (``aligner``, ``device``, ...) and compute() options mix; the weights come from the process-wide cache."""
-    load, rest = split_options(f"ctc_{aspect}", LOAD_OPTIONS, compute_options(aspect), options)
+    spec = SPECS[f"ctc_{aspect_named(aspect).name}"]
+    load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
     return CTCScorer(aspect, **load).score(predictions, *texts, **rest)

@@ -31,9 +31,9 @@ from ..core.registry import resolve_weight
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed, split_options
 from ..core.validation import check_inputs, is_blank
+from ..modules import SPECS
 from . import DEFAULT_MODEL
 from .measures import _real, check_options
-from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -208,10 +208,6 @@ class InfoLMScorer(Scorer):
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a masked copy).
     """
 
-    name = "infolm"
-    inputs = ("predictions", "references")
-    compute_options = COMPUTE_OPTIONS
-
     def __init__(
         self,
         model: str | None = None,
@@ -221,7 +217,9 @@ class InfoLMScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         super().__init__(runtime, **where)
+        self.spec = SPECS["infolm"]
         name = DEFAULT_MODEL if model is None else model
+        self.config = name if name in self.spec.configs else None
         self.source = resolve_weight(name, model_revision, role="masked_lm", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):
             self.lm = InfoLMModel.load(self.source.path, self.source.revision, self.runtime, name=name)
@@ -233,7 +231,7 @@ class InfoLMScorer(Scorer):
         """The masked LM as ``repo@revision``, for result signatures."""
         return [self.source.describe()]
 
-    def _resolve_options(self, options: dict) -> dict:
+    def resolve_options(self, options: dict) -> dict:
         """The measure with its parameters (``measure`` becomes the :class:`InformationMeasure`, ``alpha``
         and ``beta`` are folded in) and the temperature checked together; ``idf`` checked against the
         vocabulary (a mapping becomes its :class:`IdfWeights`)."""
@@ -360,9 +358,7 @@ class InfoLMScorer(Scorer):
     ) -> None:
         """Score the examples of ``chunk``, advancing ``progress`` by its examples as each forward batch ends."""
 
-        def done(share: float) -> None:
-            progress.advance(share * len(chunk))
-
+        done = progress.per(len(chunk))
         slots: dict[tuple, int] = {}
         texts: list[_Text] = []
 
@@ -463,5 +459,6 @@ class InfoLMScorer(Scorer):
 def infolm(predictions: Sequence[str], references: Sequence[str | Sequence[str]], **options) -> dict:
     """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``; load options
     (``model``, ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
-    load, rest = split_options("infolm", LOAD_OPTIONS, COMPUTE_OPTIONS, options)
+    spec = SPECS["infolm"]
+    load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
     return InfoLMScorer(**load).score(predictions, references, **rest)

@@ -1,9 +1,10 @@
 """One ``evaluate.Metric`` base for every module; each module is its :class:`ModuleSpec` and nothing else.
 
-The base checks everything before evaluate stores data or a model runs (config, load options,
-compute options, every input naming the field and the example index), builds the scorer at
-load time (weights come from the process-wide cache), and adds to every result its direction
-(``higher_is_better``) and a reproducibility ``signature``.
+The base checks everything before evaluate stores data or a model runs (config and load options at
+load; each call's options and inputs once, naming the field and the example index, with
+:meth:`ModuleSpec.check_call`) and builds the scorer at load time (weights come from the
+process-wide cache); the scorer adds to every result its direction (``higher_is_better``) and a
+reproducibility ``signature``.
 
 ``compute(**inputs)`` with no data added before goes straight to the scorer: no Arrow cache,
 so one loaded module can serve several threads at once (the scorers keep no per-call state on
@@ -25,7 +26,6 @@ import datasets
 import evaluate
 
 from ..core.options import RUNTIME_OPTIONS
-from ..core.result import signature
 from . import SPECS
 from .evaluate_state import discard_cache, is_streaming, start_empty_shard
 from .spec import EVALUATE_OPTIONS, FIELDS, ModuleSpec
@@ -125,22 +125,12 @@ class NLGMetric(evaluate.Metric):
             self.scorer = self.spec.build_scorer(self.config, runtime=self.runtime, **family_options)
 
     def _ready_scorer(self):
-        with self._lock:
-            self._download_and_prepare(None)
+        """The scorer, built on first use when evaluate's download_and_prepare did not run (a module class
+        made directly); one call per compute()."""
+        if self.scorer is None:
+            with self._lock:
+                self._download_and_prepare(None)
         return self.scorer
-
-    # ---- checks before evaluate stores anything ------------------------------------------------------
-
-    def _fields(self, given: dict[str, Any], options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Every input checked by the scorer (:meth:`~nlgmetrics.core.scorer.Scorer.checked_data`); with
-        ``options`` (a direct compute) the fields those options do not read may be left out."""
-        return self._ready_scorer().checked_data(given, options, self.inputs)
-
-    def _options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """compute()'s options: names the module does not know (or inputs it does not take) are errors
-        naming its inputs and options; the values are checked once, by the scorer's option table."""
-        self.spec.check_compute_option_names(options, self.config)
-        return self._ready_scorer().check_options(**options)
 
     # ---- evaluate's API ------------------------------------------------------------------------------
 
@@ -154,21 +144,22 @@ class NLGMetric(evaluate.Metric):
         """
         given = {"predictions": predictions, "references": references}
         given.update({k: kwargs.pop(k) for k in list(kwargs) if k in FIELDS})
-        options = self._options(kwargs)
+        scorer = self._ready_scorer()
         has_inputs = any(v is not None for v in given.values())
         with self._lock:
             direct = has_inputs and not is_streaming(self) and self.num_process == 1
             if direct:
                 self._streamed = False  # any zero-example batches added before are part of this call
-        if direct:
-            return self._score(self._fields(given, options), options)
+        if direct:  # one check of the options and the fields, then the scorer: no Arrow cache
+            return scorer.run(*self.spec.check_call(given, kwargs, self.config, scorer=scorer))
+        options = self.spec.check_call(None, kwargs, self.config, scorer=scorer)[1]
         if has_inputs:
             self.add_batch(**given)
         with self._lock:
             streamed, self._streamed = self._streamed, False
             if not is_streaming(self) and (self.num_process == 1 or not streamed):
                 if streamed:  # only zero-example batches were added
-                    return self._score({name: [] for name in self.inputs}, options)
+                    return scorer.run({name: [] for name in self.inputs}, options)
                 raise ValueError(
                     f"{self.spec.name}: no examples to score; pass the inputs to compute() or add them with "
                     "add() / add_batch() first"
@@ -183,7 +174,8 @@ class NLGMetric(evaluate.Metric):
 
     def add_batch(self, *, predictions=None, references=None, **kwargs: Any) -> None:
         """Validate (naming the field and example index) before evaluate stores the batch."""
-        checked = self._fields({"predictions": predictions, "references": references, **kwargs})
+        given = {"predictions": predictions, "references": references, **kwargs}
+        checked = self.spec.check_call(given, None, self.config)[0]
         with self._lock:
             self._streamed = True
             if checked["predictions"]:  # evaluate cannot store an empty batch (IndexError)
@@ -193,9 +185,9 @@ class NLGMetric(evaluate.Metric):
 
     def add(self, *, prediction=None, reference=None, **kwargs: Any) -> None:
         """Validate one example before evaluate stores it."""
-        one = {"predictions": prediction, "references": reference}
-        one.update({f"{k}": v for k, v in kwargs.items()})
-        checked = self._fields({k: None if v is None else [v] for k, v in one.items()})
+        one = {"predictions": prediction, "references": reference, **kwargs}
+        given = {k: None if v is None else [v] for k, v in one.items()}
+        checked = self.spec.check_call(given, None, self.config)[0]
         example = {
             k.removesuffix("s") if k in ("predictions", "references") else k: v[0] for k, v in checked.items()
         }
@@ -206,32 +198,9 @@ class NLGMetric(evaluate.Metric):
     def _compute(self, **inputs_and_options: Any) -> dict:
         fields = {k: inputs_and_options.pop(k) for k in self.inputs}
         self._in_flight = fields
-        result = self._score(fields, inputs_and_options)
+        result = self.scorer.run(fields, inputs_and_options)
         self._in_flight = None  # scored: a later failure in evaluate's clean-up must not put them back
         return result
-
-    # ---- scoring -------------------------------------------------------------------------------------
-
-    def _score(self, fields: dict[str, list], options: dict[str, Any]) -> dict:
-        scorer = self._ready_scorer()
-        result = scorer.run(fields, options)
-        result.setdefault("higher_is_better", self.spec.higher_is_better)
-        result["signature"] = signature(
-            self.spec.name,
-            self._config_label(),
-            scorer.weights(),
-            scorer.dtype_name,
-            tf32=scorer.tf32,
-        )
-        return result
-
-    def _config_label(self) -> str:
-        """The config name, or ``custom`` when the weights were given by repo or folder (the signature's
-        weights part says which)."""
-        if any(self.load_options.get(option) for option in self.spec.weight_options):
-            return "custom"
-        chosen = self.load_options.get(self.spec.config_option) or self.config or self.spec.default_config
-        return chosen if chosen in self.spec.configs else "custom"
 
     def _recover_from_failed_compute(self) -> None:
         """After scoring failed inside evaluate's compute: delete evaluate's finalised cache files and

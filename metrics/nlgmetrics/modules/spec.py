@@ -14,8 +14,9 @@ TypeError: infolm got unknown load option(s) devic; valid: model, model_revision
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +29,11 @@ from ..core.options import (  # noqa: F401  (re-exported: the modules' declarati
     check_optional_str,
     check_positive_int,
     checked_options,
+    defaults_of,
+    not_taken,
     parse_bool,
 )
-from ..core.validation import FIELDS  # noqa: F401  (re-exported)
+from ..core.validation import FIELDS, check_inputs  # noqa: F401  (FIELDS re-exported)
 
 EVALUATE_OPTIONS = (
     "cache_dir",
@@ -129,7 +132,7 @@ class ModuleSpec:
     def all_load_options(self) -> tuple[Option, ...]:
         return (*self.load_options, *COMMON_LOAD_OPTIONS)
 
-    @property
+    @functools.cached_property
     def all_compute_options(self) -> tuple[Option, ...]:
         return (*self.compute_options, *COMMON_COMPUTE_OPTIONS)
 
@@ -140,6 +143,11 @@ class ModuleSpec:
         if config not in self.configs:
             raise ValueError(
                 f"{self.name} has no config {config!r}; valid configs are: {', '.join(self.configs)} (default "
+    @functools.cached_property
+    def _call_table(self) -> tuple[dict[str, Option], dict[str, Any]]:
+        """compute() option name → its row, and each option's default: what every call reads, made once."""
+        return {o.name: o for o in self.all_compute_options}, defaults_of(self.all_compute_options)
+
                 f"{self.default_config}); give any other repo or folder with {self.config_option}='...'"
             )
         return config
@@ -159,29 +167,64 @@ class ModuleSpec:
 
         return checked_options(self.all_load_options, options, owner=self.name, refuse=refuse)
 
-    def check_compute_option_names(self, options: dict[str, Any], config: str | None = None) -> None:
-        """An unknown compute() option, or an input the config does not take, is a ValueError listing the
-        inputs and options (the values are the scorer's to check: :meth:`check_compute_options`)."""
-        known = [o.name for o in self.all_compute_options]
-        inputs = self.inputs_for(config)
-        unknown = sorted(set(options) - set(known) - set(FIELDS))
-        if unknown:
-            raise ValueError(
-                f"{self.name}.compute() does not take {', '.join(unknown)}; its inputs are "
-                f"{', '.join(inputs)} and its options {', '.join(known)}"
-            )
-        extra = sorted(set(options) & (set(FIELDS) - set(inputs)))
-        if extra:
-            raise ValueError(
-                f"{self.name} does not take {', '.join(extra)}; its inputs are {', '.join(inputs)}"
-            )
+    def check_call(
+        self,
+        fields: Mapping[str, Any] | None,
+        options: Mapping[str, Any] | None,
+        config: str | None = None,
+        *,
+        scorer: Any = None,
+        complete: bool = True,
+    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """One call's fields and compute() options, checked once, before any model work: the one check behind
+        evaluate's compute()/add/add_batch, :meth:`Scorer.score <nlgmetrics.core.scorer.Scorer.score>`, the
+        command line and the Space.
 
-    def check_compute_options(self, options: dict[str, Any], config: str | None = None) -> dict[str, Any]:
-        """Known compute options, each checked by its row (for interfaces that check typed values before
-        loading any model: the command line, the Space); an unknown one is a ValueError listing the valid ones."""
-        self.check_compute_option_names(options, config)
-        known = {o.name: o for o in self.all_compute_options}
-        return {name: known[name].validate(value) for name, value in options.items()}
+        A name the module does not take (an option, or a field the config does not read) is a ValueError in
+        one wording (:func:`~nlgmetrics.core.options.not_taken`); each option value is checked by its row and
+        the options come back complete (defaults filled; with the loaded ``scorer``, also its checks across
+        options: :meth:`~nlgmetrics.core.scorer.Scorer.resolve_options`); each field is checked naming the
+        example index. ``fields=None`` checks the options alone (before loading; ``complete=False``: only the
+        given ones come back, for an interface that passes them on to compute()), ``options=None`` the
+        fields alone (``add_batch``: every input of ``config`` is then required; with options and a scorer
+        declaring ``required_inputs``, the fields those options do not read may be left out).
+
+        >>> from nlgmetrics.modules import SPECS
+        >>> SPECS["infolm"].check_call(None, {"measure": "l1_distance"})[1]["measure"]
+        'l1_distance'
+        >>> SPECS["infolm"].check_call({"predictions": ["a"], "sources": ["b"]}, None)
+        Traceback (most recent call last):
+        ...
+        ValueError: infolm does not take sources; its inputs are predictions, references
+        """
+        inputs = self.inputs_for(config)
+        table, defaults = self._call_table
+        if unknown := set(options or ()) - set(table):
+            valid = {"inputs": inputs, "options": list(table)}
+            raise ValueError(not_taken(f"{self.name}.compute()", unknown, valid))
+        given = {} if fields is None else {k: v for k, v in fields.items() if v is not None}
+        if extra := set(given) - set(inputs):
+            raise ValueError(not_taken(self.name, extra, {"inputs": inputs}))
+        checked = None
+        if options is not None:
+            values = {name: table[name].validate(value) for name, value in options.items()}
+            if not complete:
+                return None, values
+            checked = {**defaults, **{k: v for k, v in values.items() if v is not None}}
+            if scorer is not None:
+                checked = scorer.resolve_options(checked)
+        if fields is None:
+            return None, checked
+        names = list(inputs)
+        required = getattr(scorer, "required_inputs", None)
+        if checked is not None and required is not None:
+            needed = required(**checked)
+            for name in names:
+                if name in needed and given.get(name) is None:
+                    raise ValueError(f"{name} is missing (None); {needed[name]}")
+            names = [name for name in names if name in needed or name in given]
+        texts = check_inputs({name: fields.get(name) for name in names}, reference_fields=self.list_inputs)
+        return {name: texts.get(name) for name in inputs}, checked
 
     def build_scorer(self, config: str | None, **load_options: Any):
         """The module's scorer for ``config`` (None: the default) and the load options."""

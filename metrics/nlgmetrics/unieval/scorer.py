@@ -27,7 +27,7 @@ from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed, split_options
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
-from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
+from ..modules import SPECS
 from .sentences import sent_tokenize
 from .tasks import (
     DEFAULT_TASK,
@@ -190,15 +190,13 @@ class UniEvalScorer(Scorer):
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a question).
     """
 
-    name = "unieval"
-    inputs = ("predictions", "sources", "references", "contexts")
-    """Every field a question can read; the task's dimensions (and custom questions) decide which are needed
-    (:meth:`required_inputs`)."""
-    compute_options = COMPUTE_OPTIONS
-
     def __init__(
         self,
         task: str | None = None,
+    def config_label(self) -> str:
+        """The task, or ``custom`` when ``model=`` replaced its evaluator."""
+        return "custom" if self.custom_model else self.config
+
         model: str | None = None,
         *,
         model_revision: str | None = None,
@@ -206,10 +204,12 @@ class UniEvalScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         super().__init__(runtime, **where)
-        task = task or DEFAULT_TASK
-        if task not in TASKS:
-            raise ValueError(f"unieval has no task {task!r}; valid: {', '.join(TASKS)}")
-        self.task: Task = TASKS[task]
+        self.spec = SPECS["unieval"]
+        self.config = self.spec.check_config(task) or DEFAULT_TASK
+        """The task: its inputs are the calls' (its dimensions and custom questions decide which are needed,
+        :meth:`required_inputs`)."""
+        self.custom_model = model is not None
+        self.task: Task = TASKS[self.config]
         name = self.task.model if model is None else model
         self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):
@@ -231,7 +231,7 @@ class UniEvalScorer(Scorer):
         out.update({name: Dimension(name, question) for name, question in (questions or {}).items()})
         return out
 
-    def _resolve_options(self, options: dict) -> dict:
+    def resolve_options(self, options: dict) -> dict:
         """``dimensions`` (a name or a list) and ``questions`` checked against the task, as lists and dicts."""
         dimensions, questions = options["dimensions"], options["questions"]
         known = self.task.dimensions
@@ -254,6 +254,11 @@ class UniEvalScorer(Scorer):
             if not isinstance(questions, Mapping) or not questions:
                 raise ValueError(
                     "questions must be a non-empty mapping name → question, e.g. {'clarity': 'question: Is "
+                if other := [PLACEHOLDERS[p] for p in read if PLACEHOLDERS[p] not in self.inputs]:
+                    raise ValueError(
+                        f"questions[{name!r}] reads {', '.join(other)}, which unieval {self.task.name} does not "
+                        f"take; its inputs are {', '.join(self.inputs)}"
+                    )
                     "this a clear summary? </s> summary: {prediction}'}"
                 )
             for name, question in questions.items():
@@ -351,7 +356,7 @@ class UniEvalScorer(Scorer):
         truncated = {t for t, r in enumerate(rows) if len(r) >= self.evaluator.max_length}
         with runtime.Progress(total=n, enabled=options["show_progress"], desc="unieval") as progress:
             per_row = n / max(len(unique), 1)
-            answers = self.evaluator.yes_probabilities(rows, lambda k: progress.advance(k * per_row))
+            answers = self.evaluator.yes_probabilities(rows, progress.per(per_row))
 
         asked: dict[tuple[int, str], list[int]] = {}  # (example, dimension) → its questions, in order
         for slot, t in slots:
@@ -422,10 +427,11 @@ class UniEvalScorer(Scorer):
 
 def unieval(predictions: Sequence[str], *texts: Sequence, task: str | None = None, **options) -> dict:
     """Functional form: ``unieval(summaries, documents, references, task="summarization")``; the other
-    texts follow ``predictions`` in the order sources, references, contexts (or give them by name); load
-    options (``model``, ``device``, ...) and compute() options mix; the evaluator comes from the process-wide
-    cache."""
-    load, rest = split_options("unieval", LOAD_OPTIONS, COMPUTE_OPTIONS, options)
+    texts follow ``predictions`` in the order of the task's inputs (``SPECS["unieval"].inputs_for(task)``;
+    or give them by name); load options (``model``, ``device``, ...) and compute() options mix; the evaluator
+    comes from the process-wide cache."""
+    spec = SPECS["unieval"]
+    load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
     return UniEvalScorer(task, **load).score(predictions, *texts, **rest)
 
 

@@ -30,7 +30,7 @@ from ..core.scorer import Scorer, listed, split_options
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
 from . import DEFAULT_CONFIG, SUB_METRICS
-from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
+from ..modules import SPECS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs, require_spacy
 from .regression import usr_score
 
@@ -137,16 +137,13 @@ class USRScorer(Scorer):
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a masked copy for USR-MLM, a pair for DR).
     """
 
-    name = "usr"
-    inputs = ("predictions", "sources", "contexts")
-    compute_options = COMPUTE_OPTIONS
-    list_inputs = ()
-
     def __init__(
         self,
         mlm: str | None = None,
         dr_c: str | None = None,
+        self.spec = SPECS["usr"]
         dr_f: str | None = None,
+        self.config = None if any(given.values()) else config
         *,
         config: str = DEFAULT_CONFIG,
         runtime: Runtime | None = None,
@@ -255,10 +252,7 @@ class USRScorer(Scorer):
         results = {part: [math.nan] * n for part in SUB_METRICS}
         token_log_probs: list[list[float]] = []
         with runtime.Progress(total=n, enabled=options["show_progress"], desc="USR") as progress:
-
-            def done(units: int) -> None:
-                progress.advance(units / work * n)
-
+            done = progress.per(n / work if work else 0.0)
             token_log_probs = self.mlm_scores(windows, done)
             for i, values in zip(mlm_rows, token_log_probs):
                 results["mlm"][i] = sum(values) / len(values) if values else math.nan
@@ -318,5 +312,6 @@ class USRScorer(Scorer):
 def usr(predictions: Sequence[str], sources: Sequence[str], contexts: Sequence[str], **options) -> dict:
     """Functional form: ``usr(responses, histories, facts, batch_size=8)``; load options (``mlm``, ``dr_c``,
     ``dr_f``, ``device``, ...) and compute() options mix; the models come from the process-wide cache."""
-    load, rest = split_options("usr", LOAD_OPTIONS, COMPUTE_OPTIONS, options)
+    spec = SPECS["usr"]
+    load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
     return USRScorer(**load).score(predictions, sources, contexts, **rest)

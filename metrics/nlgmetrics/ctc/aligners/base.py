@@ -17,17 +17,16 @@ from __future__ import annotations
 import math
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ...core import runtime
 from ...core.hub import check_source, looks_like_path
 from ...core.registry import ResolvedWeight, WeightSpec, check_model_folder, resolve_weight
 from ...core.runtime import Runtime
 from ...core.stopwords import is_stopword
 from ..options import AGGREGATIONS, LONG_INPUTS  # noqa: F401  (re-exported)
 
+from ...core.validation import is_blank
 ALIGNER_KINDS = ("E", "D", "R")
 
 
@@ -63,20 +62,17 @@ NAN_ALIGNMENT = Alignment(tokens=[], token_scores=[], score=math.nan)
 
 ProgressCallback = Callable[[float], None]
 """Called by ``align`` as each forward batch ends, with the work it finished, counted in pairs (a share of
-a pair is fine); the calls add up to the number of pairs."""
+a pair is fine); the calls add up to the number of pairs. The metric's one bar converts them
+(:meth:`~nlgmetrics.core.runtime.Progress.per`)."""
 
 
-@contextmanager
-def pair_progress(
-    n_pairs: int, *, progress: ProgressCallback | None, show_progress: bool, desc: str
-) -> Iterator[ProgressCallback]:
-    """Where ``align`` reports its work: the caller's ``progress`` callback (a metric converts pairs to
-    examples), else a bar of its own over ``n_pairs`` pairs when ``show_progress``."""
-    if progress is not None:
-        yield progress
-        return
-    with runtime.Progress(total=n_pairs, enabled=show_progress, desc=desc, unit="pair") as bar:
-        yield bar.advance
+def no_progress(pairs: float) -> None:
+    """The default ``progress``: nobody is told."""
+
+
+def blank_pairs(pairs: Sequence[tuple[str, str]]) -> list[bool]:
+    """Which pairs have a blank text (:func:`~nlgmetrics.core.validation.is_blank`): ``align``'s default mask."""
+    return [is_blank(a) or is_blank(b) for a, b in pairs]
 
 
 class Aligner(ABC):
@@ -127,18 +123,17 @@ class Aligner(ABC):
         *,
         aggregation: str,
         remove_stopwords: bool,
-        show_progress: bool = False,
         long_inputs: str = "truncate",
-        progress: ProgressCallback | None = None,
+        progress: ProgressCallback = no_progress,
+        blank: Sequence[bool] | None = None,
     ) -> list[Alignment]:
         """One :class:`Alignment` per pair, in input order.
 
         With ``long_inputs="window"`` a context ``b`` longer than the model window is read as
         overlapping windows and each token of ``a`` keeps its best score over the windows; ``a``
-        itself is still cut to what the model reads. A pair with a blank text
-        (:func:`~nlgmetrics.core.validation.is_blank`) gets a NaN alignment without model work.
-        ``progress`` is told the pairs done after each forward batch (``show_progress`` draws a bar
-        over pairs instead).
+        itself is still cut to what the model reads. A pair marked in ``blank`` (the caller's mask, found
+        once; default :func:`blank_pairs`) gets a NaN alignment without model work. ``progress`` is told
+        the pairs done after each forward batch (the masked ones at once).
         """
 
 

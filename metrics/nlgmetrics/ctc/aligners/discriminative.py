@@ -33,7 +33,6 @@ from transformers import AutoModelForTokenClassification
 from ...core.batching import forward_in_batches, to_device
 from ...core.hub import load_model_and_tokenizer
 from ...core.tokenize import tokenize
-from ...core.validation import is_blank
 from .base import (
     NAN_ALIGNMENT,
     Aligner,
@@ -41,7 +40,8 @@ from .base import (
     Alignment,
     ProgressCallback,
     aggregate,
-    pair_progress,
+    blank_pairs,
+    no_progress,
     window_overlap,
 )
 
@@ -244,13 +244,14 @@ class DiscriminativeAligner(Aligner):
         *,
         aggregation: str,
         remove_stopwords: bool,
-        show_progress: bool = False,
         long_inputs: str = "truncate",
-        progress: ProgressCallback | None = None,
+        progress: ProgressCallback = no_progress,
+        blank: Sequence[bool] | None = None,
     ) -> list[Alignment]:
         results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
-        cleaned = [(clean_text(a), clean_text(b)) for a, b in pairs]
-        candidates = [i for i, (a, b) in enumerate(cleaned) if not (is_blank(a) or is_blank(b))]
+        blank = blank_pairs(pairs) if blank is None else blank
+        candidates = [i for i in range(len(pairs)) if not blank[i]]
+        cleaned = {i: (clean_text(pairs[i][0]), clean_text(pairs[i][1])) for i in candidates}
         texts, cut = self.prepare_input([cleaned[i][0] for i in candidates]) if candidates else ([], [])
         examples = []  # (pair index, prepared a, was a cut, word groups); no words → NaN
         for i, text, was_cut, groups in zip(candidates, texts, cut, self.word_groups(texts)):
@@ -265,19 +266,17 @@ class DiscriminativeAligner(Aligner):
                     {key: encoded[key][r] for key in ("input_ids", "token_type_ids") if key in encoded}
                 )
                 owners.append(k)
-        desc = f"D {self.name}"
-        with pair_progress(len(pairs), progress=progress, show_progress=show_progress, desc=desc) as report:
-            report(len(pairs) - len(examples))  # nothing to run for these: NaN
-            probabilities = self._word_probabilities(
-                rows, [examples[k][3] for k in owners], lambda share: report(share * len(examples))
-            )
-            best: dict[int, torch.Tensor] = {}
-            for k, p in zip(owners, probabilities):  # best window wins, word by word
-                best[k] = p if k not in best else torch.maximum(best[k], p)
-            windows_of = Counter(windows)
-            for k, (i, text, was_cut, _) in enumerate(examples):
-                words, scores = text.split(), best[k].tolist()
-                context_cut = long_inputs != "window" and windows_of[k] > 1
-                score = aggregate(words, scores, aggregation, remove_stopwords)
-                results[i] = Alignment(words, scores, score, was_cut or context_cut)
+        progress(len(pairs) - len(examples))  # nothing to run for these: NaN
+        probabilities = self._word_probabilities(
+            rows, [examples[k][3] for k in owners], lambda share: progress(share * len(examples))
+        )
+        best: dict[int, torch.Tensor] = {}
+        for k, p in zip(owners, probabilities):  # best window wins, word by word
+            best[k] = p if k not in best else torch.maximum(best[k], p)
+        windows_of = Counter(windows)
+        for k, (i, text, was_cut, _) in enumerate(examples):
+            words, scores = text.split(), best[k].tolist()
+            context_cut = long_inputs != "window" and windows_of[k] > 1
+            score = aggregate(words, scores, aggregation, remove_stopwords)
+            results[i] = Alignment(words, scores, score, was_cut or context_cut)
         return results

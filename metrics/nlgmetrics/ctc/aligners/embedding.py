@@ -20,7 +20,6 @@ from transformers import AutoModel, GPT2Tokenizer, RobertaTokenizer
 from ...core.batching import forward_in_batches, to_device
 from ...core.hub import encode_within_window, load_model, load_tokenizer, model_window, special_token_layout
 from ...core.tokenize import tokenize
-from ...core.validation import is_blank
 from .base import (
     NAN_ALIGNMENT,
     Aligner,
@@ -28,7 +27,8 @@ from .base import (
     Alignment,
     ProgressCallback,
     aggregate,
-    pair_progress,
+    blank_pairs,
+    no_progress,
     window_overlap,
 )
 
@@ -37,11 +37,6 @@ _PAIRS_PER_CHUNK_PER_BATCH = 8
 of tokens with ``max_batch_tokens``."""
 SIMILARITY_ELEMENTS = 2**25
 """Padded floats (both sides' embeddings and their similarities) per batched similarity product, at most."""
-
-
-def _scaled(report: ProgressCallback, pairs: int) -> Callable[[float], None]:
-    """Report a share of ``pairs`` pairs."""
-    return lambda share: report(share * pairs)
 
 
 def _wants_prefix_space(tokenizer) -> bool:
@@ -104,7 +99,7 @@ class EmbeddingAligner(Aligner):
 
     def _encode(self, texts: Sequence[str]) -> tuple[list[list[int]], list[bool]]:
         """Token ids with special tokens cut to the model window, and which texts were cut."""
-        encoded = encode_within_window(self.tokenizer, texts, self.max_length)
+        encoded = encode_within_window(self.tokenizer, texts, self.max_length, self.n_suffix)
         return [ids for ids, _ in encoded], [cut for _, cut in encoded]
 
     def _windows(self, texts: Sequence[str]) -> list[list[list[int]]]:
@@ -128,11 +123,11 @@ class EmbeddingAligner(Aligner):
 
     @torch.inference_mode()
     def _embed(
-        self, ids: list[list[int]], done: Callable[[float], None] = lambda share: None
+        self, ids: list[list[int]], progress: ProgressCallback = no_progress, pairs: int = 0
     ) -> tuple[torch.Tensor, list[int]]:
         """Unit-normalised embeddings of each row's own tokens (special tokens dropped), all rows in one
-        ``[tokens, dim]`` tensor on the device, and where each row starts in it; ``done`` gets the share
-        of the rows embedded after each forward batch.
+        ``[tokens, dim]`` tensor on the device, and where each row starts in it; ``progress`` is told the
+        share of the chunk's ``pairs`` done after each forward batch.
 
         Per batch: the rows' own positions are gathered with one index built on the CPU; no per-row work
         on the device.
@@ -158,7 +153,7 @@ class EmbeddingAligner(Aligner):
             index = to_device(torch.tensor(positions, dtype=torch.long), self.device)
             own = hidden.reshape(-1, hidden.shape[-1])[index].float()
             parts.append(own / own.norm(dim=-1, keepdim=True))
-            done(len(batch) / len(ids))
+            progress(len(batch) / len(ids) * pairs)
         return torch.cat(parts), starts
 
     def _token_texts(self, ids: Sequence[int]) -> list[str]:
@@ -238,19 +233,17 @@ class EmbeddingAligner(Aligner):
         self,
         pairs: Sequence[tuple[str, str]],
         *,
+        blank = blank_pairs(pairs) if blank is None else blank
         aggregation: str,
         remove_stopwords: bool,
-        show_progress: bool = False,
         long_inputs: str = "truncate",
-        progress: ProgressCallback | None = None,
+        progress: ProgressCallback = no_progress,
+        blank: Sequence[bool] | None = None,
     ) -> list[Alignment]:
         results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
         stripped = [(a.strip(), b.strip()) for a, b in pairs]
         # Pairs sharing a context sit together (in the same chunk), so each distinct text is embedded once.
-        order = sorted(
-            (i for i, (a, b) in enumerate(stripped) if not (is_blank(a) or is_blank(b))),
-            key=lambda i: stripped[i][::-1],
-        )
+        order = sorted((i for i in range(len(pairs)) if not blank[i]), key=lambda i: stripped[i][::-1])
         # one tokenizer call for every text of the call (and one for the windows of the contexts)
         texts = list(dict.fromkeys(t for i in order for t in stripped[i]))
         slot = {text: k for k, text in enumerate(texts)}
@@ -269,38 +262,36 @@ class EmbeddingAligner(Aligner):
             a, b = stripped[i]
             return [own_rows[slot[a]], *b_rows(b)]
 
-        desc = f"E {self.name}"
-        with pair_progress(len(pairs), progress=progress, show_progress=show_progress, desc=desc) as report:
-            report(len(pairs) - len(order))
-            for chunk in self._chunks(order, rows_of):
-                # identical rows (a text's first window and the text itself) are embedded once
-                rows: dict[tuple[int, ...], int] = {}
-                for i in chunk:
-                    for row in rows_of(i):
-                        rows.setdefault(row, len(rows))
-                distinct = list(rows)
-                embedded, starts = self._embed([list(row) for row in distinct], _scaled(report, len(chunk)))
+        progress(len(pairs) - len(order))  # nothing to run for these: NaN
+        for chunk in self._chunks(order, rows_of):
+            # identical rows (a text's first window and the text itself) are embedded once
+            rows: dict[tuple[int, ...], int] = {}
+            for i in chunk:
+                for row in rows_of(i):
+                    rows.setdefault(row, len(rows))
+            distinct = list(rows)
+            embedded, starts = self._embed([list(row) for row in distinct], progress, len(chunk))
 
-                def index(row: tuple[int, ...], starts=starts, rows=rows) -> list[int]:
-                    start = starts[rows[row]]
-                    return list(range(start, start + self._own(row)))
+            def index(row: tuple[int, ...], starts=starts, rows=rows) -> list[int]:
+                start = starts[rows[row]]
+                return list(range(start, start + self._own(row)))
 
-                scored, a_index, b_index = [], [], []
-                for i in chunk:
-                    a, b = stripped[i]
-                    a_tokens = index(own_rows[slot[a]])
-                    b_tokens = [j for row in b_rows(b) for j in index(row)]
-                    cut = truncated[slot[a]] or (truncated[slot[b]] and b not in windowed)
-                    if not a_tokens or not b_tokens:
-                        results[i] = Alignment([], [], math.nan, cut)
-                        continue
-                    scored.append((i, cut))
-                    a_index.append(a_tokens)
-                    b_index.append(b_tokens)
-                for (i, cut), scores in zip(scored, self._best_similarities(embedded, a_index, b_index)):
-                    row = ids[slot[stripped[i][0]]]
-                    tokens = self._token_texts(row[self.n_prefix : len(row) - self.n_suffix])
-                    results[i] = Alignment(
-                        tokens, scores, aggregate(tokens, scores, aggregation, remove_stopwords), cut
-                    )
+            scored, a_index, b_index = [], [], []
+            for i in chunk:
+                a, b = stripped[i]
+                a_tokens = index(own_rows[slot[a]])
+                b_tokens = [j for row in b_rows(b) for j in index(row)]
+                cut = truncated[slot[a]] or (truncated[slot[b]] and b not in windowed)
+                if not a_tokens or not b_tokens:
+                    results[i] = Alignment([], [], math.nan, cut)
+                    continue
+                scored.append((i, cut))
+                a_index.append(a_tokens)
+                b_index.append(b_tokens)
+            for (i, cut), scores in zip(scored, self._best_similarities(embedded, a_index, b_index)):
+                row = ids[slot[stripped[i][0]]]
+                tokens = self._token_texts(row[self.n_prefix : len(row) - self.n_suffix])
+                results[i] = Alignment(
+                    tokens, scores, aggregate(tokens, scores, aggregation, remove_stopwords), cut
+                )
         return results

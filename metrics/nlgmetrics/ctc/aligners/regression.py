@@ -17,14 +17,14 @@ from transformers import AutoModelForSequenceClassification
 from ...core.batching import forward_in_batches
 from ...core.hub import load_model_and_tokenizer
 from ...core.tokenize import tokenize
-from ...core.validation import is_blank
 from .base import (
     NAN_ALIGNMENT,
     Aligner,
     AlignerSource,
     Alignment,
     ProgressCallback,
-    pair_progress,
+    blank_pairs,
+    no_progress,
     window_overlap,
 )
 
@@ -133,22 +133,21 @@ class RegressionAligner(Aligner):
         *,
         aggregation: str,
         remove_stopwords: bool,
-        show_progress: bool = False,
         long_inputs: str = "truncate",
-        progress: ProgressCallback | None = None,
+        progress: ProgressCallback = no_progress,
+        blank: Sequence[bool] | None = None,
     ) -> list[Alignment]:
         results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
-        kept = [i for i, (a, b) in enumerate(pairs) if not (is_blank(a) or is_blank(b))]
-        desc = f"R {self.name}"
-        with pair_progress(len(pairs), progress=progress, show_progress=show_progress, desc=desc) as report:
-            report(len(pairs) - len(kept))  # nothing to run for these: NaN
-            if not kept:
-                return results
-            rows, owners, truncated = self._rows([pairs[i] for i in kept], long_inputs)
-            values = self._predict(rows, lambda share: report(share * len(kept)))
-            best: dict[int, float] = {}
-            for k, value in zip(owners, values):  # best window wins
-                best[k] = max(best.get(k, value), value)
-            for k, i in enumerate(kept):
-                results[i] = Alignment([], [], best[k], truncated[k])
+        blank = blank_pairs(pairs) if blank is None else blank
+        kept = [i for i in range(len(pairs)) if not blank[i]]
+        progress(len(pairs) - len(kept))  # nothing to run for these: NaN
+        if not kept:
+            return results
+        rows, owners, truncated = self._rows([pairs[i] for i in kept], long_inputs)
+        values = self._predict(rows, lambda share: progress(share * len(kept)))
+        best: dict[int, float] = {}
+        for k, value in zip(owners, values):  # best window wins
+            best[k] = max(best.get(k, value), value)
+        for k, i in enumerate(kept):
+            results[i] = Alignment([], [], best[k], truncated[k])
         return results

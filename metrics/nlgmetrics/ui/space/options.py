@@ -55,7 +55,7 @@ def parse_options(spec: ModuleSpec, values: dict[str, Any]) -> dict[str, Any]:
             out[name] = option.parse(value) if isinstance(value, str) else value
         except ValueError as err:
             raise SpaceError(str(err)) from None
-    return spec.check_compute_options(out)
+    return spec.check_call(None, out, complete=False)[1]
 
 
 def option_components(options: dict[str, Option], shown: ModuleSpec) -> dict[str, Any]:

@@ -265,7 +265,9 @@ class ModelPool:
         the same options are scored together when each example's scores depend on it alone."""
         with self.using(name, config) as module:
             scorer = module.scorer
-            together = scorer is not None and scorer.examples_independent(scorer.check_options(**options))
+            together = scorer is not None and scorer.examples_independent(
+                scorer.spec.check_call(None, options, scorer.config, scorer=scorer)[1]
+            )
         if not together or not fields.get("predictions"):
             with self._slots[(name, config)]:
                 return self._run(name, config, fields, options)
@@ -362,7 +364,8 @@ def score_records(
         )
     config, note = resolve_config(spec, config)
     inputs = spec.inputs_for(config)  # the chosen config's (UniEval: the task's)
-    options = spec.check_compute_options(options, config)  # only compute() options: no weights, paths or code
+    # only compute() options: no weights, paths or code
+    options = spec.check_call(None, options, config, complete=False)[1]
     check_option_sizes(options, pool.limits)
     fields = records_to_fields(inputs, records, pool.limits, extra_ok=extra_ok, list_fields=spec.list_inputs)
     return pool.compute(name, config, fields, options), config, note
