@@ -136,6 +136,11 @@ class ModuleSpec:
     def all_compute_options(self) -> tuple[Option, ...]:
         return (*self.compute_options, *COMMON_COMPUTE_OPTIONS)
 
+    @functools.cached_property
+    def _call_table(self) -> tuple[dict[str, Option], dict[str, Any]]:
+        """compute() option name → its row, and each option's default: what every call reads, made once."""
+        return {o.name: o for o in self.all_compute_options}, defaults_of(self.all_compute_options)
+
     def check_config(self, config: str | None) -> str | None:
         """The registered config (None for the default); anything else is a ValueError listing them."""
         if config in (None, "default"):
@@ -143,11 +148,6 @@ class ModuleSpec:
         if config not in self.configs:
             raise ValueError(
                 f"{self.name} has no config {config!r}; valid configs are: {', '.join(self.configs)} (default "
-    @functools.cached_property
-    def _call_table(self) -> tuple[dict[str, Option], dict[str, Any]]:
-        """compute() option name → its row, and each option's default: what every call reads, made once."""
-        return {o.name: o for o in self.all_compute_options}, defaults_of(self.all_compute_options)
-
                 f"{self.default_config}); give any other repo or folder with {self.config_option}='...'"
             )
         return config

@@ -193,10 +193,6 @@ class UniEvalScorer(Scorer):
     def __init__(
         self,
         task: str | None = None,
-    def config_label(self) -> str:
-        """The task, or ``custom`` when ``model=`` replaced its evaluator."""
-        return "custom" if self.custom_model else self.config
-
         model: str | None = None,
         *,
         model_revision: str | None = None,
@@ -214,6 +210,10 @@ class UniEvalScorer(Scorer):
         self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):
             self.evaluator = UniEvalModel.load(self.source.path, self.source.revision, self.runtime)
+
+    def config_label(self) -> str:
+        """The task, or ``custom`` when ``model=`` replaced its evaluator."""
+        return "custom" if self.custom_model else self.config
 
     def __repr__(self) -> str:
         return f"UniEvalScorer(task={self.task.name!r}, model={self.source.name!r})"
@@ -254,11 +254,6 @@ class UniEvalScorer(Scorer):
             if not isinstance(questions, Mapping) or not questions:
                 raise ValueError(
                     "questions must be a non-empty mapping name → question, e.g. {'clarity': 'question: Is "
-                if other := [PLACEHOLDERS[p] for p in read if PLACEHOLDERS[p] not in self.inputs]:
-                    raise ValueError(
-                        f"questions[{name!r}] reads {', '.join(other)}, which unieval {self.task.name} does not "
-                        f"take; its inputs are {', '.join(self.inputs)}"
-                    )
                     "this a clear summary? </s> summary: {prediction}'}"
                 )
             for name, question in questions.items():
@@ -277,6 +272,11 @@ class UniEvalScorer(Scorer):
                     raise ValueError(f"questions[{name!r}]: {err}") from None
                 if "prediction" not in read:
                     raise ValueError(f"questions[{name!r}] must contain {{prediction}}")
+                if other := [PLACEHOLDERS[p] for p in read if PLACEHOLDERS[p] not in self.inputs]:
+                    raise ValueError(
+                        f"questions[{name!r}] reads {', '.join(other)}, which unieval {self.task.name} does not "
+                        f"take; its inputs are {', '.join(self.inputs)}"
+                    )
             questions = dict(questions)
         if not chosen and not questions:
             raise ValueError("no dimension to compute: dimensions=[] needs questions={...}")

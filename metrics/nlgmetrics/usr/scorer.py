@@ -29,8 +29,8 @@ from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed, split_options
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
-from . import DEFAULT_CONFIG, SUB_METRICS
 from ..modules import SPECS
+from . import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs, require_spacy
 from .regression import usr_score
 
@@ -141,9 +141,7 @@ class USRScorer(Scorer):
         self,
         mlm: str | None = None,
         dr_c: str | None = None,
-        self.spec = SPECS["usr"]
         dr_f: str | None = None,
-        self.config = None if any(given.values()) else config
         *,
         config: str = DEFAULT_CONFIG,
         runtime: Runtime | None = None,
@@ -151,7 +149,9 @@ class USRScorer(Scorer):
     ):
         require_spacy()  # the optional dependency first, before any weights load
         super().__init__(runtime, **where)
+        self.spec = SPECS["usr"]
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
+        self.config = None if any(given.values()) else config
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {
             part: resolve_weight(

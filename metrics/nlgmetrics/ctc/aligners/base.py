@@ -24,9 +24,9 @@ from ...core.hub import check_source, looks_like_path
 from ...core.registry import ResolvedWeight, WeightSpec, check_model_folder, resolve_weight
 from ...core.runtime import Runtime
 from ...core.stopwords import is_stopword
+from ...core.validation import is_blank
 from ..options import AGGREGATIONS, LONG_INPUTS  # noqa: F401  (re-exported)
 
-from ...core.validation import is_blank
 ALIGNER_KINDS = ("E", "D", "R")
 
 

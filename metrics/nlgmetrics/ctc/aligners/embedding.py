@@ -233,7 +233,6 @@ class EmbeddingAligner(Aligner):
         self,
         pairs: Sequence[tuple[str, str]],
         *,
-        blank = blank_pairs(pairs) if blank is None else blank
         aggregation: str,
         remove_stopwords: bool,
         long_inputs: str = "truncate",
@@ -242,6 +241,7 @@ class EmbeddingAligner(Aligner):
     ) -> list[Alignment]:
         results: list[Alignment] = [NAN_ALIGNMENT] * len(pairs)
         stripped = [(a.strip(), b.strip()) for a, b in pairs]
+        blank = blank_pairs(pairs) if blank is None else blank
         # Pairs sharing a context sit together (in the same chunk), so each distinct text is embedded once.
         order = sorted((i for i in range(len(pairs)) if not blank[i]), key=lambda i: stripped[i][::-1])
         # one tokenizer call for every text of the call (and one for the windows of the contexts)
