@@ -49,6 +49,15 @@ EVALUATE_OPTIONS = (
 """Keyword arguments of ``evaluate.Metric`` itself: every module accepts them and passes them on untouched."""
 
 
+def direction_text(
+    higher_is_better: bool | None, unknown: str = "direction: higher_is_better in the output"
+) -> str:
+    """``higher is better``, ``lower is better``, or ``unknown`` where the options decide (InfoLM's measure)."""
+    if higher_is_better is None:
+        return unknown
+    return "higher is better" if higher_is_better else "lower is better"
+
+
 @dataclass(frozen=True)
 class ModuleSpec:
     """The declaration of one ``evaluate`` module.
@@ -116,9 +125,7 @@ class ModuleSpec:
 
     def direction_label(self) -> str:
         """``higher is better``, ``lower is better``, or where the direction comes from."""
-        if self.higher_is_better is None:
-            return "direction: higher_is_better in the output"
-        return "higher is better" if self.higher_is_better else "lower is better"
+        return direction_text(self.higher_is_better)
 
     def inputs_for(self, config: str | None) -> tuple[str, ...]:
         """The compute() fields of ``config`` (None: the default config).
