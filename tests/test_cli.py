@@ -267,7 +267,8 @@ def test_the_module_entry_point_exits_with_the_error_code(tmp_path):
 @pytest.mark.parametrize(("flag", "expected"), [("false", False), ("no", False), ("true", True), ("1", True)])
 def test_boolean_load_flags_parse_words(flag, expected):
     """``--allow-tf32 false`` is False (argparse's ``type=bool`` would make any non-empty word True)."""
-    from nlgmetrics.cli import build_parser, load_options
+    from nlgmetrics.cli import build_parser
+    from nlgmetrics.cli.common import load_options
     from nlgmetrics.modules import SPECS
 
     args = build_parser().parse_args(["score", "data.jsonl", "--metric", "infolm", "--allow-tf32", flag])

@@ -14,6 +14,8 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics import cli, console
+from nlgmetrics.cli import common
+from nlgmetrics.core import hub
 from nlgmetrics.modules import SPECS
 
 UI = Path(nlgmetrics.__file__).parent / "ui"
@@ -63,8 +65,8 @@ def test_the_import_check_sees_every_way_of_importing_cli():
 
 
 def test_the_command_line_uses_the_shared_console_helpers():
-    assert cli.quiet_loading is console.quiet_loading and cli.OneLineErrorParser is console.OneLineErrorParser
-    assert cli.argument_type is console.argument_type
+    assert common.quiet_loading is hub.quiet_loading and cli.OneLineErrorParser is console.OneLineErrorParser
+    assert common.argument_type is console.argument_type
 
 
 def test_argument_type_reports_the_options_own_message():

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from nlgmetrics import cli
+from nlgmetrics.cli.common import checked_inputs, read_rows
 from nlgmetrics.modules import SPECS
 from nlgmetrics.records import field_value, read_records, write_records
 from nlgmetrics.ui.records import Limits, read_upload, records_to_fields
@@ -81,7 +82,7 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
 
 
 def cli_inputs(path: Path) -> dict[str, list]:
-    return cli.checked_inputs(SPECS["ctc_relevance"], "E-minilm", cli.read_rows(path), {}, path)
+    return checked_inputs(SPECS["ctc_relevance"], "E-minilm", read_rows(path), {}, path)
 
 
 def space_inputs(path: Path) -> dict[str, list]:

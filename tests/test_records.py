@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from nlgmetrics import cli
+from nlgmetrics.cli.common import CLIError, gather_inputs, parse_options, read_rows
+from nlgmetrics.cli.score import score_columns
 from nlgmetrics.modules import SPECS
 from nlgmetrics.modules.spec import parse_bool
 from nlgmetrics.records import field_value, read_records, write_records
@@ -31,7 +33,7 @@ LIMITS = Limits(max_chars=10_000, max_examples=100)
 
 
 def cli_inputs(path: Path) -> dict[str, list]:
-    return cli.gather_inputs(cli.read_rows(path), FIELDS, {}, SPECS["ctc_relevance"].list_inputs)
+    return gather_inputs(read_rows(path), FIELDS, {}, SPECS["ctc_relevance"].list_inputs)
 
 
 def space_inputs(path: Path) -> dict[str, list]:
@@ -49,7 +51,7 @@ def written_by_the_cli(folder: Path, suffix: str) -> Path:
     rows = [dict(example, flagged=i == 0) for i, example in enumerate(EXAMPLES)]
     for i, row in enumerate(rows):
         row.update(
-            {column: values[i] for column, values in cli.score_columns("ctc_relevance", SCORES, 3).items()}
+            {column: values[i] for column, values in score_columns("ctc_relevance", SCORES, 3).items()}
         )
     path = folder / f"cli{suffix}"
     write_records(path, rows)  # what `nlgmetrics score` writes
@@ -118,20 +120,20 @@ def test_booleans_parse_the_same_in_the_cli_and_the_space():
         ("off", False),
         ("0", False),
     ):
-        assert cli.parse_options(spec, [f"remove_stopwords={text}"]) == {"remove_stopwords": value}
+        assert parse_options(spec, [f"remove_stopwords={text}"]) == {"remove_stopwords": value}
         assert space.parse_options(spec, {"remove_stopwords": text}) == {"remove_stopwords": value}
-    with pytest.raises(cli.CLIError, match="is not a boolean"):
-        cli.parse_options(spec, ["remove_stopwords=maybe"])
+    with pytest.raises(CLIError, match="is not a boolean"):
+        parse_options(spec, ["remove_stopwords=maybe"])
     with pytest.raises(ValueError, match="is not a boolean"):
         space.parse_options(spec, {"remove_stopwords": "maybe"})
 
 
 def test_every_compute_option_is_reachable_as_text():
     unieval = SPECS["unieval"]
-    parsed = cli.parse_options(unieval, ["dimensions=fluency", "overall=false"])
+    parsed = parse_options(unieval, ["dimensions=fluency", "overall=false"])
     assert parsed == {"dimensions": ["fluency"], "overall": False}
     question = {"clarity": "question: Is this clear? </s> summary: {prediction}"}
-    assert cli.parse_options(unieval, [f"questions={json.dumps(question)}"])["questions"] == question
+    assert parse_options(unieval, [f"questions={json.dumps(question)}"])["questions"] == question
     assert space.parse_options(unieval, {"dimensions": '["coherence", "fluency"]'})["dimensions"] == [
         "coherence",
         "fluency",

@@ -1,5 +1,6 @@
 """What the command line and the user interfaces print while they work, shared so that neither imports
-the other: quiet model loading, one-line warnings, and argparse with one-line errors and typed options.
+the other: no download bars on request, one-line warnings, and argparse with one-line errors and typed
+options.
 
 >>> parser = OneLineErrorParser(prog="demo")
 >>> parser.exit = lambda status, message: print(status, message.strip())
@@ -39,27 +40,19 @@ def argument_type(option: Option) -> Callable[[str], Any]:
 
 
 @contextlib.contextmanager
-def quiet_loading(show_progress: bool) -> Iterator[None]:
-    """While a module loads, silence transformers' per-load "Loading weights" bars and load reports
-    (the package checks the heads it needs itself) and, unless ``show_progress``, the Hub's download
-    bars; the scoring bar is the module's ``show_progress``."""
+def quiet_downloads(quiet: bool) -> Iterator[None]:
+    """While the block runs, if ``quiet``, no Hub download bars: huggingface_hub has only a process-wide
+    switch for them (restored after). transformers' own load bars and reports are off per thread in every
+    load (:func:`nlgmetrics.core.hub.quiet_loading`); the scoring bar is the module's ``show_progress``."""
     from huggingface_hub.utils import are_progress_bars_disabled, disable_progress_bars, enable_progress_bars
-    from transformers.utils import logging as transformers_logging
 
-    transformers_on = transformers_logging.is_progress_bar_enabled()
-    verbosity = transformers_logging.get_verbosity()
-    hub_on = not are_progress_bars_disabled()
-    transformers_logging.disable_progress_bar()
-    transformers_logging.set_verbosity_error()
-    if not show_progress:
+    switch = quiet and not are_progress_bars_disabled()
+    if switch:
         disable_progress_bars()
     try:
         yield
     finally:
-        transformers_logging.set_verbosity(verbosity)
-        if transformers_on:
-            transformers_logging.enable_progress_bar()
-        if hub_on and not show_progress:
+        if switch:
             enable_progress_bars()
 
 

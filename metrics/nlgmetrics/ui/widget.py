@@ -96,11 +96,10 @@ def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: An
     """
     import nlgmetrics
 
-    from ..console import quiet_loading
-    from ..core.hub import WeightsUnavailableError
+    from ..core.hub import WeightsUnavailableError, quiet_loading
 
     spec = _spec(name)
-    with quiet_loading(show_progress=True):
+    with quiet_loading():
         try:
             return nlgmetrics.load(name, config_name, **load_kwargs), ""
         except WeightsUnavailableError as err:

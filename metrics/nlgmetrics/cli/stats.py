@@ -1,4 +1,4 @@
-"""The command line's decisions: ``nlgmetrics compare`` and ``nlgmetrics meta-eval``.
+"""The command line's statistics: ``nlgmetrics compare`` and ``nlgmetrics meta-eval``.
 
     nlgmetrics compare sysA.ctc_consistency.jsonl sysB.ctc_consistency.jsonl --metric ctc_consistency
     nlgmetrics meta-eval topical_chat_result.json --human scores --predicted predict_scores --protocol sample
@@ -23,8 +23,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from .cli import CLIError, add_scoring_flags, check_not_input, read_rows
-from .modules.spec import parse_bool
+from ..modules.spec import parse_bool
+from ..records import field_value, json_safe, per_example
+from .common import CLIError, FileScorer, add_scoring_flags, check_not_input, direction, read_rows
 
 BOOTSTRAP_HELP = {
     "compare": {
@@ -68,17 +69,7 @@ def _check_flags(args: argparse.Namespace, check: Any) -> None:
 
 def _json(value: Any) -> str:
     """JSON with NaN written as null."""
-
-    def clean(item: Any) -> Any:
-        if isinstance(item, float) and math.isnan(item):
-            return None
-        if isinstance(item, dict):
-            return {k: clean(v) for k, v in item.items()}
-        if isinstance(item, (list, tuple)):
-            return [clean(v) for v in item]
-        return item
-
-    return json.dumps(clean(value), indent=2, ensure_ascii=False)
+    return json.dumps(json_safe(value), indent=2, ensure_ascii=False)
 
 
 # ---- compare ---------------------------------------------------------------------------------------
@@ -133,8 +124,6 @@ def _rows_in_order(path: Path, rows: list[dict], order: list[str], first: Path) 
 
 def _input_value(row: dict, column: str, takes_list: bool, where: str) -> Any:
     """An input cell as the module reads it (a CSV/TSV cell of several references is their list)."""
-    from .records import field_value
-
     try:
         return field_value(row[column], takes_list=takes_list)
     except ValueError as err:
@@ -176,7 +165,7 @@ def _aligned_tables(
 def _recorded_direction(signature: str | None) -> bool | None:
     """The direction of the module a file's signature names (None: no signature, or the module's
     direction depends on its options, as InfoLM's does)."""
-    from .modules import SPECS
+    from ..modules import SPECS
 
     fields = dict(part.split(":", 1) for part in (signature or "").split("|") if ":" in part)
     spec = SPECS.get(fields.get("module", ""))
@@ -190,7 +179,7 @@ def _check_direction(
     or the result of scoring it here): a contradiction would flip the verdict."""
     clash = next((k for k, higher in recorded.items() if higher is not None and higher != flag), None)
     if flag is not None and clash is not None:
-        said = "higher is better" if recorded[clash] else "lower is better"
+        said = direction(recorded[clash])
         raise CLIError(
             f"--higher-is-better {str(flag).lower()} contradicts {paths[clash]}, whose {field} scores say "
             f"{said}; leave the flag out to use the files' direction"
@@ -207,7 +196,7 @@ def _system_scores(
     """Each system's scores as a compute()-like result (with the ``<metric>_signature`` column's
     signature and the direction it records): read from the ``field`` column of a scored file, or, for
     a file without that column (and no ``--field``), scored here with ``scorer`` (a
-    :class:`~nlgmetrics.cli.FileScorer`). Every file is read, aligned and its inputs checked before any
+    :class:`~nlgmetrics.cli.common.FileScorer`). Every file is read, aligned and its inputs checked before any
     model loads."""
     field_given, signed = args.field is not None, f"{scorer.spec.name}_signature"
     tables, to_score = [], {}
@@ -253,8 +242,7 @@ def _system_scores(
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .cli import FileScorer
-    from .significance import check_options, compare, compare_many
+    from ..significance import check_options, compare, compare_many
 
     _check_flags(args, check_options)
     scorer = FileScorer(args)
@@ -308,7 +296,7 @@ def _signed(value: float) -> str:
 def format_comparison(result: dict[str, Any], field: str) -> str:
     """A :func:`~nlgmetrics.compare` or :func:`~nlgmetrics.compare_many` result as text."""
     level = f"{100 * result['confidence']:g}%"
-    direction = "higher is better" if result["higher_is_better"] else "lower is better"
+    said = direction(result["higher_is_better"])
     method = f"{result['resamples']} resamples, seed {result['seed']}"
     if "pairs" not in result:
         r = result
@@ -322,7 +310,7 @@ def format_comparison(result: dict[str, Any], field: str) -> str:
             [
                 f"A = {r['a']}",
                 f"B = {r['b']}",
-                f"{field} ({direction}): {r['n']} pairs, {r['dropped']} dropped (NaN)",
+                f"{field} ({said}): {r['n']} pairs, {r['dropped']} dropped (NaN)",
                 f"mean A {r['mean_a']:.4f}   mean B {r['mean_b']:.4f}   delta (B - A) {_signed(r['delta'])}   "
                 f"{level} interval [{_signed(r['ci_low'])}, {_signed(r['ci_high'])}]",
                 f"p = {r['p_value']:.4g}{floor} (paired approximate randomization, two-sided; {method})",
@@ -331,7 +319,7 @@ def format_comparison(result: dict[str, Any], field: str) -> str:
         )
     names = [row["system"] for row in result["ranking"]]
     width = max(6, *map(len, names))
-    lines = [f"{field} ({direction}); {level} intervals, Holm-corrected p-values; {method}", ""]
+    lines = [f"{field} ({said}); {level} intervals, Holm-corrected p-values; {method}", ""]
     lines.append(f"{'rank':>4}  {'system':<{width}}  {'mean':>8}  better than")
     for row in result["ranking"]:
         lines.append(
@@ -374,11 +362,8 @@ def _scored_records(records: list, scorer: Any, args: argparse.Namespace) -> lis
     n = len(records)
     human = records[0].get(args.human)
     dimensions = [
-        key
-        for key, values in result.items()
-        if key not in ("scores", "details") and isinstance(values, list) and len(values) == n
-        and isinstance(human, dict) and key in human
-    ]  # fmt: skip
+        key for key in per_example(result, n) if key != "scores" and isinstance(human, dict) and key in human
+    ]
     return [
         {
             **record,
@@ -391,7 +376,7 @@ def _scored_records(records: list, scorer: Any, args: argparse.Namespace) -> lis
 def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
     """:func:`~nlgmetrics.meta_eval.meta_evaluate` with the flags; its notes (a protocol left out)
     are ``nlgmetrics: note: ...`` lines on stderr, its ValueErrors one-line errors naming the file."""
-    from .meta_eval import MetaEvalWarning, meta_evaluate
+    from ..meta_eval import MetaEvalWarning, meta_evaluate
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -417,7 +402,7 @@ def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
 
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:
-    from .meta_eval import check_bootstrap, check_plot_path, format_tables, plot, read_records
+    from ..meta_eval import check_bootstrap, check_plot_path, format_tables, plot, read_records
 
     _check_flags(args, check_bootstrap)
     if args.plot:  # before any scoring: a format matplotlib cannot write would fail after it
@@ -427,11 +412,7 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
             raise CLIError(str(err)) from None
         except ValueError as err:
             raise CLIError(f"--plot {err}") from None
-    scorer = None
-    if args.metric is not None:
-        from .cli import FileScorer
-
-        scorer = FileScorer(args)
+    scorer = FileScorer(args) if args.metric is not None else None
     for flag, output in (("--output", args.output), ("--plot", args.plot)):
         check_not_input(output, [args.file], flag)
     try:
@@ -455,8 +436,13 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     """The ``compare`` and ``meta-eval`` subcommands."""
+    _add_compare(sub)
+    _add_meta_eval(sub)
+
+
+def _add_compare(sub: argparse._SubParsersAction) -> None:
     compare = sub.add_parser(
         "compare",
         help="is system B better than A? paired significance on the systems' scores (scoring their files if needed)",
@@ -496,6 +482,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     compare.set_defaults(func=cmd_compare)
 
+
+def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
     meta = sub.add_parser(
         "meta-eval",
         help="correlate a metric's scores with human judgments at sample, summary and system level",

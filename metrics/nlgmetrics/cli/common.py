@@ -1,0 +1,316 @@
+"""The command line's bottom floor, shared by every command: one-line errors, the readers of the input
+files, the scoring flags (``--config``, ``--column``, ``--option``, the load options) and the file scorer.
+
+Everything that can be checked from the modules' declarations (metric, config, options, columns, the
+input file) is checked here before torch or a model is loaded; every error is a :class:`CLIError`, which
+:func:`nlgmetrics.cli.main` prints as one line on stderr (``nlgmetrics: error: ...``, exit code 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..console import argument_type, one_line_warnings, quiet_downloads
+from ..core.hub import quiet_loading
+from ..modules.spec import direction_text
+from ..records import file_format, read_records
+
+if TYPE_CHECKING:
+    from ..modules.spec import ModuleSpec, Option
+
+CLI_CONTROLLED = ("show_progress", "return_details")
+"""Compute options the command line sets itself (``--no-progress``; it writes scores, not details)."""
+
+
+class CLIError(Exception):
+    """An error the command line reports as one line (``nlgmetrics: error: ...``, exit code 2)."""
+
+
+def weights_error(err) -> str:
+    """A WeightsUnavailableError as one line, with the command line's flags in its advice."""
+    from ..core.registry import cli_wording
+
+    return cli_wording(" ".join(err.summary.split()))
+
+
+@contextlib.contextmanager
+def model_work(show_progress: bool) -> Iterator[None]:
+    """Loading and scoring with a module: our warnings as one line each, the weights loaded quietly (no
+    Hub download bars with ``--no-progress``), and the errors the module raises for its inputs, options or
+    weights as a :class:`CLIError` (the one place that turns them into the one-line message)."""
+    from ..core.hub import WeightsUnavailableError
+
+    with one_line_warnings(), quiet_loading(), quiet_downloads(not show_progress):
+        try:
+            yield
+        except WeightsUnavailableError as err:
+            raise CLIError(weights_error(err)) from err
+        except (ValueError, TypeError, FileNotFoundError, ImportError) as err:
+            raise CLIError(str(err)) from err
+
+
+def known_specs(names: list[str]) -> list[ModuleSpec]:
+    """The modules named (all of them when none is), or an error naming the first unknown one."""
+    from ..modules import SPECS
+
+    unknown = [name for name in names if name not in SPECS]
+    if unknown:
+        raise CLIError(f"unknown metric {unknown[0]!r}; choose one of {', '.join(sorted(SPECS))}")
+    return [SPECS[name] for name in names or sorted(SPECS)]
+
+
+def direction(higher_is_better: bool | None) -> str:
+    """``higher is better``, ``lower is better``, or that the options decide (InfoLM's measure)."""
+    return direction_text(
+        higher_is_better, unknown="depends on the options (the result's higher_is_better says)"
+    )
+
+
+# ---- reading the input files ---------------------------------------------------------------------
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a ``.jsonl``/``.json``/``.csv``/``.tsv`` file (:func:`nlgmetrics.records.read_records`)."""
+    try:
+        return read_records(path)
+    except ValueError as err:
+        raise CLIError(str(err)) from None
+    except OSError as err:
+        raise CLIError(f"cannot read {path}: {err}") from err
+
+
+def check_output(path: Path) -> None:
+    """Fail before any scoring when the results cannot be written to ``path``."""
+    try:
+        file_format(path)
+    except ValueError as err:
+        raise CLIError(f"--output {err}") from None
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise CLIError(f"cannot write {path}: the folder {str(folder)!r} does not exist")
+    if path.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CLIError(f"cannot write {path}: {'it is a folder' if path.is_dir() else 'permission denied'}")
+
+
+def check_not_input(output: str | os.PathLike | None, inputs: list[str | os.PathLike], flag: str) -> None:
+    """Refuse an output (``flag``'s value) that is one of the input files, however it is named (``./``,
+    a symbolic or hard link: the same file on disk), before anything is read or loaded."""
+    if output is None or not os.path.exists(output):
+        return
+    for source in inputs:
+        if os.path.exists(source) and os.path.samefile(output, source):
+            raise CLIError(
+                f"{flag} {output} is the input file {source}; writing it would replace the input: "
+                "give another file"
+            )
+
+
+def rows_not_indexes(message: str) -> str:
+    """A check's message about ``field[i]`` as the file's 1-based row: ``row i+1 (field)``."""
+    return re.sub(r"\b([a-z_]+)\[(\d+)\]", lambda m: f"row {int(m[2]) + 1} ({m[1]})", message)
+
+
+def parse_columns(spec: ModuleSpec, items: list[str], config: str | None = None) -> dict[str, str]:
+    """``--column FIELD=COLUMN`` items as ``{field: column}``; the field must be one of the config's inputs."""
+    from ..columns import parse_column_items
+
+    try:
+        return parse_column_items(items, spec.inputs_for(config), spec.name)
+    except ValueError as err:
+        raise CLIError(str(err)) from None
+
+
+def gather_inputs(
+    rows: list[dict[str, Any]], fields: list[str], columns: dict[str, str], list_fields: tuple[str, ...] = ()
+) -> dict[str, list]:
+    """Module inputs from the rows (:func:`nlgmetrics.columns.gather_columns`, shared with the Space); a
+    missing column, or a references cell that starts with ``[`` but is no JSON list of texts, is an
+    error naming the 1-based row."""
+    from ..columns import gather_columns
+
+    try:
+        return gather_columns(rows, fields, columns, list_fields)
+    except ValueError as err:
+        raise CLIError(str(err)) from None
+
+
+def checked_inputs(
+    spec: ModuleSpec, config: str | None, rows: list[dict[str, Any]], columns: dict[str, str], path: Path
+) -> dict[str, list]:
+    """The config's inputs from the rows of ``path``, each checked (an error names the 1-based row)."""
+    from ..core.validation import check_inputs
+
+    try:
+        inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns, spec.list_inputs)
+    except CLIError as err:
+        raise CLIError(f"{path}: {err}") from None
+    try:
+        check_inputs(inputs, reference_fields=spec.list_inputs)
+    except ValueError as err:
+        raise CLIError(f"{path}: {rows_not_indexes(str(err))}") from err
+    return inputs
+
+
+# ---- the scoring flags ---------------------------------------------------------------------------
+
+
+def scoring_setup(args: argparse.Namespace) -> tuple[ModuleSpec, str | None, dict, dict, dict]:
+    """The module, config, load options, compute options and columns the flags ask for, all checked
+    before any model work (shared by ``score``, ``compare`` and ``meta-eval``)."""
+    (spec,) = known_specs([args.metric])
+    try:
+        config = spec.check_config(args.config)
+    except ValueError as err:
+        flag = f"--{spec.config_option.replace('_', '-')} NAME"
+        raise CLIError(str(err).replace(f"{spec.config_option}='...'", flag)) from err
+    return (
+        spec,
+        config,
+        load_options(spec, args),
+        parse_options(spec, args.option),
+        parse_columns(spec, args.column, config),
+    )
+
+
+def add_scoring_flags(parser: argparse.ArgumentParser, config_help: str) -> None:
+    """``--config``, ``--column``, ``--option``, ``--no-progress`` and the load options as flags."""
+    from ..modules.spec import COMMON_LOAD_OPTIONS
+
+    parser.add_argument("--config", default=None, help=config_help)
+    parser.add_argument(
+        "--column",
+        action="append",
+        default=[],
+        metavar="FIELD=COLUMN",
+        help="read input FIELD from COLUMN, e.g. predictions=summary (repeatable)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a compute option of the module, e.g. aggregation=sum, remove_stopwords=false, "
+        "measure=l2_distance (repeatable; booleans: true/false, 1/0, yes/no)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    running = parser.add_argument_group("where and how the model runs")
+    for option in COMMON_LOAD_OPTIONS:
+        running.add_argument(
+            f"--{option.name.replace('_', '-')}",
+            dest=f"load_{option.name}",
+            type=argument_type(option),
+            default=None,
+            metavar={int: "N", bool: "BOOL"}.get(option.cli_type, option.name.upper()),
+            help=option.help.replace("%", "%%"),
+        )
+    weights = parser.add_argument_group("other weights than a config's (from each module's load options)")
+    for name, (option, families) in _load_option_flags().items():
+        weights.add_argument(
+            f"--{name.replace('_', '-')}",
+            dest=f"load_{name}",
+            type=argument_type(option),
+            default=None,
+            metavar="REVISION" if name.endswith("_revision") else name.upper(),
+            help=f"[{', '.join(families)}] {option.help}".replace("%", "%%"),
+        )
+
+
+def cli_compute_options(spec: ModuleSpec) -> dict[str, Option]:
+    """The compute options ``--option NAME=VALUE`` accepts for one module."""
+    return {
+        o.name: o for o in spec.all_compute_options if o.cli_type is not None and o.name not in CLI_CONTROLLED
+    }
+
+
+def type_name(option: Option) -> str:
+    """The kind of value ``--option NAME=VALUE`` takes, as ``nlgmetrics list`` shows it."""
+    return {bool: "BOOL", int: "INT", float: "FLOAT", list: "LIST", dict: "JSON"}.get(option.cli_type, "TEXT")
+
+
+def parse_options(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
+    """``--option NAME=VALUE`` items, converted with each option's ``cli_type`` and checked."""
+    known = cli_compute_options(spec)
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise CLIError(f"--option {item!r} must be NAME=VALUE, e.g. {next(iter(known), 'name')}=...")
+        if name not in known:
+            raise CLIError(f"{spec.name} has no option {name!r}; valid: {', '.join(known) or 'none'}")
+        try:
+            options[name] = known[name].parse(raw)
+        except ValueError as err:
+            raise CLIError(f"--option {name}={raw!r}: expected {type_name(known[name])} ({err})") from err
+    try:
+        return spec.check_call(None, options, complete=False)[1]
+    except ValueError as err:
+        raise CLIError(str(err)) from err
+
+
+def _load_option_flags() -> dict[str, tuple[Option, list[str]]]:
+    """Every module-specific load option offered on the command line, with the families that take it."""
+    from ..modules import SPECS
+
+    flags: dict[str, tuple[Option, list[str]]] = {}
+    for spec in SPECS.values():
+        for option in spec.load_options:
+            if option.cli_type is None:
+                continue
+            _, families = flags.setdefault(option.name, (option, []))
+            if spec.family not in families:
+                families.append(spec.family)
+    return flags
+
+
+def load_options(spec: ModuleSpec, args: argparse.Namespace) -> dict[str, Any]:
+    """The load options given as flags; one the module does not take is an error listing those it does."""
+    from ..modules.spec import COMMON_LOAD_OPTIONS
+
+    given = {
+        name: getattr(args, f"load_{name}")
+        for name in [*_load_option_flags(), *(o.name for o in COMMON_LOAD_OPTIONS)]
+        if getattr(args, f"load_{name}", None) is not None
+    }
+    valid = [o.name for o in spec.all_load_options]
+    wrong = [name for name in given if name not in valid]
+    if wrong:
+        flags = ", ".join(f"--{name.replace('_', '-')}" for name in valid)
+        raise CLIError(f"{spec.name} does not take --{wrong[0].replace('_', '-')}; its load options: {flags}")
+    try:
+        return spec.check_load_options(given)
+    except (TypeError, ValueError) as err:
+        raise CLIError(str(err)) from err
+
+
+# ---- the file scorer -----------------------------------------------------------------------------
+
+
+class FileScorer:
+    """Scores whole files in this process with one module, loaded on first use (``score`` gives it the
+    input file; ``compare`` and ``meta-eval`` the files that hold texts instead of scores)."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.spec, self.config, self.load_kwargs, self.options, self.columns = scoring_setup(args)
+        self.show_progress = not args.no_progress
+        self._module = None
+        self.results: list[dict] = []
+        """Every result computed, in order."""
+
+    def inputs(self, rows: list[dict[str, Any]], path: Path) -> dict[str, list]:
+        return checked_inputs(self.spec, self.config, rows, self.columns, path)
+
+    def compute(self, inputs: dict[str, list]) -> dict:
+        import nlgmetrics
+
+        with model_work(self.show_progress):
+            if self._module is None:
+                self._module = nlgmetrics.load(self.spec.name, self.config, **self.load_kwargs)
+            result = self._module.compute(**inputs, **self.options, show_progress=self.show_progress)
+        self.results.append(result)
+        return result

@@ -1,0 +1,202 @@
+"""``nlgmetrics score``: score every row of a file with one module and write the scores back.
+
+The output file gets one column per score (``ctc_consistency`` for single-score modules) and the result's
+signature (``ctc_consistency_signature``); the mean, the direction, the range and the signature are
+printed. ``--num-processes N`` scores N contiguous shards in N local processes (or one rank each under
+``accelerate launch``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..records import per_example, write_records
+from .common import (
+    CLIError,
+    FileScorer,
+    add_scoring_flags,
+    check_not_input,
+    check_output,
+    direction,
+    model_work,
+    read_rows,
+)
+
+
+def score_columns(name: str, result: dict, n: int) -> dict[str, list]:
+    """Per-example outputs (:func:`nlgmetrics.records.per_example`) as columns: ``scores`` → ``<name>``,
+    the others → ``<name>_<key>``."""
+    return {
+        (name if key == "scores" else f"{name}_{key}"): values
+        for key, values in per_example(result, n).items()
+    }
+
+
+def format_table(
+    rows: list[dict[str, Any]],
+    columns: list[str],
+    text_field: str,
+    *,
+    main_column: str | None = None,
+    higher_is_better: bool | None = None,
+    width: int = 50,
+) -> str:
+    """A plain-text table: each example's id (its ``id`` column, else the row number), the start of
+    its text, then the score columns (the main one marked ↑ or ↓ by its direction)."""
+    ids = [str(row.get("id", i)) for i, row in enumerate(rows)]
+    id_width = min(max([2, *map(len, ids)]), 24)
+    arrow = {True: " ↑", False: " ↓", None: ""}[higher_is_better]
+    titles = [c + arrow if c == main_column else c for c in columns]
+    cell_widths = [max(10, len(t)) for t in titles]
+    header = f"{'id':<{id_width}}  {text_field:<{width}}  " + "  ".join(
+        f"{t:>{w}}" for t, w in zip(titles, cell_widths)
+    )
+    lines = [header, "-" * len(header)]
+    for id_, row in zip(ids, rows):
+        text = str(row.get(text_field, "")).replace("\n", " ")
+        text = text if len(text) <= width else text[: width - 1] + "…"
+        id_ = id_ if len(id_) <= id_width else id_[: id_width - 1] + "…"
+        cells = "  ".join(_cell(row[c], w) for c, w in zip(columns, cell_widths))
+        lines.append(f"{id_:<{id_width}}  {text:<{width}}  {cells}")
+    return "\n".join(lines)
+
+
+def _cell(value: Any, width: int) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:>{width}.4f}"
+    return f"{value!s:>{width}}"
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    scorer = FileScorer(args)
+    path = Path(args.input)
+    output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
+    check_output(output)
+    check_not_input(args.output or output, [args.input], "--output")
+    rows = read_rows(path)
+    if not rows:
+        raise CLIError(f"{path} has no rows")
+    inputs = scorer.inputs(rows, path)
+
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    if args.num_processes is not None and args.num_processes < 1:
+        raise CLIError(f"--num-processes must be a positive number of processes, got {args.num_processes}")
+    if world > 1 and args.num_processes not in (None, world):
+        raise CLIError(
+            f"--num-processes {args.num_processes} but this job was launched with {world} processes"
+        )
+    if world == 1 and (args.num_processes or 1) > 1:
+        from ..distributed import run_local_workers
+
+        check_gpu_count(args.num_processes, scorer.load_kwargs.get("device"))
+        return run_local_workers([sys.executable, "-m", "nlgmetrics", *args.argv], args.num_processes)
+    shard_dir = Path(args.shard_dir) if args.shard_dir else output.with_name(f"{output.name}.shards")
+    result = score_shard(scorer, inputs, shard_dir) if world > 1 else scorer.compute(inputs)
+    if result is None:  # a rank other than the main one: its shard is written
+        return 0
+
+    scores = score_columns(args.metric, result, len(rows))
+    for i, row in enumerate(rows):
+        row.update({column: values[i] for column, values in scores.items()})
+        row[f"{args.metric}_signature"] = result.get("signature", "")
+    try:
+        write_records(output, rows)
+    except OSError as err:
+        raise CLIError(f"cannot write {output}: {err}") from err
+    if world > 1 and not args.shard_dir:  # the output is whole: the default shard folder is not needed
+        shutil.rmtree(shard_dir, ignore_errors=True)
+    report(scorer, result, rows, scores, args.table)
+    print(f"{len(rows)} examples scored with {args.metric}; wrote {output}")
+    return 0
+
+
+def score_shard(scorer: FileScorer, inputs: dict[str, list], shard_dir: Path) -> dict | None:
+    """One rank of a job: score its shard; the main rank gets every shard's scores, the others None."""
+    from ..distributed import end_process_group, score_dataset
+
+    show_progress = scorer.show_progress and os.environ.get("RANK", "0") == "0"
+    with model_work(show_progress):
+        result = score_dataset(
+            scorer.spec.name,
+            inputs,
+            scorer.config,
+            output_dir=shard_dir,
+            load_options=scorer.load_kwargs,
+            compute_options={**scorer.options, "show_progress": show_progress},
+        )
+        end_process_group()  # not on an error: a barrier would wait for the failed rank
+    return result
+
+
+def report(
+    scorer: FileScorer, result: dict, rows: list[dict[str, Any]], scores: dict[str, list], table: bool
+) -> None:
+    """The header (config, direction, range), the table with ``--table``, the means and the signature."""
+    spec, config, name = scorer.spec, scorer.config, scorer.spec.name
+    shown_config = config or scorer.load_kwargs.get(spec.config_option) or f"{spec.default_config} (default)"
+    higher = result.get("higher_is_better", spec.higher_is_better)
+    shown_range = spec.range_label(config or str(scorer.load_kwargs.get(spec.config_option) or ""))
+    range_text = f"; range {shown_range}" if shown_range else ""
+    print(f"{name} with {shown_config}: {direction(higher)}{range_text}")
+    if table:
+        text_field = scorer.columns.get("predictions", "predictions")
+        print(format_table(rows, list(scores), text_field, main_column=name, higher_is_better=higher))
+    for key, value in result.items():
+        if isinstance(value, float):
+            print(f"{name} {key}: {value:.4f}")
+    print(f"signature: {result.get('signature', '')}")
+
+
+def check_gpu_count(num_processes: int, device: str | None) -> None:
+    """With GPUs (and no CPU device asked for), each process gets one: no more processes than GPUs."""
+    device = device or os.environ.get("NLGMETRICS_DEVICE")
+    if device is not None and not device.startswith("cuda"):
+        return
+    import torch
+
+    gpus = torch.cuda.device_count()
+    if gpus and num_processes > gpus:
+        raise CLIError(
+            f"--num-processes {num_processes} but this machine has {gpus} GPU(s), one per process; "
+            f"use at most {gpus}, or --device cpu"
+        )
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """The ``score`` subcommand."""
+    score = sub.add_parser(
+        "score",
+        help="score a JSONL/CSV file and write the scores back",
+        description="Score every row of a JSONL or CSV file and write the scores (and the result's "
+        "signature) into a copy of it.",
+        epilog="Run 'nlgmetrics list' for each module's inputs, configs, options and range "
+        "('nlgmetrics list NAME -v' for the option help).",
+    )
+    score.add_argument("input", help="a .jsonl file (one JSON object per line) or a .csv file")
+    score.add_argument(
+        "--metric", required=True, help="module name, e.g. ctc_consistency (see 'nlgmetrics list')"
+    )
+    score.add_argument("--output", default=None, help="output file (default: <input>.<metric>.<ext>)")
+    score.add_argument("--table", action="store_true", help="print each example's id, text start and scores")
+    score.add_argument("--traceback", action="store_true", help="on an error, show the full Python traceback")
+    score.add_argument(
+        "--num-processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="score with N local processes, one contiguous shard each (gloo on the CPU, one GPU each "
+        "where there are GPUs); also runs under 'accelerate launch -m nlgmetrics score ...'",
+    )
+    score.add_argument(
+        "--shard-dir",
+        default=None,
+        help="with several processes: where each shard's scores are written, so that a run that stopped "
+        "resumes from its finished shards (default: <output>.shards, removed once the output is written)",
+    )
+    add_scoring_flags(score, "config name, e.g. E-minilm (default: the module's)")
+    score.set_defaults(func=cmd_score)
