@@ -154,10 +154,12 @@ def report(
 
 def check_gpu_count(num_processes: int, device: str | None) -> None:
     """With GPUs (and no CPU device asked for), each process gets one: no more processes than GPUs."""
-    device = device or os.environ.get("NLGMETRICS_DEVICE")
-    if device is not None and not device.startswith("cuda"):
-        return
     import torch
+
+    from ..core.runtime import wants_cuda
+
+    if not wants_cuda(device):
+        return
 
     gpus = torch.cuda.device_count()
     if gpus and num_processes > gpus:
