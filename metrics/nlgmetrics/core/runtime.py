@@ -94,7 +94,7 @@ def select_device(device: str | torch.device | None = None) -> torch.device:
     cuda index past the GPUs present) is a ValueError naming it, so that a load fails before any work.
     """
     if device is None:
-        device = os.environ.get("NLGMETRICS_DEVICE") or None
+        device = requested_device()
     if device is None:
         if torch.cuda.is_available():
             return torch.device("cuda")
