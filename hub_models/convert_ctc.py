@@ -1,10 +1,10 @@
 """``python -m hub_models.convert_ctc``: the same as ``nlgmetrics convert ctc`` (the converter ships in the
-package: :mod:`nlgmetrics.convert.ctc`)."""
+package: :mod:`nlgmetrics.ctc.convert`)."""
 
 import sys
 
-from nlgmetrics.convert.ctc import *  # noqa: F403
-from nlgmetrics.convert.ctc import ConversionError, convert, main  # noqa: F401
+from nlgmetrics.ctc.convert import *  # noqa: F403
+from nlgmetrics.ctc.convert import ConversionError, convert, main  # noqa: F401
 
 if __name__ == "__main__":
     sys.exit(main(prog="python -m hub_models.convert_ctc"))

@@ -1,10 +1,10 @@
 """``python -m hub_models.convert_usr``: the same as ``nlgmetrics convert usr`` (the converter ships in the
-package: :mod:`nlgmetrics.convert.usr`)."""
+package: :mod:`nlgmetrics.usr.convert`)."""
 
 import sys
 
-from nlgmetrics.convert.usr import *  # noqa: F403
-from nlgmetrics.convert.usr import ConversionError, convert, main  # noqa: F401
+from nlgmetrics.usr.convert import *  # noqa: F403
+from nlgmetrics.usr.convert import ConversionError, convert, main  # noqa: F401
 
 if __name__ == "__main__":
     sys.exit(main(prog="python -m hub_models.convert_usr"))

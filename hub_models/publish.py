@@ -40,8 +40,10 @@ from typing import Any
 
 from nlgmetrics import __version__
 from nlgmetrics.convert import check_output_folder, os_error_line
-from nlgmetrics.core.registry import CTC_RELEASE, HUB_ORG, USR_RELEASE, WEIGHTS, read_published_revisions
+from nlgmetrics.core.registry import HUB_ORG, WEIGHTS, read_published_revisions
+from nlgmetrics.ctc.weights import CTC_RELEASE
 from nlgmetrics.modules import SPECS
+from nlgmetrics.usr.weights import USR_RELEASE
 
 ROOT = Path(__file__).resolve().parent.parent
 REVISIONS_FILE = ROOT / "metrics" / "nlgmetrics" / "core" / "data" / "published_revisions.json"

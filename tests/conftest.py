@@ -17,9 +17,9 @@ from tests.helpers import PARITY
 @pytest.fixture(scope="session", autouse=True)
 def tiny_snapshots(usr_release, tmp_path_factory) -> dict[str, Path]:
     """Tiny random models for every registered weight, in the offline HF cache the tests use; USR's are
-    written in the released transformers-2.x layout and converted by nlgmetrics.convert.usr first."""
-    from nlgmetrics.convert.usr import convert
-    from nlgmetrics.core.registry import usr_weight_name
+    written in the released transformers-2.x layout and converted by nlgmetrics.usr.convert first."""
+    from nlgmetrics.usr.convert import convert
+    from nlgmetrics.usr.weights import usr_weight_name
 
     usr_names = {usr_weight_name(part): part for part in ("mlm", "dr_c", "dr_f")}
     snapshots = build_tiny_hub_cache(os.environ["HF_HUB_CACHE"], [n for n in WEIGHTS if n not in usr_names])

@@ -7,7 +7,8 @@ import subprocess
 import sys
 
 from nlgmetrics.cli import main
-from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
+from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.ctc.weights import ctc_weight_name
 
 
 def test_weights_lists_every_config_with_its_repo_state_and_the_way_to_get_it(capsys):

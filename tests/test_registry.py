@@ -18,19 +18,10 @@ from types import SimpleNamespace
 import pytest
 
 from hub_models import publish
-from nlgmetrics.core import registry
-from nlgmetrics.core.registry import (
-    AWAITING_PIN,
-    CTC_CHECKPOINTS,
-    CTC_RELEASE,
-    PUBLISHED_REVISIONS,
-    USR_CHECKPOINTS,
-    USR_RELEASE,
-    WEIGHTS,
-    ctc_checkpoint_weights,
-    read_published_revisions,
-    usr_weight_name,
-)
+from nlgmetrics.core.registry import PUBLISHED_REVISIONS, WEIGHTS, read_published_revisions
+from nlgmetrics.ctc.weights import CTC_CHECKPOINTS, CTC_RELEASE, ctc_checkpoint_weights, ctc_weight_name
+from nlgmetrics.unieval.weights import AWAITING_PIN
+from nlgmetrics.usr.weights import USR_CHECKPOINTS, USR_RELEASE, usr_weight_name
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "metrics" / "nlgmetrics"
@@ -61,7 +52,7 @@ class FakeHub:
 
 def converted(root: Path, variant: str, direction: str, revision: str = CTC_RELEASE) -> Path:
     """A folder as ``convert_ctc`` leaves it, as far as publish reads it (metadata and some files)."""
-    spec = WEIGHTS[registry.ctc_weight_name(variant, direction)]
+    spec = WEIGHTS[ctc_weight_name(variant, direction)]
     folder = root / spec.name
     folder.mkdir(parents=True)
     metadata = {

@@ -15,7 +15,8 @@ import pytest
 from gradio_client import Client
 
 from nlgmetrics.core.hub import WeightsUnavailableError
-from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
+from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.modules.spec import FIELDS
 from nlgmetrics.ui import widget

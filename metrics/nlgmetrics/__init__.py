@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .core.registry import WEIGHTS as _WEIGHTS
+from .modules import family_weights as _family_weights
 from .version import __version__
+
+_WEIGHTS.gather_from(_family_weights)  # core names no family: the registry reads the family table's weights
 
 if TYPE_CHECKING:
     from .modules.metric import NLGMetric
@@ -45,7 +49,7 @@ def load(name: str, config_name: str | None = None, **load_kwargs: Any) -> NLGMe
         )
     if name not in SPECS:
         raise ValueError(f"unknown module {name!r}; choose one of {', '.join(list_modules())}")
-    from .modules.metric import MODULES
+    from .modules import MODULES
 
     module = MODULES[name](config_name=config_name, hash=f"nlgmetrics-{__version__}", **load_kwargs)
     module.download_and_prepare()

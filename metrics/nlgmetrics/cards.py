@@ -4,10 +4,10 @@
     python -m nlgmetrics.cards --check  # exit 1 naming each out-of-date card (CI and the tests run this)
 
 Each card is evaluate's metric card template under the module's Space header. What a module declares
-(:mod:`nlgmetrics.modules`: description, citation, inputs per config, load and compute options with their
+(its family's ``module.py``: description, citation, inputs per config, load and compute options with their
 defaults and help, configs, default and why, direction and range, example) and the weights each config
-loads (:mod:`nlgmetrics.core.registry`: repo and pinned revision) come from the package, so a card cannot
-drift from the code; the prose the declaration does not hold is in :mod:`nlgmetrics.card_notes`, and
+loads (its family's ``weights.py``: repo and pinned revision) come from the package, so a card cannot
+drift from the code; the prose the declaration does not hold is in the family's ``card.py``, and
 measured numbers are read from ``benchmarks/results/`` of the checkout. Importing this loads no model
 library; writing the cards needs a checkout (the results files are not in the wheel).
 
@@ -25,9 +25,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .card_notes import CardNotes, notes_for
-from .core.registry import AWAITING_PIN, WeightSpec, is_published
-from .modules import SPECS, ModuleSpec, Option
+from .core.registry import WeightSpec, is_published
+from .modules import SPECS, ModuleSpec, Option, family_part
+from .modules.card_notes import CardNotes, notes_for
 from .modules.spec import FIELDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -173,7 +173,7 @@ def options_section(spec: ModuleSpec, notes: CardNotes) -> str:
 
 def _weight_cell(weight: WeightSpec) -> str:
     revision = f"`{weight.revision[:10]}`" if weight.pinned else f"tag `{weight.revision}`"
-    if weight.name in AWAITING_PIN:
+    if weight.awaiting_pin:
         revision = f"`{weight.revision}` (not pinned)"
     return f"[`{weight.repo_id}`](https://huggingface.co/{weight.repo_id}) @ {revision}"
 
@@ -194,17 +194,17 @@ def unpublished(spec: ModuleSpec) -> list[str]:
 
 def awaiting_pin(spec: ModuleSpec) -> list[str]:
     """The configs whose third-party weights load a branch until their commit is verified."""
-    return [c for c in spec.configs if any(w.name in AWAITING_PIN for w in config_weights(spec, c))]
+    return [c for c in spec.configs if any(w.awaiting_pin for w in config_weights(spec, c))]
 
 
 def config_table(spec: ModuleSpec) -> str:
-    """Every config with the weights it loads (Hub repo @ pinned revision), its licence and marks."""
-    from .ctc.variants import CTC_VARIANTS
-
-    ctc = spec.family == "ctc"
+    """Every config with the weights it loads (Hub repo @ pinned revision), its licence and marks; a family's
+    card.py may add columns with ``config_columns(config, weights)`` (cells before and after the weights)."""
+    hook = getattr(family_part(spec.family, "card"), "config_columns", None)
+    extra = {c: hook(c, config_weights(spec, c)) if hook else ({}, {}) for c in spec.configs}
+    before, after = extra[spec.configs[0]]
     waiting, unpinned = unpublished(spec), awaiting_pin(spec)
-    columns = ["config", *(["kind"] if ctc else []), "weights (Hub repo @ pinned revision)"]
-    columns += [*(["layer"] if ctc else []), "licence", "note"]
+    columns = ["config", *before, "weights (Hub repo @ pinned revision)", *after, "licence", "note"]
     rows = ["| " + " | ".join(columns) + " |", "|---" * len(columns) + "|"]
     for config in spec.configs:
         weights = config_weights(spec, config)
@@ -216,12 +216,12 @@ def config_table(spec: ModuleSpec) -> str:
             marks.append("**not yet published** (see below)")
         if config in unpinned:
             marks.append("**not yet pinned** (see below)")
-        cells = [f"`{config}`", *([CTC_VARIANTS[config].kind] if ctc else [])]
-        cells.append("<br>".join(_weight_cell(w) for w in weights))
-        if ctc:
-            first = weights[0]
-            cells.append(f"{first.hidden_layer} of {first.num_layers}" if first.hidden_layer else "–")
-        cells += [", ".join(dict.fromkeys(w.license for w in weights)), "; ".join(marks)]
+        cells = [f"`{config}`", *extra[config][0].values(), "<br>".join(_weight_cell(w) for w in weights)]
+        cells += [
+            *extra[config][1].values(),
+            ", ".join(dict.fromkeys(w.license for w in weights)),
+            "; ".join(marks),
+        ]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
@@ -248,7 +248,7 @@ def configs_section(spec: ModuleSpec, notes: CardNotes) -> str:
             f"**Not yet pinned:** {', '.join(f'`{c}`' for c in unpinned)}. Their Hub repos "
             f"({', '.join(f'`{r}`' for r in repos)}) are not yet pinned to a commit: the registry loads their "
             "`main` branch until the commit ids are verified on the Hub and written into the registry "
-            "(`nlgmetrics/core/registry.py`)."
+            f"(`nlgmetrics/{spec.family}/weights.py`)."
         )
     parts.append(f"**Default: `{spec.default_config}`.** {spec.default_why}")
     if notes.configs_note:
@@ -313,8 +313,8 @@ def card(name: str) -> str:
     sections = [
         header(spec, notes),
         f"# Metric Card for {notes.title or spec.title}",
-        f"<!-- Generated by `{COMMAND}` from the declaration in nlgmetrics/modules/ and the notes in "
-        "nlgmetrics/card_notes/; edit those, not this file. -->",
+        f"<!-- Generated by `{COMMAND}` from the declaration and the notes in nlgmetrics/{spec.family}/ "
+        "(module.py, card.py); edit those, not this file. -->",
         f"## Metric Description\n\n{spec.description}\n\n{notes.description}\n\n"
         f"Paper: [{paper_title(spec)}]({spec.reference_urls[0]}) (see Citation).",
         f"## How to Use\n\n{how_to_use}",

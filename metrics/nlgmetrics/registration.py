@@ -16,7 +16,7 @@ beside its place under a temporary name and renamed into place, so several proce
 its marker (its name is our hash of the script it holds) is replaced or removed.
 
 >>> script_text("ctc_consistency", "0.1.0").splitlines()[-1]
-'from nlgmetrics.modules import CTCConsistency  # noqa: F401'
+'from nlgmetrics.ctc.module import CTCConsistency  # noqa: F401'
 >>> len(version_hash("ctc_consistency", "0.1.0"))
 64
 """
@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 import uuid
 from dataclasses import dataclass
@@ -39,14 +40,11 @@ MARKER = "nlgmetrics-register.json"
 PREFIX = "evaluate-metric--"
 
 
-def class_name(module: str) -> str:
-    """The evaluate.Metric class of ``module`` (``ctc_consistency`` → ``CTCConsistency``)."""
-    return "".join("CTC" if part == "ctc" else part.capitalize() for part in module.split("_"))
-
-
 def script_text(module: str, version: str) -> str:
     """The module script: imports the package's Metric class, as ``metrics/<name>/<name>.py`` does; where
     nlgmetrics is not installed it says in one line which version registered it and the two fixes."""
+    from .modules import FAMILIES, class_name, family_of
+
     return f'''"""{module} (nlgmetrics {version}), registered by `nlgmetrics register`: evaluate.load("{module}") loads the
 Metric class of the installed nlgmetrics package. Remove with `nlgmetrics register --remove`."""
 
@@ -64,7 +62,7 @@ except ModuleNotFoundError as error:
         name="nlgmetrics",
     ) from None
 
-from nlgmetrics.modules import {class_name(module)}  # noqa: F401
+from {FAMILIES[family_of(module)]}.module import {class_name(module)}  # noqa: F401
 '''
 
 
@@ -76,10 +74,21 @@ def version_hash(module: str, version: str) -> str:
 
 
 def metrics_folder() -> Path:
-    """``<HF_MODULES_CACHE>/evaluate_modules/metrics``: where evaluate looks (its own settings decide)."""
-    from evaluate import config
+    """``<HF_MODULES_CACHE>/evaluate_modules/metrics``: where evaluate looks (its own settings decide: its
+    config where evaluate is imported, else :func:`modules_cache_from_environment`)."""
+    config = sys.modules.get("evaluate.config")
+    if config is not None:
+        return Path(config.HF_MODULES_CACHE) / config.MODULE_NAME_FOR_DYNAMIC_MODULES / "metrics"
+    return modules_cache_from_environment() / "evaluate_modules" / "metrics"
 
-    return Path(config.HF_MODULES_CACHE) / config.MODULE_NAME_FOR_DYNAMIC_MODULES / "metrics"
+
+def modules_cache_from_environment() -> Path:
+    """evaluate's ``HF_MODULES_CACHE`` as its config reads the environment (``$HF_MODULES_CACHE``, else
+    ``$HF_HOME/modules``, else ``$XDG_CACHE_HOME/huggingface/modules``, else ``~/.cache/huggingface/modules``):
+    ``nlgmetrics register`` never imports evaluate, which takes seconds (it imports transformers' pipelines)."""
+    cache_home = os.getenv("XDG_CACHE_HOME", "~/.cache")
+    hf_home = os.path.expanduser(os.getenv("HF_HOME", os.path.join(cache_home, "huggingface")))
+    return Path(os.getenv("HF_MODULES_CACHE", os.path.join(hf_home, "modules")))
 
 
 @dataclass(frozen=True)
@@ -175,15 +184,13 @@ def _remove_parent_if_ours(parent: Path) -> None:
 
 
 def _check_root(root: Path) -> None:
-    """``root`` can be a folder: no part of it is a file."""
-    from evaluate import config
-
+    """``root`` (``<HF_MODULES_CACHE>/evaluate_modules/metrics``) can be a folder: no part of it is a file."""
     for folder in (root, *root.parents):
         if folder.exists() or folder.is_symlink():
             if not folder.is_dir():
                 raise RegistrationError(
                     f"cannot register into {root}: {folder} is not a folder (HF_MODULES_CACHE="
-                    f"{config.HF_MODULES_CACHE}); point HF_MODULES_CACHE at a folder, or unset it"
+                    f"{root.parents[1]}); point HF_MODULES_CACHE at a folder, or unset it"
                 )
             return
 

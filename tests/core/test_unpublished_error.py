@@ -15,7 +15,8 @@ import pytest
 import nlgmetrics
 from nlgmetrics.core import registry
 from nlgmetrics.core.hub import WeightsUnavailableError
-from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name, how_to_get, is_published
+from nlgmetrics.core.registry import WEIGHTS, how_to_get, is_published
+from nlgmetrics.ctc.weights import ctc_weight_name
 
 REPO = Path(__file__).resolve().parents[2]
 

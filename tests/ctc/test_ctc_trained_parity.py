@@ -26,10 +26,10 @@ import torch
 from transformers import AutoModel
 
 from nlgmetrics.cli import main as cli_main
-from nlgmetrics.convert import ctc as convert_ctc
 from nlgmetrics.core.registry import WeightSpec
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.ctc import CTCScorer
+from nlgmetrics.ctc import convert as convert_ctc
 from nlgmetrics.testing import save_tiny_model
 from tests.examples import BY_ASPECT, SUMMARIZATION
 from tests.helpers import REORDERED_FLOAT32, assert_parity
@@ -222,7 +222,8 @@ def test_a_published_checkpoint_loads_at_the_commit_publish_recorded(checkpoints
     from types import SimpleNamespace
 
     from hub_models import publish
-    from nlgmetrics.core.registry import ctc_checkpoint_weights, read_published_revisions
+    from nlgmetrics.core.registry import read_published_revisions
+    from nlgmetrics.ctc.weights import ctc_checkpoint_weights
 
     _, _, converted = checkpoints["R-bert"]  # R-cnndm doc_to_summ
     cache = Path(os.environ["HF_HUB_CACHE"])

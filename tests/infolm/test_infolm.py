@@ -23,7 +23,7 @@ from nlgmetrics.infolm import (
     InfoLMScorer,
     information_measure,
 )
-from nlgmetrics.modules.infolm import top_tokens
+from nlgmetrics.infolm.module import top_tokens
 from tests.examples import LONG_DOC
 from tests.references.infolm import PARAMETERS, stepwise_bag, table1
 

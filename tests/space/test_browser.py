@@ -19,7 +19,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from nlgmetrics.core.availability import NOTE_TITLE
-from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
+from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
 from nlgmetrics.ui.records import display

@@ -28,7 +28,8 @@ from nlgmetrics.core.availability import (
     conversion_note,
     default_choice,
 )
-from nlgmetrics.core.registry import WEIGHTS, ctc_weight_name
+from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui import space as space_module
 from nlgmetrics.ui.records import Limits, read_upload, records_to_fields, scored_records, write_scored

@@ -13,10 +13,11 @@ import torch
 import nlgmetrics
 from hub_models import publish
 from nlgmetrics.cli import main as cli_main
-from nlgmetrics.convert import usr as convert_usr
-from nlgmetrics.core.registry import USR_RELEASE, WEIGHTS, usr_weight_name
+from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.usr import convert as convert_usr
 from nlgmetrics.usr import preprocess, regression
+from nlgmetrics.usr.weights import USR_RELEASE, usr_weight_name
 from tests.helpers import TOLERANCE, assert_parity
 from tests.references import usr as reference
 

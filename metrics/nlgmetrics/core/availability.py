@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..core.hub import embedded_folder, hub_offline
-from ..core.registry import CTC_DRIVE_FOLDER, USR_DRIVE_FOLDER, how_to_get, is_published, load_hint
+from ..core.registry import how_to_get, is_published, load_hint, original_releases
 
 READY = "loads now"
 DOWNLOAD = "downloadable, not cached yet"
@@ -203,6 +203,7 @@ def conversion_note(specs: Sequence) -> str:
                     missing.setdefault(weight.conversion, (weight, spec.name, config))
     if not missing:
         return ""
+    releases = ", ".join(f"[{name}'s folder]({url})" for name, url in original_releases().items())
     lines = [
         f"- {module} `{config}`: `{weight.conversion}`, then "
         f"`nlgmetrics score FILE --metric {module} {load_hint(weight, 'cli')}`"
@@ -213,7 +214,7 @@ def conversion_note(specs: Sequence) -> str:
             f"<details><summary>{NOTE_TITLE}</summary>\n",
             "These are converted from the authors' original checkpoints and are not on the Hub yet, so this "
             "Space cannot load them. On your own machine (`pip install nlgmetrics`), download the checkpoint "
-            f"([CTC's folder]({CTC_DRIVE_FOLDER}), [USR's folder]({USR_DRIVE_FOLDER})), convert it, and score "
+            f"({releases}), convert it, and score "
             "with the folder:\n",
             *lines,
             "\n</details>",

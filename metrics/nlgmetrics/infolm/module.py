@@ -1,4 +1,5 @@
-"""The infolm module, declared: inputs, configs (registered masked LMs), options, direction.
+"""The infolm module: its declaration (inputs, configs = registered masked LMs, options, direction) and its
+evaluate class ``Infolm`` (made on first use).
 
 >>> SPEC.configs, SPEC.default_config
 (('bert-base-uncased',), 'bert-base-uncased')
@@ -9,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.registry import weights_for
-from ..infolm import DEFAULT_MODEL
-from ..infolm.options import COMPUTE_OPTIONS, LOAD_OPTIONS
-from .spec import ModuleSpec
+from ..modules import metric_classes
+from ..modules.spec import ModuleSpec
+from . import DEFAULT_MODEL
+from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 
 CITATION = """\
 @inproceedings{colombo2022infolm,
@@ -34,7 +36,7 @@ DESCRIPTION = (
 
 def make_scorer(spec: ModuleSpec, config: str | None, model: str | None = None, **load_options: Any):
     """The InfoLMScorer of the module: its config name or ``model=`` (not both, unless they agree)."""
-    from ..infolm.scorer import InfoLMScorer
+    from .scorer import InfoLMScorer
 
     if config and model and config != model:
         raise ValueError(f"config name {config!r} and model={model!r} disagree; give only one")
@@ -78,3 +80,10 @@ SPEC = ModuleSpec(
     details=top_tokens,
     default_why="The paper's and torchmetrics' model, so scores carry over to both.",
 )
+
+SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
+CLASSES = {"infolm": "Infolm"}
+"""Module → its evaluate class (evaluate derives the module's name from the class name)."""
+
+__getattr__ = metric_classes(__name__)
+"""The evaluate classes named in ``CLASSES``, made on first use (evaluate is imported then)."""

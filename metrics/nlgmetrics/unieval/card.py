@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import CardNotes, Results, sci
+from ..modules.card_notes import CardNotes, Results, sci
 
 DESCRIPTION = """UniEval (Zhong et al., EMNLP 2022) turns every quality dimension into a Boolean question answered by a
 T5-v1.1-large evaluator trained for it

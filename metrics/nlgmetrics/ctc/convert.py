@@ -26,11 +26,12 @@ from pathlib import Path
 import torch
 import transformers
 
-from ..console import OneLineErrorParser, quiet_loading
-from ..core.registry import CTC_CHECKPOINTS, WEIGHTS, ctc_weight_name
+from ..console import OneLineErrorParser, quiet_downloads
+from ..convert import check_output_folder, error_line, os_error_line
+from ..core.hub import quiet_loading
+from ..core.registry import WEIGHTS, WeightSpec
 from ..version import __version__
-from . import check_output_folder, error_line, os_error_line
-from .cards import model_card
+from .weights import CTC_CHECKPOINTS, CTC_DRIVE_FOLDER, CTC_RELEASE, ctc_weight_name
 
 LABELS = {"id2label": {0: "ALIGNED", 1: "HALLUCINATED"}, "label2id": {"ALIGNED": 0, "HALLUCINATED": 1}}
 _BUFFERS = ("embeddings.position_ids", "embeddings.token_type_ids")
@@ -218,7 +219,7 @@ def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert ctc") ->
     ]
     if missing and not args.all:
         parser.error(f"missing {', '.join(missing)} (or use --all)")
-    with quiet_loading(show_progress=False):  # the result is the line printed at the end; settings restored
+    with quiet_loading(), quiet_downloads(True):  # the result is the line printed at the end
         try:
             if args.all:
                 convert_all(args.checkpoints_dir, args.output)
@@ -234,3 +235,148 @@ def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert ctc") ->
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ---- the model card of a converted checkpoint (its README.md) ------------------------------------------
+
+DIRECTIONS = {
+    "doc_to_summ": (
+        "a summary's words against its source document: align(summary → document)",
+        "the document is x; pseudo-summaries y1 come from an unsupervised TextRank extractive summarizer "
+        "(not the references, which may themselves hallucinate)",
+        "CTC consistency, and the consistency factor of CTC relevance",
+    ),
+    "summ_to_ref": (
+        "a reference summary's words against a candidate summary: align(reference → summary)",
+        "the reference summary serves as both x and y1",
+        "the reference-coverage factor of CTC relevance",
+    ),
+    "sent_to_sent": (
+        "a sentence's words against another sentence: align(output → input) and align(input → output)",
+        "y1 is the input sentence itself",
+        "CTC preservation (both directions, harmonic mean)",
+    ),
+    "fact_to_response": (
+        "a dialog response's words against the knowledge: align(response → fact)",
+        "the knowledge c is x; y1 is 1-3 random sentences of it (PersonaChat) or one (Topical-Chat)",
+        "CTC groundedness",
+    ),
+    "fact_history_to_response": (
+        "a dialog response's words against the knowledge and the history: "
+        'align(response → fact + "\\n\\n\\n" + history)',
+        "the reference response is y1 and the concatenated knowledge and history is x",
+        "CTC engagingness",
+    ),
+}
+
+DOMAINS = {
+    "cnndm": "CNN/DailyMail news summarization",
+    "xsum": "XSum extreme summarization",
+    "yelp": "Yelp reviews (sentiment style transfer)",
+    "topical_chat": "Topical-Chat knowledge-grounded dialog",
+    "persona_chat": "PersonaChat dialog",
+    "mix": "a mix of the summarization alignment data",
+}
+
+CITATION = """@inproceedings{deng-etal-2021-compression,
+    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural Language Generation",
+    author = "Deng, Mingkai and Tan, Bowen and Liu, Zhengzhong and Xing, Eric and Hu, Zhiting",
+    booktitle = "Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing",
+    year = "2021",
+    url = "https://aclanthology.org/2021.emnlp-main.599",
+}"""
+
+
+def _usage(spec: WeightSpec, variant: str) -> str:
+    if variant.startswith("R"):
+        return f"""```python
+import torch
+from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+tokenizer = AutoTokenizer.from_pretrained("{spec.repo_id}", revision="{spec.revision}")
+model = AutoModelForSequenceClassification.from_pretrained("{spec.repo_id}", revision="{spec.revision}").eval()
+inputs = tokenizer(context, text, truncation="longest_first", max_length=512, return_tensors="pt")
+with torch.no_grad():
+    score = model(**inputs).logits[0, 0].item()   # the predicted aggregated alignment of `text`
+```"""
+    return f"""The score of a word is P(label 0 = ALIGNED) computed on the **sum** of the hidden states of its
+sub-word pieces (the classifier is applied once per word, so it is not the mean of token logits).
+Texts are lower-cased and cleaned first, and the scored text is cut to 256 tokens; `nlgmetrics`
+reproduces every step of the reference:
+
+```python
+import nlgmetrics
+metric = nlgmetrics.load("ctc_consistency", aligner="D:{spec.repo_id}")
+```"""
+
+
+def model_card(spec: WeightSpec, variant: str, direction: str, metadata: dict) -> str:
+    """The README.md of one converted checkpoint."""
+    aligns, recipe, used_by = DIRECTIONS[direction]
+    kind = "discriminative token classifier (D)" if variant.startswith("D") else "regressor (R)"
+    domain = DOMAINS[variant.split("-", 1)[1].split("-")[0]]
+    pipeline = "token-classification" if variant.startswith("D") else "text-classification"
+    training = (
+        f"Fine-tuned from `{spec.base}` as a word tagger (cross-entropy over words; learning rate 1e-5, batch 1 "
+        "with 16 accumulation steps, 1 epoch, 10% warm-up, AdamW with weight decay 0.01)."
+        if variant.startswith("D")
+        else "A BLEURT model fine-tuned from BERT-base (15k steps, batch 6, max_seq_length 512) to predict the "
+        "aggregated label of the text: the mean over its words of (1 − hallucinated) — the sum, stopwords removed, "
+        "for the dialog models — then ported to PyTorch (exact GELU)."
+    )
+    return f"""---
+license: {spec.license}
+language: en
+library_name: transformers
+pipeline_tag: {pipeline}
+base_model: {spec.base}
+tags:
+- nlg-evaluation
+- ctc
+- information-alignment
+---
+
+# CTC {variant} `{direction}` aligner
+
+The {kind} of **CTC** (Deng et al., EMNLP 2021) for {domain}, converted to a standard
+`{spec.architecture}`. It estimates the information alignment of {aligns}. It is used by
+{used_by} in the [`nlgmetrics`](https://huggingface.co/nlgmetrics) evaluate modules.
+
+## How to use
+
+{_usage(spec, variant)}
+
+## Training data: weak supervision (Appendix A of the paper)
+
+1. Take an input x and a target y1 that is fully aligned with it: {recipe}.
+2. Paraphrase y1 into y2 (T5 paraphraser; the most different of 10 paraphrases).
+3. Mask sub-trees of y2's constituency parse and let BART-large fill them in without seeing x: filled-in
+   words are labelled *not aligned* (HALLUCINATED, label 1), the others *aligned* (ALIGNED, label 0).
+
+{training}
+
+## Intended use and limits
+
+Intended for evaluating English generated text on the aspect above, as one factor of a CTC metric.
+Not a fact checker: scores reflect what the weak supervision taught (lexical and paraphrastic support),
+inputs are truncated (the scored text to 256 tokens for D, pairs to 512 tokens), and the model was
+trained on {domain} only; scores are not calibrated across models.
+
+## Original source and conversion
+
+- Original checkpoint: `{variant}/{direction}.ckpt` from the authors' release, {CTC_DRIVE_FOLDER}
+  (sha256 `{metadata["checkpoint_sha256"]}`), as used by the `ctc_score` package.
+- Converted by `hub_models/convert_ctc.py` ({metadata["converted_with"]}): keys renamed to
+  `{spec.architecture}`, unused pooler and stale buffers dropped, every other tensor loaded strictly.
+- Revision: this upload is tagged `{CTC_RELEASE}`; nlgmetrics pins the commit id of the upload itself
+  (`hub_models/publish.py` records it in nlgmetrics' `core/data/published_revisions.json`), which,
+  unlike a tag, cannot move.
+
+## Citation
+
+```bibtex
+{CITATION}
+```
+
+Licence: {spec.license.upper()}, as the CTC code release; the base model `{spec.base}` has its own licence.
+"""

@@ -1,4 +1,5 @@
-"""The usr module, declared: inputs, the one config (the released Topical-Chat models), options.
+"""The usr module: its declaration (inputs, the one config = the released Topical-Chat models, options) and
+its evaluate class ``Usr`` (made on first use).
 
 >>> SPEC.configs, SPEC.default_config, SPEC.inputs
 (('topical_chat',), 'topical_chat', ('predictions', 'sources', 'contexts'))
@@ -8,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..usr import DEFAULT_CONFIG
-from ..usr.options import COMPUTE_OPTIONS, LOAD_OPTIONS
-from .spec import ModuleSpec
+from ..modules import metric_classes
+from ..modules.spec import ModuleSpec
+from . import DEFAULT_CONFIG
+from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 
 if TYPE_CHECKING:
     from ..core.scorer import Scorer
@@ -38,7 +40,7 @@ DESCRIPTION = (
 
 def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any) -> Scorer:
     """The USRScorer of the module (the config names the released models; mlm=/dr_c=/dr_f= replace one)."""
-    from ..usr.scorer import USRScorer
+    from .scorer import USRScorer
 
     return USRScorer(config=config or DEFAULT_CONFIG, **load_options)
 
@@ -49,7 +51,8 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
     >>> [w.repo_id for w in config_weights(None, "topical_chat")]
     ['nlgmetrics/usr-mlm-topical_chat', 'nlgmetrics/usr-dr_c-topical_chat', 'nlgmetrics/usr-dr_f-topical_chat']
     """
-    from ..core.registry import WEIGHTS, usr_weight_name
+    from ..core.registry import WEIGHTS
+    from .weights import usr_weight_name
 
     return [WEIGHTS[usr_weight_name(part, config)] for part in ("mlm", "dr_c", "dr_f")]
 
@@ -91,3 +94,10 @@ SPEC = ModuleSpec(
     details=token_log_probs,
     default_why="The only released models (Topical-Chat); the paper's PersonaChat models were never released.",
 )
+
+SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
+CLASSES = {"usr": "Usr"}
+"""Module → its evaluate class (evaluate derives the module's name from the class name)."""
+
+__getattr__ = metric_classes(__name__)
+"""The evaluate classes named in ``CLASSES``, made on first use (evaluate is imported then)."""

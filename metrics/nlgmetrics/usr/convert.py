@@ -28,11 +28,12 @@ from pathlib import Path
 import torch
 import transformers
 
-from ..console import OneLineErrorParser, quiet_loading
-from ..core.registry import USR_CHECKPOINTS, WEIGHTS, usr_weight_name
+from ..console import OneLineErrorParser, quiet_downloads
+from ..convert import check_output_folder, error_line, os_error_line
+from ..core.hub import quiet_loading
+from ..core.registry import WEIGHTS, WeightSpec
 from ..version import __version__
-from . import check_output_folder, error_line, os_error_line
-from .cards import usr_model_card
+from .weights import USR_CHECKPOINTS, USR_DRIVE_FOLDER, USR_RELEASE, usr_weight_name
 
 DR_LABELS = {
     "id2label": {0: "OTHER_RESPONSE", 1: "TRUE_RESPONSE"},
@@ -245,7 +246,7 @@ def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert usr") ->
     )
     parser.add_argument("--tokenizer-revision", default=None)
     args = parser.parse_args(argv)
-    with quiet_loading(show_progress=False):  # the result is the lines printed at the end; settings restored
+    with quiet_loading(), quiet_downloads(True):  # the result is the lines printed at the end
         try:
             folders = convert(
                 args.mlm, args.dr_c, args.dr_f, args.output, args.tokenizer, args.tokenizer_revision
@@ -259,3 +260,107 @@ def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert usr") ->
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ---- the model cards of the converted models (their README.md) -----------------------------------------
+
+USR_CITATION = """@inproceedings{mehri-eskenazi-2020-usr,
+    title = "{USR}: An Unsupervised and Reference Free Evaluation Metric for Dialog Generation",
+    author = "Mehri, Shikib and Eskenazi, Maxine",
+    booktitle = "Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics",
+    year = "2020",
+    url = "https://aclanthology.org/2020.acl-main.64",
+}"""
+
+USR_PARTS = {
+    "mlm": (
+        "USR-MLM",
+        "fill-mask",
+        "`roberta-base` fine-tuned with the masked-LM objective on Topical-Chat dialogs "
+        "(`<utterance> _eos _go <response> _eos` lines, `run_lm_finetuning.py`)",
+        "the **mean natural-log probability** of each token of `<s> <last utterance> _eos _go <response> _eos </s>` "
+        "(the last 100 ids), masked one at a time, over every position but the first and the last of the window "
+        "(how understandable and natural the response is)",
+    ),
+    "dr_c": (
+        "USR-DR-c",
+        "text-classification",
+        "`roberta-base` fine-tuned as dialog retrieval on Topical-Chat: (context + fact, true response) labelled 1, "
+        "(context + fact, random response) labelled 0 (`train_understandable.py`, the `both/` data)",
+        "P(label 1 = `TRUE_RESPONSE`) of the pair (`<last utterance> _eos <fact> _eos`, `_go <response> _eos`), "
+        "cut to 128 tokens with transformers 2.1.1's longest_first (maintains context, interesting)",
+    ),
+    "dr_f": (
+        "USR-DR-f",
+        "text-classification",
+        "`roberta-base` fine-tuned as dialog retrieval on Topical-Chat: (fact, true response) labelled 1, "
+        "(fact, random response) labelled 0 (`train_understandable.py`, the `fct/` data)",
+        "P(label 1 = `TRUE_RESPONSE`) of the pair (`<fact> _eos`, `_go <response> _eos`), cut to 128 tokens "
+        "with transformers 2.1.1's longest_first (uses knowledge)",
+    ),
+}
+
+
+def usr_model_card(spec: WeightSpec, part: str, metadata: dict) -> str:
+    """The README.md of one converted USR checkpoint."""
+    title, pipeline, training, score = USR_PARTS[part]
+    dropped = metadata.get("dropped_keys") or []
+    dropped_text = (
+        f"dropped {len(dropped)} unused key(s): " + ", ".join(f"`{k}`" for k in dropped)
+        if dropped
+        else "no key dropped"
+    )
+    return f"""---
+license: {spec.license}
+language: en
+library_name: transformers
+pipeline_tag: {pipeline}
+base_model: {spec.base}
+tags:
+- nlg-evaluation
+- dialog-evaluation
+- usr
+---
+
+# {title} (Topical-Chat)
+
+One of the three models of **USR** (Mehri & Eskenazi, ACL 2020), the authors' released checkpoint converted
+to a standard `{spec.architecture}`. It was {training}. USR uses it for {score}.
+
+## How to use
+
+Texts are lower-cased, whitespace-normalised and split by spaCy's English tokenizer before they reach the
+model, and USR combines the three models with a fixed regression; `nlgmetrics` reproduces every step of the
+released code:
+
+```python
+import nlgmetrics
+usr = nlgmetrics.load("usr")
+usr.compute(predictions=[response], sources=[dialog_history], contexts=[fact])
+```
+
+## Intended use and limits
+
+For evaluating English open-domain dialog responses as in the paper. Trained on Topical-Chat only (the
+PersonaChat models were not released); inputs are truncated (100 ids for USR-MLM, 128-token pairs for DR);
+scores are not calibrated beyond the released regression.
+
+## Original source and conversion
+
+- Original checkpoint: `{metadata["checkpoint"]}` (sha256 `{metadata["checkpoint_sha256"]}`) from the authors'
+  release, {USR_DRIVE_FOLDER}, a transformers 2.1.1 `save_pretrained` folder.
+- Converted by `hub_models/convert_usr.py` ({metadata["converted_with"]}); every tensor loaded strictly;
+  {dropped_text} (transformers 2.x built a pooler that USR never uses: current classes have none).
+- Tokenizer: {metadata["tokenizer"]} (the roberta-base byte-level BPE).
+- Revision: this upload is tagged `{USR_RELEASE}`; nlgmetrics pins the commit id of the upload itself
+  (`hub_models/publish.py` records it in nlgmetrics' `core/data/published_revisions.json`).
+
+## Citation
+
+```bibtex
+{USR_CITATION}
+```
+
+Licence: the USR code release is a fork of Hugging Face transformers (Apache-2.0); the base model
+`{spec.base}` has its own licence (MIT).
+"""

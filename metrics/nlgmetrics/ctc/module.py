@@ -1,4 +1,5 @@
-"""The five CTC modules, declared: inputs, configs (aligner variants), options, direction.
+"""The five CTC modules: their declarations (inputs, configs = aligner variants, options, direction) and
+their evaluate classes ``CTCConsistency`` ... ``CTCGroundedness`` (made on first use: see ``CLASSES``).
 
 >>> SPECS["ctc_groundedness"].inputs, SPECS["ctc_groundedness"].default_config
 (('predictions', 'contexts'), 'R-topical_chat')
@@ -8,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ctc.aspects import ASPECTS, variants_for
-from ..ctc.options import LOAD_OPTIONS, compute_options
-from .spec import ModuleSpec
+from ..modules import metric_classes
+from ..modules.spec import ModuleSpec
+from .aspects import ASPECTS, variants_for
+from .options import LOAD_OPTIONS, compute_options
 
 CITATION = """\
 @inproceedings{deng-etal-2021-compression,
@@ -78,7 +80,7 @@ DOCTEST_SCORES = {
 
 def make_scorer(spec: ModuleSpec, config: str | None, aligner: str | None = None, **load_options: Any):
     """The CTCScorer of a module: its config name or ``aligner=`` (not both, unless they agree)."""
-    from ..ctc.scorer import CTCScorer
+    from .scorer import CTCScorer
 
     if config and aligner and config != aligner:
         raise ValueError(f"config name {config!r} and aligner={aligner!r} disagree; give only one")
@@ -91,7 +93,7 @@ def variant_weights(spec: ModuleSpec, config: str) -> list:
     >>> [w.repo_id for w in variant_weights(SPECS["ctc_relevance"], "D-cnndm")]
     ['nlgmetrics/ctc-D-cnndm-doc_to_summ', 'nlgmetrics/ctc-D-cnndm-summ_to_ref']
     """
-    from ..ctc.variants import CTC_VARIANTS
+    from .variants import CTC_VARIANTS
 
     variant = CTC_VARIANTS[config]
     weights = [variant.weight_for(d) for d in ASPECTS[spec.name.removeprefix("ctc_")].directions]
@@ -135,3 +137,16 @@ def _spec(aspect: str) -> ModuleSpec:
 
 
 SPECS: dict[str, ModuleSpec] = {f"ctc_{aspect}": _spec(aspect) for aspect in ASPECTS}
+
+CLASSES = {
+    "ctc_consistency": "CTCConsistency",
+    "ctc_relevance": "CTCRelevance",
+    "ctc_preservation": "CTCPreservation",
+    "ctc_engagingness": "CTCEngagingness",
+    "ctc_groundedness": "CTCGroundedness",
+}
+"""Module → its evaluate class. evaluate derives a module's name from its class name (``CTCConsistency`` →
+``ctc_consistency``), so each class is its module's name in CamelCase, "ctc" as "CTC"."""
+
+__getattr__ = metric_classes(__name__)
+"""The evaluate classes named in ``CLASSES``, made on first use (evaluate is imported then)."""

@@ -1,4 +1,5 @@
-"""The unieval module, declared: one config per UniEval task, each with its own inputs.
+"""The unieval module: its declaration (one config per UniEval task, each with its own inputs) and its
+evaluate class ``Unieval`` (made on first use).
 
 >>> SPEC.configs, SPEC.default_config
 (('summarization', 'dialogue', 'data2text', 'fact'), 'summarization')
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..unieval import DEFAULT_TASK, TASKS
-from ..unieval.options import COMPUTE_OPTIONS, LOAD_OPTIONS
-from .spec import ModuleSpec
+from ..modules import metric_classes
+from ..modules.spec import ModuleSpec
+from . import DEFAULT_TASK, TASKS
+from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 
 CITATION = """\
 @inproceedings{zhong2022unieval,
@@ -52,7 +54,7 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
 
 def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
     """The UniEvalScorer of the task ``config`` (default summarization)."""
-    from ..unieval.scorer import UniEvalScorer
+    from .scorer import UniEvalScorer
 
     return UniEvalScorer(config or spec.default_config, **load_options)
 
@@ -98,3 +100,10 @@ SPEC = ModuleSpec(
     "Summarization comes first, as in UniEval's code and paper (SummEval), and its evaluator `unieval-sum` "
     "also serves data2text.",
 )
+
+SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
+CLASSES = {"unieval": "Unieval"}
+"""Module → its evaluate class (evaluate derives the module's name from the class name)."""
+
+__getattr__ = metric_classes(__name__)
+"""The evaluate classes named in ``CLASSES``, made on first use (evaluate is imported then)."""
