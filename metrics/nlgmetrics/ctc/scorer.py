@@ -187,17 +187,22 @@ class CTCScorer(Scorer):
         n = len(data["predictions"])
         blank = [_blank_fields(data, i) for i in range(n)]
         jobs = _jobs(self.aspect, data)
+        run = [k for k, job in enumerate(jobs) if not blank[job.index]]  # a blank example runs nothing
+        alignments: list[Alignment] = [NAN_ALIGNMENT] * len(jobs)
         desc = f"ctc_{self.aspect.name} " + ", ".join(f"{a.kind} {a.name}" for a in self.aligners.values())
         with runtime.Progress(total=n, enabled=options["show_progress"], desc=desc) as progress:
-            # the aligners report pairs (a blank example's at once); an example counts when all its pairs are done
-            alignments = self._align(
-                jobs,
-                [bool(blank[job.index]) for job in jobs],
+            scored = n - sum(map(bool, blank))
+            progress.advance(n - scored)  # blank examples: nothing to run
+            # the aligners report pairs; an example counts when all its pairs are done
+            found = self._align(
+                [jobs[k] for k in run],
                 aggregation,
                 bool(remove_stopwords),
                 long_inputs,
-                progress.per(n / len(jobs) if jobs else 0.0),
+                progress.per(scored / len(run) if run else 0.0),
             )
+        for k, alignment in zip(run, found):
+            alignments[k] = alignment
         per_example: list[dict[str, Alignment]] = [{} for _ in range(n)]
         for job, alignment in zip(jobs, alignments):
             per_example[job.index][job.label] = alignment
@@ -215,15 +220,14 @@ class CTCScorer(Scorer):
     def _align(
         self,
         jobs: list[_Job],
-        blank: list[bool],
         aggregation: str,
         remove_stopwords: bool,
         long_inputs: str,
         progress,
     ) -> list[Alignment]:
-        """Run each aligner once over all of its pairs (E aligners then embed each text once); a pair of an
-        example with a blank text (``blank``, found once, here) gets NaN without model work; ``progress`` is
-        told the pairs done after every forward batch."""
+        """Run each aligner once over all of its pairs (E aligners then embed each text once): the pairs of
+        the examples without a blank text (found once, by :meth:`_score`: the aligners' mask is all False);
+        ``progress`` is told the pairs done after every forward batch."""
         groups: dict[AlignerSource, list[int]] = defaultdict(list)
         for k, job in enumerate(jobs):
             groups[self.sources[job.direction]].append(k)
@@ -235,7 +239,7 @@ class CTCScorer(Scorer):
                 remove_stopwords=remove_stopwords,
                 long_inputs=long_inputs,
                 progress=progress,
-                blank=[blank[k] for k in members],
+                blank=[False] * len(members),
             )
             for k, alignment in zip(members, results):
                 out[k] = alignment
