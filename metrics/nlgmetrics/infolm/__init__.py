@@ -7,12 +7,7 @@ measures load on first use.
 from __future__ import annotations
 
 from ..core.lazy import lazy_exports
-
-DEFAULT_MODEL = "bert-base-uncased"
-"""Key of :data:`nlgmetrics.core.registry.WEIGHTS`: the paper's and torchmetrics' masked LM."""
-DEFAULT_MEASURE = "kl_divergence"
-DEFAULT_TEMPERATURE = 0.25
-"""torchmetrics' default (sharpening); the paper's experiments use 1.0 (its Appendix B.5)."""
+from .defaults import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
 
 _LAZY = {
     "InfoLMScorer": "scorer",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import torch
 
-from . import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
+from .defaults import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
 
 
 @dataclass(frozen=True)

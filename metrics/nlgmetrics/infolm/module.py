@@ -12,7 +12,7 @@ from typing import Any
 from ..core.registry import weights_for
 from ..modules import metric_classes
 from ..modules.spec import ModuleSpec
-from . import DEFAULT_MODEL
+from .defaults import DEFAULT_MODEL
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 
 CITATION = """\

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from ..core.options import MODEL_REVISION, Option, name_option
-from . import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
+from .defaults import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
 
 MEASURE_NAMES = (
     "kl_divergence",

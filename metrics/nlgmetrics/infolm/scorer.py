@@ -32,7 +32,7 @@ from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed, split_options
 from ..core.validation import check_inputs, is_blank
 from ..modules import SPECS
-from . import DEFAULT_MODEL
+from .defaults import DEFAULT_MODEL
 from .measures import _real, check_options
 
 if TYPE_CHECKING:

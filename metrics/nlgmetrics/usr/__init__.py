@@ -11,12 +11,9 @@ The constants below import no model library; :class:`USRScorer` loads on first u
 from __future__ import annotations
 
 from ..core.lazy import lazy_exports
+from .defaults import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW
 from .regression import COEFFICIENTS, INTERCEPT, NORMALISATION, usr_score
-
-DEFAULT_CONFIG = "topical_chat"
-"""The released checkpoints (trained on Topical-Chat); the PersonaChat ones were never released."""
-SUB_METRICS = ("mlm", "dr_c", "dr_f")
 
 _LAZY = {"USRScorer": "scorer", "usr": "scorer", "SequenceClassifier": "scorer"}
 

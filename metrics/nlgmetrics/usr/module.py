@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..modules import metric_classes
 from ..modules.spec import ModuleSpec
-from . import DEFAULT_CONFIG
+from .defaults import DEFAULT_CONFIG
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 
 if TYPE_CHECKING:
