@@ -11,12 +11,18 @@ several threads at once.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import torch
 
 from .batching import batches_of, halving_on_oom
 from .hub import encode_within_window, load_model, load_tokenizer, model_window
-from .runtime import Runtime
+from .model import ModelWrapper
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .model import WrapperArgs
 
 
 def load_masked_lm(source: str, revision: str | None, device: torch.device, dtype: torch.dtype):
@@ -42,44 +48,21 @@ def _single_head(model) -> torch.nn.Module | None:
     return heads[0] if len(heads) == 1 else None
 
 
-class MaskedLanguageModel:
-    """A masked LM from the process-wide cache, with its tokenizer and window.
+class MaskedLanguageModel(ModelWrapper):
+    """A masked LM (a loaded ``*ForMaskedLM``) from the process-wide cache, with its tokenizer and window;
+    a batch row is a masked copy (``rows_per_text`` copies per text by default)."""
 
-    Args:
-        model, tokenizer: a loaded ``*ForMaskedLM`` (eval mode) and its tokenizer.
-        batch_size: masked copies per forward pass.
-        name: a short name for progress bars and reports.
-        max_batch_tokens: padded tokens per forward pass instead (as many length-sorted copies as fit, at
-            least one); None: ``batch_size`` copies.
-    """
+    cache_kind = "MLM"
+    rows_per_text = 4
+    load_weights = staticmethod(load_masked_lm)
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
-        self.model = model
-        self.tokenizer = tokenizer
-        self.batch_size = batch_size
-        self.max_batch_tokens = max_batch_tokens
-        self.name = name
-        self.device = next(model.parameters()).device
+    def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
+        super().__init__(model, tokenizer, **common)
         self.window = model_window(tokenizer, model.config)
         self.special_ids = {tokenizer.pad_token_id, tokenizer.sep_token_id, tokenizer.cls_token_id} - {None}
         head = model.get_output_embeddings()
         self.vocab_size = head.weight.shape[0] if head is not None else model.config.vocab_size
         self._head = _single_head(model)
-
-    @classmethod
-    def load(cls, source: str, revision: str | None, run: Runtime, *, name: str = "") -> MaskedLanguageModel:
-        """Load (once per process per source, revision, device and dtype) from a Hub repo or a folder;
-        ``run.rows(per_text=4)`` masked copies per forward pass, or ``run.max_batch_tokens`` padded tokens."""
-        model, tokenizer = run.cached(
-            "MLM", source, revision, lambda: load_masked_lm(source, revision, run.device, run.dtype)
-        )
-        return cls(
-            model,
-            tokenizer,
-            batch_size=run.rows(per_text=4),
-            name=name or source,
-            max_batch_tokens=run.max_batch_tokens,
-        )
 
     def encode(self, texts: Sequence[str]) -> list[tuple[list[int], bool]]:
         """(token ids with special tokens, was it cut) per text, cut to the model window."""

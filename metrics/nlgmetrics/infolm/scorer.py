@@ -38,6 +38,8 @@ from .measures import _real, check_options
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from ..core.model import WrapperArgs
+
 TOP_TOKENS = 10
 """How many tokens ``return_details`` lists per example."""
 TEXTS_PER_CHUNK = 64
@@ -100,10 +102,8 @@ class _Text:
 class InfoLMModel(MaskedLanguageModel):
     """The masked-LM engine turning texts into idf-weighted bags of distributions."""
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
-        super().__init__(
-            model, tokenizer, batch_size=batch_size, name=name, max_batch_tokens=max_batch_tokens
-        )
+    def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
+        super().__init__(model, tokenizer, **common)
         # float64 bags make the measures exact to the last digit; MPS has no float64.
         self.bag_dtype = torch.float32 if self.device.type == "mps" else torch.float64
 

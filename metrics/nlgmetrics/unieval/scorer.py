@@ -20,7 +20,8 @@ import torch
 
 from ..core import runtime
 from ..core.batching import forward_in_batches
-from ..core.hub import load_model_and_tokenizer, naming_option
+from ..core.hub import naming_option
+from ..core.model import ModelWrapper
 from ..core.registry import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
@@ -42,29 +43,23 @@ from .tasks import (
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from ..core.model import WrapperArgs
 
-class UniEvalModel:
+
+class UniEvalModel(ModelWrapper):
     """A T5 Boolean-QA evaluator from the process-wide cache: the answer ids and a batched yes-probability.
 
     ``yes_id`` and ``no_id`` are the first token ids of ``tokenizer("Yes")`` and ``tokenizer("No")``, as
     UniEval reads them.
     """
 
-    def __init__(
-        self,
-        model,
-        tokenizer,
-        *,
-        batch_size: int,
-        max_length: int = MAX_LENGTH,
-        max_batch_tokens: int | None = None,
-    ):
-        self.model = model
-        self.tokenizer = tokenizer
-        self.batch_size = batch_size
-        self.max_batch_tokens = max_batch_tokens
-        self.max_length = max_length
-        self.device = next(model.parameters()).device
+    cache_kind = "SEQ2SEQ"
+    auto_class = "AutoModelForSeq2SeqLM"
+    max_length = MAX_LENGTH
+    """Tokens of a question the evaluator reads (the rest is cut, as UniEval does)."""
+
+    def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
+        super().__init__(model, tokenizer, **common)
         self.yes_id = tokenize(tokenizer, "Yes")["input_ids"][0]
         self.no_id = tokenize(tokenizer, "No")["input_ids"][0]
         if self.yes_id == self.no_id:
@@ -75,19 +70,6 @@ class UniEvalModel:
         if scale is None:  # transformers < 5: tied embeddings meant a rescaled decoder output
             scale = bool(getattr(config, "tie_word_embeddings", False))
         self.output_scale = config.d_model**-0.5 if scale else 1.0
-
-    @classmethod
-    def load(cls, source: str, revision: str | None, run: Runtime) -> UniEvalModel:
-        """Load once per process per (source, revision, device, dtype)."""
-        from transformers import AutoModelForSeq2SeqLM
-
-        model, tokenizer = run.cached(
-            "SEQ2SEQ",
-            source,
-            revision,
-            lambda: load_model_and_tokenizer(AutoModelForSeq2SeqLM, source, revision, run.device, run.dtype),
-        )
-        return cls(model, tokenizer, batch_size=run.rows(), max_batch_tokens=run.max_batch_tokens)
 
     def encode(self, texts: Sequence[str]) -> list[list[int]]:
         """Token ids of each question, cut on the right to ``max_length`` (the final ``</s>`` kept) as UniEval."""
@@ -317,22 +299,56 @@ class UniEvalScorer(Scorer):
         data = {field: values for field, values in data.items() if values is not None}
         n = len(data["predictions"])
         multi = options["multi_reference"]
-
         blank, labels = _blank_fields(data, dims, multi)
-        sentences = {}
-        if any(d.per_sentence for d in dims.values()):
-            sentences = {
-                i: ([] if "predictions" in blank[i] else sent_tokenize(p))
-                for i, p in enumerate(data["predictions"])
-            }
+        sentences = self._sentences(data["predictions"], dims, blank)
+        questions, slots = self._questions(data, dims, blank, sentences, multi)
+        answers, truncated = self._answers(questions, n, options["show_progress"])
+        asked: dict[tuple[int, str], list[int]] = {}  # (example, dimension) → its questions, in order
+        for slot, t in slots:
+            asked.setdefault((slot.example, slot.dimension), []).append(t)
+        parts = {key: [answers[t] for t in ts] for key, ts in asked.items()}
+        columns = {name: self._column(parts, name, dim, n, multi) for name, dim in dims.items()}
+        result, with_overall = self._summary(columns, n, options["overall"])
+        if options["return_details"]:
+            result["details"] = [
+                {
+                    name: [
+                        {"sentence": s, "score": answers[t]}
+                        for s, t in zip(sentences[i], asked.get((i, name), []))
+                    ]
+                    for name, dim in dims.items()
+                    if dim.per_sentence
+                }
+                for i in range(n)
+            ]
+        self._warn(labels, with_overall, truncated, slots, n)
+        return result
 
+    @staticmethod
+    def _sentences(predictions: list[str], dims: Mapping[str, Dimension], blank: list[set[str]]) -> dict:
+        """Example → the sentences of its prediction, when a dimension reads them one by one (none for a
+        blank prediction)."""
+        if not any(d.per_sentence for d in dims.values()):
+            return {}
+        return {i: ([] if "predictions" in blank[i] else sent_tokenize(p)) for i, p in enumerate(predictions)}
+
+    @staticmethod
+    def _questions(
+        data: dict[str, list],
+        dims: Mapping[str, Dimension],
+        blank: list[set[str]],
+        sentences: dict,
+        multi: str,
+    ) -> tuple[list[str], list[tuple[_Slot, int]]]:
+        """Every question of the call, each distinct text once (in the order first asked), and where each
+        answer goes: ``(slot, question index)``. A dimension that reads a blank text asks nothing (NaN)."""
         texts: dict[str, int] = {}
         slots: list[tuple[_Slot, int]] = []
 
         def ask(slot: _Slot, text: str) -> None:
             slots.append((slot, texts.setdefault(text, len(texts))))
 
-        for i in range(n):
+        for i in range(len(data["predictions"])):
             values = {
                 p: data[field][i][0] if field == "references" else data[field][i]
                 for p, field in PLACEHOLDERS.items()
@@ -350,37 +366,47 @@ class UniEvalScorer(Scorer):
                             ask(_Slot(i, name, k), dim.text(**{**values, "reference": reference}))
                 else:
                     ask(_Slot(i, name, 0), dim.text(**values))
+        return list(texts), slots
 
-        unique = list(texts)
-        rows = self.evaluator.encode(unique)
+    def _answers(self, questions: list[str], n: int, show_progress: bool) -> tuple[list[float], set[int]]:
+        """The evaluator's answer to each question, and the questions cut at ``max_length``; the bar counts
+        the ``n`` examples."""
+        rows = self.evaluator.encode(questions)
         truncated = {t for t, r in enumerate(rows) if len(r) >= self.evaluator.max_length}
-        with runtime.Progress(total=n, enabled=options["show_progress"], desc="unieval") as progress:
-            per_row = n / max(len(unique), 1)
+        with runtime.Progress(total=n, enabled=show_progress, desc="unieval") as progress:
+            per_row = n / max(len(questions), 1)
             answers = self.evaluator.yes_probabilities(rows, progress.per(per_row))
+        return answers, truncated
 
-        asked: dict[tuple[int, str], list[int]] = {}  # (example, dimension) → its questions, in order
-        for slot, t in slots:
-            asked.setdefault((slot.example, slot.dimension), []).append(t)
-        parts = {key: [answers[t] for t in ts] for key, ts in asked.items()}
+    @staticmethod
+    def _column(
+        parts: dict[tuple[int, str], list[float]], name: str, dim: Dimension, n: int, multi: str
+    ) -> list:
+        """One dimension's score per example from its answers: NaN with none (it reads a blank text), the sum
+        or mean over sentences, the mean or max over references, else the one answer."""
+        column = []
+        for i in range(n):
+            values = parts.get((i, name), [])
+            if not values:
+                column.append(math.nan)  # it reads a blank text
+            elif dim.per_sentence == "sum":
+                column.append(math.fsum(values))
+            elif dim.per_sentence == "mean" or multi == "mean":
+                column.append(sum(values) / len(values))
+            elif multi == "max":
+                column.append(max(values))
+            else:
+                column.append(values[0])
+        return column
+
+    def _summary(self, columns: dict[str, list[float]], n: int, overall: bool) -> tuple[dict, bool]:
+        """Each dimension's column and mean, the overall's (the mean of the dimensions) where asked and the
+        task has one, and ``scores``: the task's headline dimension, else the overall; and whether the
+        overall is reported."""
         result: dict = {}
-        columns: dict[str, list[float]] = {}
-        for name, dim in dims.items():
-            column = []
-            for i in range(n):
-                values = parts.get((i, name), [])
-                if not values:
-                    column.append(math.nan)  # it reads a blank text
-                elif dim.per_sentence == "sum":
-                    column.append(math.fsum(values))
-                elif dim.per_sentence == "mean" or multi == "mean":
-                    column.append(sum(values) / len(values))
-                elif multi == "max":
-                    column.append(max(values))
-                else:
-                    column.append(values[0])
-            columns[name] = column
+        for name, column in columns.items():
             result[name], result[f"mean_{name}"] = column, mean_of(column)
-        names, with_overall = self._result_keys(dims, options["overall"])
+        names, with_overall = self._result_keys(columns, overall)
         per_example = [[columns[d][i] for d in names] for i in range(n)]
         overall_column = [
             math.nan if any(math.isnan(v) for v in vs) else float(sum(vs) / len(vs)) for vs in per_example
@@ -393,20 +419,7 @@ class UniEvalScorer(Scorer):
             else overall_column
         )
         result["scores"], result["mean_score"] = headline, mean_of(headline)
-        if options["return_details"]:
-            result["details"] = [
-                {
-                    name: [
-                        {"sentence": s, "score": answers[t]}
-                        for s, t in zip(sentences[i], asked.get((i, name), []))
-                    ]
-                    for name, dim in dims.items()
-                    if dim.per_sentence
-                }
-                for i in range(n)
-            ]
-        self._warn(labels, with_overall, truncated, slots, n)
-        return result
+        return result, with_overall
 
     def _warn(self, labels: list[str], with_overall: bool, truncated, slots, n) -> None:
         if labels:

@@ -21,8 +21,9 @@ import torch
 
 from ..core import runtime
 from ..core.batching import forward_in_batches
-from ..core.hub import load_model_and_tokenizer, naming_option
+from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
+from ..core.model import ModelWrapper
 from ..core.registry import ResolvedWeight, resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
@@ -37,6 +38,8 @@ from .weights import usr_weight_name
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
+
+    from ..core.model import WrapperArgs
 
 
 def pair_layout(tokenizer) -> tuple[list[int], list[int], list[int]]:
@@ -53,37 +56,26 @@ def pair_layout(tokenizer) -> tuple[list[int], list[int], list[int]]:
     raise ValueError(f"cannot locate the two texts among the special tokens of {type(tokenizer).__name__}")
 
 
-class SequenceClassifier:
+class SequenceClassifier(ModelWrapper):
     """A 2-label ``*ForSequenceClassification`` from the process-wide cache: P(label 1) of text pairs."""
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
-        self.model, self.tokenizer, self.batch_size, self.name = model, tokenizer, batch_size, name
-        self.max_batch_tokens = max_batch_tokens
-        self.device = next(model.parameters()).device
+    cache_kind = "SEQUENCE-CLASSIFIER"
+    auto_class = "AutoModelForSequenceClassification"
+    head = "trained sequence-classification head"
+
+    def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
+        super().__init__(model, tokenizer, **common)
         self.prefix, self.middle, self.suffix = pair_layout(tokenizer)
         self.n_special = len(self.prefix) + len(self.middle) + len(self.suffix)
 
     @classmethod
-    def load(cls, source: str, revision: str | None, run: Runtime, *, name: str = "") -> SequenceClassifier:
-        """Load once per process per (source, revision, device, dtype)."""
-        from transformers import AutoModelForSequenceClassification
-
-        model, tokenizer = run.cached(
-            "SEQUENCE-CLASSIFIER",
-            source,
-            revision,
-            lambda: load_model_and_tokenizer(
-                AutoModelForSequenceClassification,
-                source,
-                revision,
-                run.device,
-                run.dtype,
-                head="trained sequence-classification head",
-            ),
-        )
+    def load_weights(
+        cls, source: str, revision: str | None, device: torch.device, dtype: torch.dtype
+    ) -> tuple:
+        model, tokenizer = super().load_weights(source, revision, device, dtype)
         if model.config.num_labels != 2:
             raise ValueError(f"{source!r} has {model.config.num_labels} labels; a USR DR model has 2")
-        return cls(model, tokenizer, batch_size=run.rows(), name=name, max_batch_tokens=run.max_batch_tokens)
+        return model, tokenizer
 
     def encode_pair(self, a: str, b: str, max_length: int = DR_MAX_LENGTH) -> tuple[list[int], bool]:
         """``<s> a </s></s> b </s>`` within ``max_length`` (2.1.1's longest_first), and whether it was cut."""

@@ -19,13 +19,18 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ...core.hub import check_source, looks_like_path
+from ...core.model import ModelWrapper
 from ...core.registry import ResolvedWeight, WeightSpec, check_model_folder, resolve_weight
 from ...core.runtime import Runtime
 from ...core.stopwords import is_stopword
 from ...core.validation import is_blank
 from ..options import AGGREGATIONS, LONG_INPUTS  # noqa: F401  (re-exported)
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 ALIGNER_KINDS = ("E", "D", "R")
 
@@ -75,7 +80,7 @@ def blank_pairs(pairs: Sequence[tuple[str, str]]) -> list[bool]:
     return [is_blank(a) or is_blank(b) for a, b in pairs]
 
 
-class Aligner(ABC):
+class Aligner(ModelWrapper, ABC):
     """Scores ``align(a → b)`` for many ``(a, b)`` pairs at once, over a model and its tokenizer.
 
     Subclasses say how to load their weights (``load_weights``, cached per process) and how to
@@ -84,36 +89,21 @@ class Aligner(ABC):
 
     kind: str = ""
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
-        self.model = model
-        self.tokenizer = tokenizer
-        self.batch_size = batch_size
-        self.max_batch_tokens = max_batch_tokens
-        """Padded tokens per forward batch (length-sorted rows); None: ``batch_size`` rows per batch."""
-        self.name = name
-        self.device = next(model.parameters()).device
-
     @staticmethod
     @abstractmethod
     def load_weights(source: AlignerSource, device, dtype) -> tuple:
         """``(model, tokenizer, *extra constructor arguments)``, on ``device`` in ``dtype``."""
 
     @classmethod
-    def load(cls, source: AlignerSource, run: Runtime) -> Aligner:
+    def load(cls, source: AlignerSource, run: Runtime) -> Self:
         """The aligner for ``source``; its weights load once per (weights, revision, device, dtype, layer).
         ``run`` says where and how (a resolved :class:`~nlgmetrics.core.runtime.Runtime`: nothing is
         checked again here)."""
-        weights = run.cached(
-            source.kind,
-            f"{source.source}@{source.layer}",
-            source.revision,
+        return cls.from_cache(
+            run,
+            (source.kind, f"{source.source}@{source.layer}", source.revision),
             lambda: cls.load_weights(source, run.device, run.dtype),
-        )
-        return cls(
-            *weights,
-            batch_size=run.rows(),
             name=source.label or source.source,
-            max_batch_tokens=run.max_batch_tokens,
         )
 
     @abstractmethod

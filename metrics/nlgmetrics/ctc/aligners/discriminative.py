@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import torch
 from transformers import AutoModelForTokenClassification
@@ -44,6 +45,11 @@ from .base import (
     no_progress,
     window_overlap,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ...core.model import WrapperArgs
 
 MAX_LENGTH = 512
 INPUT_CUT = MAX_LENGTH // 2
@@ -133,11 +139,10 @@ class DiscriminativeAligner(Aligner):
 
     load_weights = staticmethod(load_classifier)
 
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
-        super().__init__(
-            model, tokenizer, batch_size=batch_size, name=name, max_batch_tokens=max_batch_tokens
-        )
-        self.max_length = MAX_LENGTH
+    max_length = MAX_LENGTH
+
+    def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
+        super().__init__(model, tokenizer, **common)
         self.aligned_label = (model.config.label2id or {}).get("ALIGNED", 0)
         pieces = tokenizer.convert_ids_to_tokens(
             tokenize(tokenizer, "a b", add_special_tokens=False)["input_ids"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import torch
 from transformers import AutoModel, GPT2Tokenizer, RobertaTokenizer
@@ -31,6 +32,11 @@ from .base import (
     no_progress,
     window_overlap,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ...core.model import WrapperArgs
 
 _PAIRS_PER_CHUNK_PER_BATCH = 8
 """A chunk (texts whose embeddings are held at once) has this many forward batches' worth of pairs, or
@@ -80,17 +86,10 @@ class EmbeddingAligner(Aligner):
         layer: int,
         use_hidden_states: bool,
         *,
-        batch_size: int,
         name: str,
-        max_batch_tokens: int | None = None,
+        **common: Unpack[WrapperArgs],
     ):
-        super().__init__(
-            model,
-            tokenizer,
-            batch_size=batch_size,
-            name=f"{name} (layer {layer})",
-            max_batch_tokens=max_batch_tokens,
-        )
+        super().__init__(model, tokenizer, name=f"{name} (layer {layer})", **common)
         self.layer = layer
         self.use_hidden_states = use_hidden_states
         self.max_length = model_window(tokenizer, model.config)

@@ -54,12 +54,7 @@ class RegressionAligner(Aligner):
     kind = "R"
 
     load_weights = staticmethod(load_regressor)
-
-    def __init__(self, model, tokenizer, *, batch_size: int, name: str, max_batch_tokens: int | None = None):
-        super().__init__(
-            model, tokenizer, batch_size=batch_size, name=name, max_batch_tokens=max_batch_tokens
-        )
-        self.max_length = MAX_LENGTH
+    max_length = MAX_LENGTH
 
     def _rows(
         self, pairs: list[tuple[str, str]], long_inputs: str

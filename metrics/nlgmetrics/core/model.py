@@ -1,0 +1,92 @@
+"""One base for the model wrappers (CTC's aligners, the masked LM, USR's classifier, UniEval's evaluator):
+a model and its tokenizer from the process-wide weight cache, with the batch sizes and the device they
+run on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, TypedDict
+
+from .hub import load_model_and_tokenizer
+from .runtime import Runtime
+
+if TYPE_CHECKING:
+    import torch
+    from typing_extensions import Self
+
+
+class WrapperArgs(TypedDict, total=False):
+    """What :class:`ModelWrapper` takes besides the weights: the type of a subclass's ``**common``."""
+
+    batch_size: int
+    name: str
+    max_batch_tokens: int | None
+
+
+class ModelWrapper:
+    """A loaded model (eval mode) and its tokenizer, shared through the process-wide weight cache: scoring
+    reads them and never changes them.
+
+    Args:
+        model, tokenizer: the weights (``device`` is where the model's parameters are).
+        batch_size: rows per forward pass.
+        name: a short name for progress bars and reports.
+        max_batch_tokens: padded tokens per forward pass instead (as many length-sorted rows as fit, at
+            least one); None: ``batch_size`` rows.
+
+    A subclass names its cache entry (``cache_kind``), how many rows one text makes (``rows_per_text``)
+    and how its weights load: the transformers ``auto_class`` (and the trained ``head`` it needs), or its
+    own :meth:`load_weights`; :meth:`load` does the rest.
+    """
+
+    cache_kind: ClassVar[str] = ""
+    rows_per_text: ClassVar[int] = 1
+    """Rows per forward pass per text when the user gives no batch size (a masked LM's are masked copies)."""
+    auto_class: ClassVar[str] = ""
+    """The transformers Auto class that loads the model, e.g. ``AutoModelForSeq2SeqLM``."""
+    head: ClassVar[str | None] = None
+    """The trained head the checkpoint must have, in words (None: no check)."""
+
+    def __init__(
+        self, model, tokenizer, *, batch_size: int, name: str = "", max_batch_tokens: int | None = None
+    ):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self.max_batch_tokens = max_batch_tokens
+        self.name = name
+        self.device = next(model.parameters()).device
+
+    @classmethod
+    def load_weights(
+        cls, source: str, revision: str | None, device: torch.device, dtype: torch.dtype
+    ) -> tuple:
+        """``(model, tokenizer, *extra constructor arguments)``, on ``device`` in ``dtype``."""
+        import transformers
+
+        auto_class = getattr(transformers, cls.auto_class)
+        return load_model_and_tokenizer(auto_class, source, revision, device, dtype, head=cls.head)
+
+    @classmethod
+    def load(cls, source: str, revision: str | None, run: Runtime, *, name: str = "") -> Self:
+        """The wrapper of ``source`` (a Hub repo at ``revision``, or a folder) on ``run``, a resolved
+        :class:`~nlgmetrics.core.runtime.Runtime`; the weights load once per process per (kind, source,
+        revision, device, dtype)."""
+        return cls.from_cache(
+            run,
+            (cls.cache_kind, source, revision),
+            lambda: cls.load_weights(source, revision, run.device, run.dtype),
+            name=name or source,
+        )
+
+    @classmethod
+    def from_cache(
+        cls, run: Runtime, key: tuple[str, str, str | None], load: Callable[[], tuple], *, name: str
+    ) -> Self:
+        """The wrapper over ``load()``'s weights, cached under ``(kind, source, revision)`` and ``run``'s
+        device and dtype; ``run`` gives the batch sizes."""
+        model, tokenizer, *extra = run.cached(*key, load)
+        batch_size = run.rows(per_text=cls.rows_per_text)
+        return cls(
+            model, tokenizer, *extra, batch_size=batch_size, name=name, max_batch_tokens=run.max_batch_tokens
+        )
