@@ -4,6 +4,7 @@
 - :mod:`.runtime`: device, dtype, the process-wide weight cache, warnings, progress bars
 - :mod:`.hub`: loading from the Hub or a folder; encoding within a model's window
 - :mod:`.batching`: length-sorted and token-budget batches of any tensor fields
+- :mod:`.model`: the model wrapper base (a model and its tokenizer from the weight cache, with its batch sizes)
 - :mod:`.masked_lm`: the masked-LM engine (masked copies packed per forward, head only at the mask)
 - :mod:`.validation`: input checks naming the field and the example index
 - :mod:`.result`: summaries (means over defined scores) and the reproducibility signature
