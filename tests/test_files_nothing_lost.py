@@ -61,6 +61,57 @@ def nlgmetrics(*args: object, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env=env, timeout=600)
 
 
+SESSION = """import json, os, runpy, sys, tempfile, traceback
+channel = os.fdopen(os.dup(1), "w", encoding="utf-8")  # the answers; the commands write to fds 1 and 2
+for line in sys.stdin:
+    sys.argv = ["nlgmetrics", *json.loads(line)]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        saved = os.dup(1), os.dup(2)
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
+        try:
+            runpy.run_module("nlgmetrics", run_name="__main__")  # exactly `python -m nlgmetrics ...`
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else int(done.code is not None)
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+        texts = [f.seek(0) or f.read().decode() for f in (out, err)]
+    channel.write(json.dumps([code, *texts]) + "\\n")
+    channel.flush()
+"""
+
+
+class Session:
+    """The real command line in one fresh process that runs several commands one after the other, each as
+    ``python -m nlgmetrics`` runs it (for a sequence of commands: one interpreter start and model load)."""
+
+    def __init__(self, cwd: Path):
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "text": True, "encoding": "utf-8"}
+        self.process = subprocess.Popen([sys.executable, "-c", SESSION], cwd=cwd, env=env, **pipes)
+
+    def __call__(self, *args: object) -> subprocess.CompletedProcess:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(list(map(str, args))) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        assert answer, f"the session ended: exit status {self.process.wait(timeout=600)}"
+        return subprocess.CompletedProcess(["nlgmetrics", *map(str, args)], *json.loads(answer))
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.process.communicate(timeout=600)
+
+
 def one_line_error(run: subprocess.CompletedProcess, *parts: str) -> None:
     assert run.returncode == 2 and run.stdout == "", run.stderr
     assert run.stderr.startswith("nlgmetrics: error: ") and run.stderr.count("\n") == 1, run.stderr
@@ -104,26 +155,25 @@ def test_every_format_the_cli_writes_reads_back_identically_in_the_cli_and_the_s
         tmp_path / f"out{s}" for s in (".csv", ".tsv", ".json", ".jsonl")
     ]
     scores = []
-    for source, output in zip(files, files[1:]):
-        before = digests(tmp_path)
-        run = nlgmetrics(
-            "score", source, "--metric", "ctc_relevance", "--config", "E-minilm", "--no-progress",
-            "--output", output, cwd=tmp_path,
-        )  # fmt: skip
-        assert run.returncode == 0, run.stderr
-        after = digests(tmp_path)
-        assert {name: after[name] for name in before} == before  # only the output is new
-        assert cli_inputs(output) == EXPECTED
-        assert space_inputs(output) == EXPECTED
-        rows = read_records(output)
-        assert [row["id"] for row in rows] == ["odd", "big", "one"]
-        scores.append([float(row["ctc_relevance"]) for row in rows])
-    for other in scores[1:]:
-        assert other == pytest.approx(scores[0], rel=FLOAT32_REL)
-    run = nlgmetrics(
-        "compare", files[-1], files[-1], "--metric", "ctc_relevance", "--resamples", "10", cwd=tmp_path
-    )
-    assert run.returncode == 0, run.stderr  # issue 26's repro: the CLI read its own JSONL back
+    with Session(tmp_path) as session:
+        for source, output in zip(files, files[1:]):
+            before = digests(tmp_path)
+            run = session(
+                "score", source, "--metric", "ctc_relevance", "--config", "E-minilm", "--no-progress",
+                "--output", output,
+            )  # fmt: skip
+            assert run.returncode == 0, run.stderr
+            after = digests(tmp_path)
+            assert {name: after[name] for name in before} == before  # only the output is new
+            assert cli_inputs(output) == EXPECTED
+            assert space_inputs(output) == EXPECTED
+            rows = read_records(output)
+            assert [row["id"] for row in rows] == ["odd", "big", "one"]
+            scores.append([float(row["ctc_relevance"]) for row in rows])
+        for other in scores[1:]:
+            assert other == pytest.approx(scores[0], rel=FLOAT32_REL)
+        run = session("compare", files[-1], files[-1], "--metric", "ctc_relevance", "--resamples", "10")
+        assert run.returncode == 0, run.stderr  # issue 26's repro: the CLI read its own JSONL back
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".ndjson", ".json", ".csv", ".tsv"])

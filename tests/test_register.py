@@ -15,7 +15,7 @@ import pytest
 import nlgmetrics
 from nlgmetrics import testing
 from nlgmetrics.modules import SPECS
-from nlgmetrics.registration import MARKER, PREFIX, version_hash
+from nlgmetrics.registration import MARKER, PREFIX, modules_cache_from_environment, version_hash
 from nlgmetrics.testing import bare_evaluate_load, same_results
 from tests.test_contract import config_of, examples
 
@@ -75,6 +75,47 @@ def test_bare_evaluate_load_online_where_the_hub_has_no_such_module(
     assert_same(bare_evaluate_load(cases, env, tmp_path), expected(cases))
 
 
+REGISTER_ALONE = """import runpy, sys
+sys.argv = ["nlgmetrics", "register"]
+try:
+    runpy.run_module("nlgmetrics", run_name="__main__")  # exactly `python -m nlgmetrics register`
+except SystemExit as done:
+    assert not done.code, done.code
+print(sorted({name.split(".")[0] for name in sys.modules} & {"evaluate", "torch", "transformers"}))
+"""
+
+
+def test_register_imports_no_model_library(modules_cache, tmp_path):
+    """Registering writes files: it imports neither evaluate nor torch (seconds per run, most of it
+    transformers' pipelines, which evaluate imports)."""
+    done = run([sys.executable, "-c", REGISTER_ALONE], modules_cache, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count(": registered (") == len(NAMES)
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize(
+    "variables",
+    [{"HF_MODULES_CACHE": "/x/modules"}, {"HF_HOME": "~/hf"}, {"XDG_CACHE_HOME": "/x/xdg"}, {}],
+)
+def test_the_modules_cache_is_read_from_the_environment_as_evaluate_reads_it(monkeypatch, variables):
+    """Without importing evaluate, register finds evaluate's modules cache as evaluate's config does."""
+    import importlib
+
+    from evaluate import config
+
+    for name in ("HF_MODULES_CACHE", "HF_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    try:
+        importlib.reload(config)
+        assert modules_cache_from_environment() == config.HF_MODULES_CACHE
+    finally:
+        monkeypatch.undo()
+        importlib.reload(config)
+
+
 def test_register_is_idempotent_replaces_older_versions_and_removes_only_its_own(modules_cache, tmp_path):
     root = Path(modules_cache["HF_MODULES_CACHE"]) / "evaluate_modules" / "metrics"
     register(modules_cache, tmp_path)
@@ -107,7 +148,9 @@ def test_register_is_idempotent_replaces_older_versions_and_removes_only_its_own
 
 
 AT_ONCE = """import os, pathlib, runpy, sys, time
-import evaluate, nlgmetrics.cli, nlgmetrics.registration  # imported first, so that all start together
+import nlgmetrics.cli, nlgmetrics.registration  # imported first, so that all start together
+from nlgmetrics.modules import SPECS
+list(SPECS)
 ready, go = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 (ready / str(os.getpid())).touch()
 while not go.exists():
