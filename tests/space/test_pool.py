@@ -4,10 +4,12 @@ requests, preloading, and ZeroGPU's `spaces.GPU` wrapping (a stand-in `spaces` m
 from __future__ import annotations
 
 import concurrent.futures
+import contextvars
 import gc
 import json
 import sys
 import textwrap
+import threading
 import time
 import weakref
 
@@ -211,6 +213,53 @@ def test_batch_dependent_options_are_never_merged(fresh_model_cache):
     assert pool.merger.computes == computes
     for r, result in zip(records, got):
         assert result == direct("infolm", "bert-base-uncased").compute(**columns("infolm", r))
+
+
+def test_models_run_on_their_own_threads_in_the_callers_context(fresh_model_cache):
+    """Computes run on the model's own long-lived threads (a thread's first tokenizer call copies the
+    tokenizer), as many as its slots, in the context of the request that holds the turn (Gradio's request,
+    which ZeroGPU reads); evicting the model ends them."""
+    pool = ModelPool(Limits(), budget_mb=1)  # every other load evicts
+    request = contextvars.ContextVar("request")
+    seen: list[tuple[str, int | None]] = []
+    run = pool._on_gpu
+
+    def recording(*args):
+        seen.append((threading.current_thread().name, request.get(None)))
+        return run(*args)
+
+    pool._on_gpu = recording
+    records = config_records("unieval", "fact")
+
+    def call(i: int) -> tuple[list[dict], dict]:
+        request.set(i)
+        mine = [{**records[0], "predictions": f"{records[0]['predictions']} caller {i}"}]
+        return mine, pool.compute("unieval", "fact", columns("unieval", mine), {})
+
+    with concurrent.futures.ThreadPoolExecutor(6) as executor:
+        answers = list(executor.map(call, range(6)))
+    for mine, result in answers:
+        assert close_results(result, direct("unieval", "fact").compute(**columns("unieval", mine)))
+    prefix = "nlgmetrics-unieval:fact"
+    assert seen and all(name.startswith(prefix) and i in range(6) for name, i in seen)
+    threads = [t for t in threading.enumerate() if t.name.startswith(prefix)]
+    assert len(threads) == Limits().model_concurrency
+    pool.get("infolm", "bert-base-uncased")
+    assert pool.loaded() == [("infolm", "bert-base-uncased")]
+    threads[0].join(timeout=30)
+    assert not threads[0].is_alive()
+
+
+def test_pool_and_context_do_not_import_each_other():
+    """``context`` may name the pool's type; the pool imports nothing from ``context`` (DEFAULT is the pool's)."""
+    import ast
+    from pathlib import Path
+
+    from nlgmetrics.ui.space import pool
+
+    tree = ast.parse(Path(pool.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert "context" not in imported and pool.DEFAULT == "(default)"
 
 
 def test_release_frees_a_loaded_module_and_it_loads_again(fresh_model_cache):

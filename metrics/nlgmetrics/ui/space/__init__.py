@@ -29,9 +29,9 @@ from __future__ import annotations
 from ...records import json_safe as _json_safe  # the name the Space's tests compare results with
 from ..records import check_option_sizes
 from .app import _ordered_fields, banner, build_space, family_title, launch
-from .context import DEFAULT, FamilyContext
+from .context import FamilyContext
 from .options import config_choices, config_inputs, option_components, parse_options, ui_options
-from .pool import ModelPool, SpaceError, resolve_config, score_records
+from .pool import DEFAULT, ModelPool, SpaceError, resolve_config, score_records
 
 __all__ = [
     "DEFAULT",

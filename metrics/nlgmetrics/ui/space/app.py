@@ -22,7 +22,7 @@ from . import batch, compare, single, zerogpu
 from .context import FamilyContext
 from .events import guarded
 from .options import ui_options
-from .pool import ModelPool, SpaceError, preload_pairs, score_records
+from .pool import ConfigUnavailable, ModelPool, SpaceError, api_message, preload_pairs, score_records
 
 WAITING_REQUESTS = 32
 """Requests Gradio lets into the model pool at once (beyond the scoring ones they wait there, to be
@@ -86,7 +86,10 @@ def build_space(limits: Limits | None = None):
         asked for, when the default's weights are missing here; else "")."""
         if module in SPECS and (not isinstance(config, str) or not config.strip()):
             raise SpaceError(f"config is empty: give 'default' or one of {', '.join(SPECS[module].configs)}")
-        result, used, note = score_records(pool, module, config, records, options)
+        try:
+            result, used, note = score_records(pool, module, config, records, options)
+        except ConfigUnavailable as err:  # the page's wording points to its note: an API client sees none
+            raise SpaceError(api_message(err.status)) from None
         return {**json_safe(result), "config": used, "note": note}
 
     def api_loaded() -> dict:

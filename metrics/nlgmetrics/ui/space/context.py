@@ -11,9 +11,6 @@ if TYPE_CHECKING:
     from ..records import Limits
     from .pool import ModelPool
 
-DEFAULT = "(default)"
-"""The value of an option drop-down that leaves the option to the module."""
-
 
 @dataclass(frozen=True)
 class FamilyContext:

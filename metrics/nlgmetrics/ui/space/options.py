@@ -17,8 +17,8 @@ from ...core.availability import READY, config_note, config_status, default_choi
 from ...modules import SPECS
 from ...modules.spec import ModuleSpec, Option
 from ..widget import field_label
-from .context import DEFAULT, FamilyContext
-from .pool import SpaceError, resolve_config
+from .context import FamilyContext
+from .pool import DEFAULT, SpaceError, resolve_config
 
 
 def config_inputs(spec: ModuleSpec, chosen: str | None) -> tuple[str, ...]:

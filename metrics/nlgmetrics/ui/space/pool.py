@@ -20,6 +20,7 @@ ValueError: NLGMETRICS_SPACE_PRELOAD: infolm has no config 'roberta' (its config
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
 import sys
@@ -27,19 +28,23 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.availability import config_status, default_choice
+from ...core.availability import ConfigStatus, config_status, default_choice
 from ...core.hub import hub_offline
+from ...core.registry import how_to_get, is_published, load_hint
 from ...modules import SPECS
 from ...modules.spec import FIELDS, ModuleSpec
 from ..records import Limits, check_option_sizes, records_to_fields
 from . import zerogpu
-from .context import DEFAULT
 from .merging import Merger
+
+DEFAULT = "(default)"
+"""The value of an option or config drop-down that leaves the choice to the module."""
 
 MB = 2**20
 """A megabyte of the budget: 2**20 bytes."""
@@ -50,6 +55,31 @@ BUDGET_SHARE = 0.5
 
 class SpaceError(ValueError):
     """A request the Space refuses or cannot serve; the message is shown to the user as it is."""
+
+
+class ConfigUnavailable(SpaceError):
+    """A registered config whose weights are not on this machine: the page's wording (which may point to
+    the page's collapsible note); :func:`api_message` says it all in one message for API clients."""
+
+    def __init__(self, status: ConfigStatus):
+        super().__init__(status.message())
+        self.status = status
+
+
+def api_message(status: ConfigStatus) -> str:
+    """Why the config cannot load here, self-contained (an API client sees no page): each missing weight
+    with the one way to get it (``hf download``, or where the authors' checkpoint is, the conversion
+    command and the command-line flag that scores with the converted folder), and the configs that load now."""
+    where = "this machine is offline" if hub_offline() else "not downloaded yet"
+    needs = [
+        f"{w.repo_id} is not in the Space's cache ({where}): {how_to_get(w, 'cli')}"
+        if is_published(w)
+        else f"{w.repo_id} is not published on the Hub yet, so this Space cannot load it; on your own machine "
+        f"(pip install nlgmetrics), {w.unpublished_advice.format(hint=load_hint(w, 'cli'))}"
+        for w in status.missing
+    ]
+    instead = f"; configs that load now: {', '.join(status.loads_now)}" if status.loads_now else ""
+    return f"Config {status.config} of {status.module} cannot load in this Space: {'; '.join(needs)}{instead}"
 
 
 def machine_memory() -> int:
@@ -128,6 +158,11 @@ class ModelPool:
         self.budget_mb = budget_mb or limits.max_model_mb or default_budget_mb()
         self._held: dict[tuple[str, str], _Held] = {}
         self._slots: dict[tuple[str, str], threading.BoundedSemaphore] = {}
+        self._workers: dict[tuple[str, str], ThreadPoolExecutor] = {}
+        """Each model's own compute threads (``model_concurrency`` of them): a thread's first tokenizer call
+        copies the tokenizer (:func:`...core.tokenize.thread_tokenizer`, ~50 ms for MiniLM's), so the model
+        runs on long-lived threads of its own rather than on whichever Gradio worker thread holds the turn."""
+        self._total_bytes = 0
         self._lock = threading.Lock()
         self._loading: dict[tuple[str, str], threading.Lock] = {}
         self._known_mb: dict[tuple[str, str], float] = {}
@@ -171,6 +206,10 @@ class ModelPool:
             with self._lock:
                 self._held[key] = held
                 self._slots.setdefault(key, threading.BoundedSemaphore(self.limits.model_concurrency))
+                self._workers[key] = ThreadPoolExecutor(
+                    self.limits.model_concurrency, thread_name_prefix=f"nlgmetrics-{key[0]}:{key[1]}"
+                )
+                self._total_bytes = self._count_bytes()
                 self._known_mb[key] = held.mb
                 module = self._use(key)
         self._fit()
@@ -192,37 +231,44 @@ class ModelPool:
             return nlgmetrics.load(name, config)
         except WeightsUnavailableError as err:
             status = config_status(SPECS[name], config)
-            raise SpaceError(status.message() or err.summary) from None
+            if status.available is False:
+                raise ConfigUnavailable(status) from None
+            raise SpaceError(err.summary) from None
 
     def held_mb(self) -> float:
         """Megabytes of weights the pool holds (a storage shared by several models once)."""
         with self._lock:
-            return self._total_mb()
+            return self._total_bytes / MB
 
-    def _total_mb(self) -> float:
+    def _count_bytes(self) -> int:
         storages: dict = {}
         for held in self._held.values():
             storages.update(held.storages)
-        return sum(storages.values()) / MB
+        return sum(storages.values())
 
     def _fit(self, room_mb: float = 0.0) -> None:
-        """Evict the least recently used idle models until the held weights (plus ``room_mb``) fit."""
+        """Evict the least recently used idle models until the held weights (plus ``room_mb``) fit; when
+        they fit (after almost every request) it costs one comparison."""
         evicted = []
         with self._lock:
-            while self._total_mb() + room_mb > self.budget_mb:
+            while self._total_bytes / MB + room_mb > self.budget_mb:
                 idle = [key for key, held in self._held.items() if held.users == 0]
                 if not idle or (len(self._held) == 1 and not room_mb):  # one model over the budget stays
                     break
-                evicted.append(self._held.pop(min(idle, key=lambda key: self._held[key].last_used)))
+                key = min(idle, key=lambda key: self._held[key].last_used)
+                evicted.append(self._held.pop(key))
+                self._workers.pop(key).shutdown(wait=False)  # idle: its threads end, their tokenizers too
+                self._total_bytes = self._count_bytes()
+            if not evicted:
+                return
             kept = {id(m) for held in self._held.values() for m in _models(held.module)}
-        if evicted:
-            from ...core.runtime import drop_cached, free_memory
+        from ...core.runtime import drop_cached, free_memory
 
-            models = [m for held in evicted for m in _models(held.module) if id(m) not in kept]
-            refs = [weakref.ref(m) for m in models]
-            drop_cached(models)
-            del models, evicted
-            free_memory(lambda: any(ref() is not None for ref in refs))  # gc only for cycles
+        models = [m for held in evicted for m in _models(held.module) if id(m) not in kept]
+        refs = [weakref.ref(m) for m in models]
+        drop_cached(models)
+        del models, evicted
+        free_memory(lambda: any(ref() is not None for ref in refs))  # gc only for cycles
 
     def held(self, name: str, config: str):
         """The module if the pool holds it now, else None (nothing loaded, nothing marked as used)."""
@@ -285,8 +331,12 @@ class ModelPool:
         )
 
     def _run(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
+        """The compute on one of the model's own threads (the caller holds one of its slots), in the
+        caller's context (Gradio's request, which ZeroGPU's ``spaces.GPU`` reads)."""
         with self.using(name, config):
-            return self._on_gpu(name, config, fields, options)
+            context = contextvars.copy_context()
+            worker = self._workers[(name, config)]
+            return worker.submit(context.run, self._on_gpu, name, config, fields, options).result()
 
     def _compute_now(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
         """Runs the model (on ZeroGPU inside ``spaces.GPU``, in its GPU worker process: no locks taken there)."""
@@ -313,7 +363,7 @@ def resolve_config(spec: ModuleSpec, chosen: str | None) -> tuple[str, str]:
         )
     status = config_status(spec, chosen)
     if status.available is False and hub_offline():
-        raise SpaceError(status.message())
+        raise ConfigUnavailable(status)
     return chosen, ""
 
 
