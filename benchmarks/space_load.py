@@ -1,14 +1,19 @@
 """The Space under many visitors: 32 concurrent one-example requests against one 32-example request, and
-requests per second at 1, 8 and 32 concurrent clients, through the real Gradio server and gradio_client.
+requests per second at 1, 8 and 32 concurrent clients, through the real Gradio server and gradio_client;
+and where the time goes: the CPU seconds of the Space's process and of the clients' process, and Gradio's
+own floor (the same requests to an endpoint that does nothing).
 
     python -m benchmarks.space_load              # E-minilm (embedded, offline), about 2 minutes
     python -m benchmarks.space_load --repeats 1  # a quicker, noisier run
 
 The Space (``space/app.py``) runs in its own process on 127.0.0.1 with ``ctc_consistency:E-minilm``
 preloaded; every client is its own ``gradio_client.Client`` (created before the clock starts) in a
-thread of this process, calling ``/score``. Concurrent requests for the same model and options are
-merged by the pool (``nlgmetrics.ui.space.merging``), so 32 one-example requests cost about one
-32-example compute() plus Gradio's own per-request overhead. Each time is the median of ``--repeats``.
+thread of this process, calling ``/score``. Each client sends one request before the clock starts: a
+client's first request opens its Gradio session, which costs the server a copy of every component's
+config (measured apart, as "32 new visitors"). Concurrent requests for the same model and options are
+merged by the pool (``nlgmetrics.ui.space.merging``). The floor is a Gradio app with one ``gr.api``
+endpoint of ``/score``'s signature that returns at once, queued like the Space, in its own process,
+called by the same clients with the same requests. Each time is the median of ``--repeats``.
 
 Results: ``benchmarks/results/space_load.{json,md}``.
 """
@@ -19,17 +24,20 @@ import argparse
 import json
 import os
 import platform
+import resource
 import socket
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 MODULE, CONFIG = "ctc_consistency", "E-minilm"
+CLIENTS = 32
 GOAL = 4.0
 """The issue's goal: 32 concurrent one-example requests take at most 4× one 32-example request."""
 
@@ -49,7 +57,20 @@ def records(n: int) -> list[dict]:
     ]
 
 
-def start_space(port: int) -> subprocess.Popen:
+def serve_noop() -> None:
+    """Gradio's floor: ``/score``'s signature, queued like the Space, answering at once."""
+    import gradio as gr
+
+    def score(module: str, config: str, records: str, options: str) -> dict:
+        return {"scores": [0.0] * len(json.loads(records)), "config": config, "note": ""}
+
+    with gr.Blocks() as demo:
+        gr.api(score, api_name="score", concurrency_id="models")
+    demo.queue(max_size=64, default_concurrency_limit=CLIENTS)
+    demo.launch(quiet=True)  # host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT
+
+
+def start(command: list[str], port: int) -> subprocess.Popen:
     env = {
         **os.environ,
         "GRADIO_SERVER_PORT": str(port),
@@ -58,7 +79,7 @@ def start_space(port: int) -> subprocess.Popen:
         "HF_HUB_OFFLINE": "1",
         "NLGMETRICS_SPACE_PRELOAD": f"{MODULE}:{CONFIG}",
     }
-    process = subprocess.Popen([sys.executable, str(ROOT / "space" / "app.py")], env=env, cwd=ROOT)
+    process = subprocess.Popen(command, env=env, cwd=ROOT)
     deadline = time.time() + 300
     while time.time() < deadline:
         try:
@@ -66,82 +87,185 @@ def start_space(port: int) -> subprocess.Popen:
                 return process
         except OSError:
             if process.poll() is not None:
-                raise SystemExit("the Space stopped before it served") from None
+                raise SystemExit("the server stopped before it served") from None
             time.sleep(0.5)
     process.kill()
-    raise SystemExit("the Space did not start within 5 minutes")
+    raise SystemExit("the server did not start within 5 minutes")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def score(client, examples: list[dict]) -> dict:
     return client.predict(MODULE, CONFIG, json.dumps(examples), "{}", api_name="/score")
 
 
-def concurrent_seconds(clients: list, per_client: int) -> float:
-    """Wall time for every client to send ``per_client`` one-example requests, one after the other."""
+def concurrent_run(clients: list, per_client: int) -> None:
+    """Every client sends ``per_client`` one-example requests, one after the other."""
 
     def run(i: int) -> None:
         for j in range(per_client):
             answer = score(clients[i], records(i * per_client + j + 1)[-1:])
             assert len(answer["scores"]) == 1
 
-    started = time.perf_counter()
     with ThreadPoolExecutor(len(clients)) as executor:
         list(executor.map(run, range(len(clients))))
-    return time.perf_counter() - started
 
 
-def measure(url: str, repeats: int) -> dict:
-    from gradio_client import Client
-
-    clients = [Client(url, verbose=False, httpx_kwargs={"timeout": 300}) for _ in range(32)]
-    score(clients[0], records(32))  # warm-up: the first compute() and Gradio's first request
-    one_batch = []
+def timed(run: Callable[[], None], server: int, repeats: int) -> dict:
+    """Median wall seconds of ``run`` and the median CPU seconds it cost the server and the clients."""
+    wall, server_cpu, client_cpu = [], [], []
     for _ in range(repeats):
-        started = time.perf_counter()
-        assert len(score(clients[0], records(32))["scores"]) == 32
-        one_batch.append(time.perf_counter() - started)
-    spread = [concurrent_seconds(clients, 1) for _ in range(repeats)]
-    batch_s, spread_s = statistics.median(one_batch), statistics.median(spread)
-    throughput = {}
-    for n in (1, 8, 32):
-        per_client = max(2, 32 // n)
-        seconds = statistics.median(concurrent_seconds(clients[:n], per_client) for _ in range(repeats))
-        throughput[n] = {
-            "requests": n * per_client,
-            "seconds": seconds,
-            "requests_per_s": n * per_client / seconds,
-        }
-    loaded = clients[0].predict(api_name="/loaded")
+        cpu, own, started = cpu_seconds(server), own_cpu_seconds(), time.perf_counter()
+        run()
+        wall.append(time.perf_counter() - started)
+        server_cpu.append(cpu_seconds(server) - cpu)
+        client_cpu.append(own_cpu_seconds() - own)
     return {
-        "one_32_example_request_s": batch_s,
-        "thirty_two_concurrent_one_example_requests_s": spread_s,
-        "ratio": spread_s / batch_s,
-        "goal": GOAL,
-        "throughput": throughput,
-        "loaded": loaded,
+        "seconds": statistics.median(wall),
+        "server_cpu_s": statistics.median(server_cpu),
+        "client_cpu_s": statistics.median(client_cpu),
     }
 
 
+def connect(url: str) -> list:
+    from gradio_client import Client
+
+    return [Client(url, verbose=False, httpx_kwargs={"timeout": 300}) for _ in range(CLIENTS)]
+
+
+def measure_space(url: str, server: int, repeats: int) -> dict:
+    clients = connect(url)
+    score(clients[0], records(CLIENTS))  # warm-up: the first compute() and Gradio's first request
+    new_visitors = timed(lambda: concurrent_run(clients, 1), server, 1)  # each client's session opens
+    one = timed(lambda: score(clients[0], records(CLIENTS)), server, repeats)
+    spread = timed(lambda: concurrent_run(clients, 1), server, repeats)
+    throughput = {}
+    for n in (1, 8, 32):
+        per_client = max(2, 32 // n)
+        row = timed(lambda n=n, k=per_client: concurrent_run(clients[:n], k), server, repeats)
+        throughput[n] = {**row, "requests": n * per_client, "requests_per_s": n * per_client / row["seconds"]}
+    return {
+        "one_32_example_request": one,
+        "thirty_two_concurrent_one_example_requests": spread,
+        "thirty_two_new_visitors": new_visitors,
+        "ratio": spread["seconds"] / one["seconds"],
+        "throughput": throughput,
+        "loaded": clients[0].predict(api_name="/loaded"),
+    }
+
+
+def measure_floor(url: str, server: int, repeats: int) -> dict:
+    clients = connect(url)
+    concurrent_run(clients, 1)  # sessions open, as for the Space
+    one = timed(lambda: score(clients[0], records(CLIENTS)), server, repeats)
+    spread = timed(lambda: concurrent_run(clients, 1), server, repeats)
+    return {"one_request": one, "thirty_two_concurrent_requests": spread}
+
+
+def served(command: list[str], measure: Callable[[str, int, int], dict], repeats: int) -> dict:
+    port = free_port()
+    process = start(command, port)
+    try:
+        return measure(f"http://127.0.0.1:{port}/", process.pid, repeats)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
+
+
+def ms(seconds: float) -> str:
+    """Milliseconds per request of 32."""
+    return f"{1000 * seconds / CLIENTS:.0f} ms"
+
+
+def where_the_time_goes(result: dict) -> list[str]:
+    """The 32 concurrent requests' CPU split into the clients', Gradio's (the floor's server) and the
+    Space's own (handler and model), per request, and the least wall time the clients alone allow (one
+    sentence each, from the measured numbers)."""
+    spread = result["thirty_two_concurrent_one_example_requests"]
+    floor = result["gradio_floor"]["thirty_two_concurrent_requests"]
+    one = result["one_32_example_request"]
+    cores = os.cpu_count() or 1
+    clients_wall = spread["client_cpu_s"] / cores  # every core busy with the clients and nothing else
+    handler = spread["server_cpu_s"] - floor["server_cpu_s"] - one["server_cpu_s"]
+    new = result["thirty_two_new_visitors"]
+    return [
+        "",
+        f"Where the 32 concurrent requests' time goes (CPU per request): the clients {ms(spread['client_cpu_s'])} "
+        f"(gradio_client opens a new HTTP connection and a new event stream, each with a new TLS context, per "
+        f"request, even over plain http); Gradio's server {ms(floor['server_cpu_s'])} (the floor's server); "
+        f"the Space's server {ms(spread['server_cpu_s'])} in all, the model included (one 32-example request: "
+        f"{one['server_cpu_s']:.2f} s of server CPU), so the Space's own handling beyond Gradio's floor and one "
+        f"32-example compute is {ms(handler)}. The clients' CPU alone, spread over all {cores} cores, "
+        f"takes {clients_wall:.2f} s = {clients_wall / one['seconds']:.1f}× the one 32-example request; the "
+        "floor's 32 requests (nothing computed) are the floor ratio above. A visitor's first request also "
+        "opens a Gradio session, a copy of every component's config: "
+        f"{ms(new['server_cpu_s'] - spread['server_cpu_s'])} more server CPU per new visitor here.",
+    ]
+
+
+def row(what: str, r: dict) -> str:
+    return f"| {what} | {r['seconds']:.3f} | {r['server_cpu_s']:.2f} | {r['client_cpu_s']:.2f} |"
+
+
 def markdown(result: dict) -> str:
-    t = result["throughput"]
+    one = result["one_32_example_request"]
+    spread = result["thirty_two_concurrent_one_example_requests"]
+    new = result["thirty_two_new_visitors"]
+    floor = result["gradio_floor"]
+    f_one, f_spread = floor["one_request"], floor["thirty_two_concurrent_requests"]
     lines = [
         "# The Space under many visitors (E-minilm, through Gradio)",
         "",
-        f"`python -m benchmarks.space_load`: {result['machine']}, {result['repeats']} repeats (medians). "
+        f"`python -m benchmarks.space_load`: {result['machine']}, {result['repeats']} repeats (medians); "
+        f"load average (1/5/15 min) {result['load_before']} before, {result['load_after']} after. "
         "The Space runs `space/app.py` in its own process on 127.0.0.1; each client is a `gradio_client.Client` "
-        "in a thread, calling `/score` with `ctc_consistency` / `E-minilm`; concurrent requests are merged by the pool.",
+        "in a thread of the benchmark's process, calling `/score` with `ctc_consistency` / `E-minilm`; "
+        "concurrent requests are merged by the pool. CPU seconds: of the Space's process (server) and of the "
+        "clients' process, on the same cores.",
         "",
-        "| what | seconds |",
-        "|---|---|",
-        f"| one 32-example request | {result['one_32_example_request_s']:.3f} |",
-        f"| 32 concurrent one-example requests | {result['thirty_two_concurrent_one_example_requests_s']:.3f} |",
-        f"| ratio (goal ≤ {result['goal']:.0f}×) | **{result['ratio']:.2f}×** |",
+        "| what | wall seconds | server CPU s | clients CPU s |",
+        "|---|---|---|---|",
+        row("one 32-example request", one),
+        row("32 concurrent one-example requests", spread),
+        f"| **ratio** (goal ≤ {result['goal']:.0f}×) | **{result['ratio']:.2f}×** | | |",
+        row("32 new visitors' first requests (each opens a Gradio session)", new),
+        "",
+        "Gradio's floor: the same clients and requests to a `gr.api` endpoint of `/score`'s signature that "
+        "returns at once (its own process, queued like the Space):",
+        "",
+        "| what | wall seconds | server CPU s | clients CPU s |",
+        "|---|---|---|---|",
+        row("one request (32 examples)", f_one),
+        row("32 concurrent one-example requests", f_spread),
+        f"| floor ratio against the Space's one 32-example request | {f_spread['seconds'] / one['seconds']:.2f}× | | |",
+        "",
+        *where_the_time_goes(result),
         "",
         "| concurrent clients | requests | seconds | requests per second |",
         "|---|---|---|---|",
         *(
-            f"| {n} | {row['requests']} | {row['seconds']:.2f} | {row['requests_per_s']:.1f} |"
-            for n, row in ((int(k), v) for k, v in t.items())
+            f"| {n} | {r['requests']} | {r['seconds']:.2f} | {r['requests_per_s']:.1f} |"
+            for n, r in ((int(k), v) for k, v in result["throughput"].items())
         ),
     ]
     return "\n".join(lines) + "\n"
@@ -150,23 +274,25 @@ def markdown(result: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--serve-noop", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    process = start_space(port)
-    try:
-        result = measure(f"http://127.0.0.1:{port}/", args.repeats)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    if args.serve_noop:
+        serve_noop()
+        return
+    load_before = load_average()
+    result = served([sys.executable, str(ROOT / "space" / "app.py")], measure_space, args.repeats)
+    floor_command = [sys.executable, "-m", "benchmarks.space_load", "--serve-noop"]
+    result["gradio_floor"] = served(floor_command, measure_floor, args.repeats)
     import torch
 
-    result["repeats"] = args.repeats
     threads = os.environ.get("OMP_NUM_THREADS", "unset")
-    result["machine"] = (
-        f"{platform.machine()}, {os.cpu_count()} cores shared with other work, OMP_NUM_THREADS={threads} "
-        f"(the Space and the clients), torch {torch.__version__}"
+    result.update(
+        goal=GOAL,
+        repeats=args.repeats,
+        load_before=load_before,
+        load_after=load_average(),
+        machine=f"{platform.machine()}, {os.cpu_count()} cores shared with other work, OMP_NUM_THREADS="
+        f"{threads} (the Space and the clients), torch {torch.__version__}",
     )
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "space_load.json").write_text(json.dumps(result, indent=2) + "\n")
