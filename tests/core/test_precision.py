@@ -187,8 +187,8 @@ def minilm_bf16_alignments(name: str, device: str, monkeypatch) -> None:
     recorded: dict[str, dict[tuple[int, ...], torch.Tensor]] = {"float32": {}, "bfloat16": {}}
     original = EmbeddingAligner._embed
 
-    def recording(self, ids, done=lambda share: None):
-        embedded, starts = original(self, ids, done)
+    def recording(self, ids, *args, **kwargs):
+        embedded, starts = original(self, ids, *args, **kwargs)
         for row, start in zip(ids, starts):
             recorded[str(self.model.dtype).removeprefix("torch.")][tuple(row)] = embedded[
                 start : start + self._own(row)

@@ -78,7 +78,7 @@ def resolve_aligner(aspect: str, aligner: str | None, revision: str | None = Non
     if aligner is not None and ":" in aligner:
         custom = parse_custom_aligner(aligner, revision)
         return AlignerChoice(aligner, custom.kind, custom)
-    name = spec.check_config(aligner) or spec.default_config
+    name = spec.check_config(aligner, "aligner") or spec.default_config
     if revision is not None:
         raise ValueError(
             f"aligner {name!r} is registered at pinned revisions; aligner_revision={revision!r} is for custom "

@@ -148,13 +148,15 @@ class ModuleSpec:
         """compute() option name → its row, and each option's default: what every call reads, made once."""
         return {o.name: o for o in self.all_compute_options}, defaults_of(self.all_compute_options)
 
-    def check_config(self, config: str | None) -> str | None:
-        """The registered config (None for the default); anything else is a ValueError listing them."""
+    def check_config(self, config: str | None, option: str | None = None) -> str | None:
+        """The registered config (None for the default); anything else is a ValueError listing them (naming
+        ``option`` when the config came from that load option, e.g. ``aligner=''``)."""
         if config in (None, "default"):
             return None
         if config not in self.configs:
+            given = f"{option}={config!r}" if option else repr(config)
             raise ValueError(
-                f"{self.name} has no config {config!r}; valid configs are: {', '.join(self.configs)} (default "
+                f"{self.name} has no config {given}; valid configs are: {', '.join(self.configs)} (default "
                 f"{self.default_config}); give any other repo or folder with {self.config_option}='...'"
             )
         return config
