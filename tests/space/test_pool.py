@@ -20,9 +20,8 @@ from gradio_client.exceptions import AppError
 import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.modules import SPECS
-from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.records import Limits, preload_pairs
 from nlgmetrics.ui.space import ModelPool, _json_safe, build_space
-from nlgmetrics.ui.space.pool import preload_pairs
 from tests.space.conftest import close_results, compute_result, direct, example_records
 
 pytestmark = pytest.mark.filterwarnings("ignore:infolm. every token")

@@ -18,6 +18,14 @@ ValueError: record 0: predictions has 21 characters; this Space takes at most 20
 Traceback (most recent call last):
 ...
 ValueError: model_concurrency=0 must be a positive integer
+>>> preload_pairs("ctc_consistency:E-minilm, infolm")
+[('ctc_consistency', 'E-minilm'), ('infolm', 'bert-base-uncased')]
+>>> preload_pairs("none")
+[]
+>>> preload_pairs("infolm:roberta")
+Traceback (most recent call last):
+...
+ValueError: NLGMETRICS_SPACE_PRELOAD: infolm has no config 'roberta' (its configs: bert-base-uncased)
 """
 
 from __future__ import annotations
@@ -30,7 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from ..columns import gather_columns
+from ..core.availability import config_status
 from ..core.options import check_positive_int
+from ..modules import SPECS
 from ..records import per_example, read_records, write_records
 
 ENV_PREFIX = "NLGMETRICS_SPACE_"
@@ -59,7 +69,7 @@ class Limits:
     """Megabytes of model weights kept loaded (None: a share of the memory, :func:`.space.pool.default_budget_mb`)."""
     preload: str | None = None
     """``module:config`` pairs loaded at startup, comma-separated (``module`` alone: its default; ``none``:
-    nothing); None: each module's default whose weights are on the machine (:func:`.space.pool.preload_pairs`)."""
+    nothing); None: each module's default whose weights are on the machine (:func:`preload_pairs`)."""
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
@@ -68,8 +78,6 @@ class Limits:
                 continue
             check_positive_int(name, value)
         if self.preload is not None:
-            from .space.pool import preload_pairs
-
             preload_pairs(self.preload)  # a ValueError names the bad entry
 
     @classmethod
@@ -228,3 +236,31 @@ def write_scored(rows: list[dict], folder: str | os.PathLike, stem: str) -> tupl
     write_records(csv_path, rows)
     write_records(jsonl_path, rows)
     return str(csv_path), str(jsonl_path)
+
+
+def preload_pairs(text: str | None) -> list[tuple[str, str]]:
+    """The (module, config) pairs of an ``NLGMETRICS_SPACE_PRELOAD`` value (``module:config`` or ``module``
+    for its default, comma-separated; ``none``: nothing); None: each module's default config whose weights
+    are on the machine. A name or config that is not registered is a ValueError naming it."""
+    if text is None:
+        return [
+            (n, s.default_config)
+            for n, s in sorted(SPECS.items())
+            if config_status(s, s.default_config).available
+        ]
+    pairs = []
+    for entry in (e.strip() for e in text.split(",")):
+        if not entry or entry.lower() == "none":
+            continue
+        name, _, config = entry.partition(":")
+        if name not in SPECS:
+            raise ValueError(
+                f"NLGMETRICS_SPACE_PRELOAD: unknown module {name!r}; the modules: {', '.join(sorted(SPECS))}"
+            )
+        config = config or SPECS[name].default_config
+        if config not in SPECS[name].configs:
+            raise ValueError(
+                f"NLGMETRICS_SPACE_PRELOAD: {name} has no config {config!r} (its configs: {', '.join(SPECS[name].configs)})"
+            )
+        pairs.append((name, config))
+    return pairs

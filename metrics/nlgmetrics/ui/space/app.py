@@ -16,13 +16,13 @@ from ...core.availability import banner_markdown
 from ...modules import SPECS
 from ...modules.spec import FIELDS, ModuleSpec
 from ...records import json_safe
-from ..records import Limits
+from ..records import Limits, preload_pairs
 from ..widget import example_texts
 from . import batch, compare, single, zerogpu
 from .context import FamilyContext
 from .events import guarded
 from .options import ui_options
-from .pool import ConfigUnavailable, ModelPool, SpaceError, api_message, preload_pairs, score_records
+from .pool import ConfigUnavailable, ModelPool, SpaceError, api_message, score_records
 
 WAITING_REQUESTS = 32
 """Requests Gradio lets into the model pool at once (beyond the scoring ones they wait there, to be

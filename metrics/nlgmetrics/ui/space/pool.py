@@ -8,14 +8,6 @@ once. Past it, the least recently used model that no request is using is evicted
 the process-wide cache and are freed); one model bigger than the whole budget is served alone.
 Concurrent requests for the same model and options are scored in one compute() (:mod:`.merging`).
 
->>> preload_pairs("ctc_consistency:E-minilm, infolm")
-[('ctc_consistency', 'E-minilm'), ('infolm', 'bert-base-uncased')]
->>> preload_pairs("none")
-[]
->>> preload_pairs("infolm:roberta")
-Traceback (most recent call last):
-...
-ValueError: NLGMETRICS_SPACE_PRELOAD: infolm has no config 'roberta' (its configs: bert-base-uncased)
 """
 
 from __future__ import annotations
@@ -105,34 +97,6 @@ def default_budget_mb() -> int:
 
         return int(BUDGET_SHARE * torch.cuda.get_device_properties(device).total_memory / MB)
     return int(BUDGET_SHARE * machine_memory() / MB)
-
-
-def preload_pairs(text: str | None) -> list[tuple[str, str]]:
-    """The (module, config) pairs of an ``NLGMETRICS_SPACE_PRELOAD`` value (``module:config`` or ``module``
-    for its default, comma-separated; ``none``: nothing); None: each module's default config whose weights
-    are on the machine. A name or config that is not registered is a ValueError naming it."""
-    if text is None:
-        return [
-            (n, s.default_config)
-            for n, s in sorted(SPECS.items())
-            if config_status(s, s.default_config).available
-        ]
-    pairs = []
-    for entry in (e.strip() for e in text.split(",")):
-        if not entry or entry.lower() == "none":
-            continue
-        name, _, config = entry.partition(":")
-        if name not in SPECS:
-            raise ValueError(
-                f"NLGMETRICS_SPACE_PRELOAD: unknown module {name!r}; the modules: {', '.join(sorted(SPECS))}"
-            )
-        config = config or SPECS[name].default_config
-        if config not in SPECS[name].configs:
-            raise ValueError(
-                f"NLGMETRICS_SPACE_PRELOAD: {name} has no config {config!r} (its configs: {', '.join(SPECS[name].configs)})"
-            )
-        pairs.append((name, config))
-    return pairs
 
 
 @dataclass
