@@ -2,7 +2,8 @@
 transformers folders has its own ``convert.py`` (``nlgmetrics convert <family>``: :mod:`nlgmetrics.ctc.convert`
 turns a ctc_score ``.ckpt`` into a D or R aligner folder, :mod:`nlgmetrics.usr.convert` the three released USR
 folders into ``mlm``, ``dr_c`` and ``dr_f``); each output loads through the folder options and is what
-``python -m hub_models.publish`` uploads. Here: the one-line errors and the output-folder check.
+``python -m hub_models.publish`` uploads. Here: the one-line errors, the output-folder check and the model
+cards' YAML header.
 """
 
 from __future__ import annotations
@@ -39,3 +40,29 @@ def check_output_folder(output: str | Path, inputs: list[str | Path], option: st
         if output.is_dir() and Path(given).exists() and os.path.samefile(output, given):
             raise ValueError(f"{option} {output} is the input folder {given}: its files would be overwritten")
     return output
+
+
+def card_header(spec, pipeline: str, tags: tuple[str, ...]) -> str:
+    """The YAML header of a converted checkpoint's model card (``spec`` a ``WeightSpec``), up to its closing ``---``.
+
+    >>> from types import SimpleNamespace
+    >>> print(card_header(SimpleNamespace(license="mit", base="roberta-base"), "fill-mask", ("usr",)))
+    ---
+    license: mit
+    language: en
+    library_name: transformers
+    pipeline_tag: fill-mask
+    base_model: roberta-base
+    tags:
+    - nlg-evaluation
+    - usr
+    ---
+    """
+    lines = [
+        f"license: {spec.license}",
+        "language: en",
+        "library_name: transformers",
+        f"pipeline_tag: {pipeline}",
+    ]
+    lines += [f"base_model: {spec.base}", "tags:", *(f"- {tag}" for tag in ("nlg-evaluation", *tags))]
+    return "\n".join(["---", *lines, "---"])

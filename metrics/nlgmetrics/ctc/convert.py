@@ -27,7 +27,7 @@ import torch
 import transformers
 
 from ..console import OneLineErrorParser, quiet_downloads
-from ..convert import check_output_folder, error_line, os_error_line
+from ..convert import card_header, check_output_folder, error_line, os_error_line
 from ..core.hub import quiet_loading
 from ..core.registry import WEIGHTS, WeightSpec
 from ..version import __version__
@@ -324,17 +324,7 @@ def model_card(spec: WeightSpec, variant: str, direction: str, metadata: dict) -
         "aggregated label of the text: the mean over its words of (1 − hallucinated) — the sum, stopwords removed, "
         "for the dialog models — then ported to PyTorch (exact GELU)."
     )
-    return f"""---
-license: {spec.license}
-language: en
-library_name: transformers
-pipeline_tag: {pipeline}
-base_model: {spec.base}
-tags:
-- nlg-evaluation
-- ctc
-- information-alignment
----
+    return f"""{card_header(spec, pipeline, ("ctc", "information-alignment"))}
 
 # CTC {variant} `{direction}` aligner
 

@@ -29,7 +29,7 @@ import torch
 import transformers
 
 from ..console import OneLineErrorParser, quiet_downloads
-from ..convert import check_output_folder, error_line, os_error_line
+from ..convert import card_header, check_output_folder, error_line, os_error_line
 from ..core.hub import quiet_loading
 from ..core.registry import WEIGHTS, WeightSpec
 from ..version import __version__
@@ -310,17 +310,7 @@ def usr_model_card(spec: WeightSpec, part: str, metadata: dict) -> str:
         if dropped
         else "no key dropped"
     )
-    return f"""---
-license: {spec.license}
-language: en
-library_name: transformers
-pipeline_tag: {pipeline}
-base_model: {spec.base}
-tags:
-- nlg-evaluation
-- dialog-evaluation
-- usr
----
+    return f"""{card_header(spec, pipeline, ("dialog-evaluation", "usr"))}
 
 # {title} (Topical-Chat)
 
