@@ -20,9 +20,10 @@ from .version import __version__
 _WEIGHTS.gather_from(_family_weights)  # core names no family: the registry reads the family table's weights
 
 if TYPE_CHECKING:
+    from .combined import combine
     from .modules.metric import NLGMetric
     from .significance import compare, compare_many
-    from .trainer import combine, for_trainer
+    from .trainer import for_trainer
 
 
 def list_modules() -> list[str]:
@@ -78,7 +79,7 @@ _LAZY = {
     "compare_many": "significance",
     "register": "registration",
     "for_trainer": "trainer",
-    "combine": "trainer",
+    "combine": "combined",
 }
 """Public functions imported from their submodule on first use (keeps ``import nlgmetrics`` light)."""
 
