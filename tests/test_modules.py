@@ -194,3 +194,23 @@ def test_every_variant_is_registered_once():
         assert {d: CTC_VARIANTS[variant].weight_for(d).repo_id for d in directions} == {
             d: f"nlgmetrics/ctc-{variant}-{d}" for d in directions
         }
+
+
+def test_release_racing_a_streamed_compute_scores_with_the_scorer_the_call_took():
+    """release() from another thread between compute()'s taking the scorer and evaluate's _compute (after
+    add_batch) used to end in "'NoneType' object has no attribute 'run'": the call keeps the scorer it took."""
+    module = nlgmetrics.load("ctc_consistency", "E-minilm")
+    expected = module.compute(**INPUTS["ctc_consistency"])["scores"]
+    module.add_batch(**INPUTS["ctc_consistency"])
+    take = module._ready_scorer
+
+    def take_then_released_by_another_thread():
+        scorer = take()
+        nlgmetrics.release(module)  # the racing thread's release() lands right here
+        return scorer
+
+    module._ready_scorer = take_then_released_by_another_thread
+    assert module.compute()["scores"] == expected
+    assert module.scorer is None  # released: the next compute() loads the models again
+    del module._ready_scorer
+    assert module.compute(**INPUTS["ctc_consistency"])["scores"] == expected

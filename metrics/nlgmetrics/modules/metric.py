@@ -106,6 +106,8 @@ class NLGMetric(evaluate.Metric):
         """add/add_batch was called since the last compute (possibly with zero examples)."""
         self._in_flight: dict[str, list] | None = None
         """The examples evaluate handed to _compute, to put back if scoring fails."""
+        self._call_scorer = None
+        """The scorer the compute() in progress took, once: the one evaluate's _compute runs."""
         super().__init__(config_name=config_name, **evaluate_kwargs)
 
     def _info(self) -> evaluate.MetricInfo:
@@ -126,10 +128,12 @@ class NLGMetric(evaluate.Metric):
     def _ready_scorer(self):
         """The scorer, built on first use when evaluate's download_and_prepare did not run (a module class
         made directly); one call per compute()."""
-        if self.scorer is None:
+        scorer = self.scorer  # read once: a racing release() may set it to None between two reads
+        if scorer is None:
             with self._lock:
                 self._download_and_prepare(None)
-        return self.scorer
+                scorer = self.scorer
+        return scorer
 
     # ---- evaluate's API ------------------------------------------------------------------------------
 
@@ -163,13 +167,15 @@ class NLGMetric(evaluate.Metric):
                     f"{self.spec.name}: no examples to score; pass the inputs to compute() or add them with "
                     "add() / add_batch() first"
                 )
+            # release() may drop self.scorer at any time: evaluate's _compute runs the scorer taken above
+            self._call_scorer = scorer
             try:
                 return super().compute(**options)
             except BaseException:
                 self._recover_from_failed_compute()
                 raise
             finally:
-                self._in_flight = None
+                self._in_flight = self._call_scorer = None
 
     def add_batch(self, *, predictions=None, references=None, **kwargs: Any) -> None:
         """Validate (naming the field and example index) before evaluate stores the batch."""
@@ -197,7 +203,7 @@ class NLGMetric(evaluate.Metric):
     def _compute(self, **inputs_and_options: Any) -> dict:
         fields = {k: inputs_and_options.pop(k) for k in self.inputs}
         self._in_flight = fields
-        result = self.scorer.run(fields, inputs_and_options)
+        result = self._call_scorer.run(fields, inputs_and_options)
         self._in_flight = None  # scored: a later failure in evaluate's clean-up must not put them back
         return result
 
