@@ -1,11 +1,13 @@
 # Sourced by demo.sh, test.sh and release.sh: the virtual environment and the torch choice.
 #
 #   TORCH       which torch build goes into the environment, before the package:
-#                 (unset)    keep the torch already installed there; if there is none, say so on one
-#                            line and install PyPI's default build (on Linux x86_64 that is the CUDA
-#                            build, a multi-GB download; TORCH=cpu is the small one)
+#                 (unset)    keep the torch already installed there; if there is none, say on one line
+#                            which build it installs: on Linux without an NVIDIA driver the CPU-only
+#                            build (as TORCH=cpu), else PyPI's default build (on Linux x86_64 that is
+#                            the CUDA build, a multi-GB download; CPU/MPS on macOS)
 #                 cpu        the CPU-only build from PyTorch's index, https://download.pytorch.org/whl/cpu
-#                            (replaces another build already installed)
+#                            (replaces another build already installed; torch itself comes only from
+#                            that index or pip's find-links, its dependencies from the usual index)
 #                 cuda       PyPI's default build: CUDA on Linux x86_64, CPU/MPS on macOS (replaces a
 #                            CPU-only "+cpu" build already installed)
 #                 skip|none  leave torch alone: use the one already in the environment (error if none)
@@ -98,6 +100,24 @@ resolve_torch_choice() {
 }
 resolve_torch_choice
 
+# Whether this machine has an NVIDIA driver (so PyPI's CUDA build of torch can use a GPU): Linux only.
+has_nvidia_driver() {
+  [ -e /proc/driver/nvidia/version ] || command -v nvidia-smi >/dev/null 2>&1
+}
+
+# The CPU-only torch: torch itself only from PyTorch's CPU index (or pip's find-links; an extra index
+# configured for pip could otherwise offer a CUDA build of a newer release), then its dependencies
+# from the usual index.
+install_cpu_torch() {
+  local req
+  req=$(torch_requirement)
+  PIP_EXTRA_INDEX_URL=" " pip_install ${TORCH_QUIET[@]+"${TORCH_QUIET[@]}"} --no-deps "$req" \
+    --index-url https://download.pytorch.org/whl/cpu
+  local version
+  version=$(installed_torch)
+  pip_install --quiet "torch==${version:-<the version installed>}"
+}
+
 # Install torch into $VENV as TORCH says (see the top of this file).
 install_torch() {
   local choice="$TORCH_CHOICE" have req label
@@ -109,6 +129,9 @@ install_torch() {
     "")
       if [ -n "$have" ]; then
         note "torch: keeping torch $have in $VENV (TORCH=cpu|cuda|<spec> to change it)"
+      elif [ "$(uname -s)" = Linux ] && ! has_nvidia_driver; then
+        note "torch: none in $VENV and no NVIDIA driver here; installing the CPU-only build (as TORCH=cpu; TORCH=cuda for PyPI's multi-GB CUDA build)"
+        install_cpu_torch
       else
         note "torch: none in $VENV; installing PyPI's default build (CUDA on Linux, a multi-GB download). For the CPU-only build: TORCH=cpu; choices: TORCH=cpu|cuda|skip|<pip spec>"
         pip_install ${TORCH_QUIET[@]+"${TORCH_QUIET[@]}"} "$req"
@@ -124,7 +147,7 @@ install_torch() {
         else
           note "torch: installing the CPU-only build from https://download.pytorch.org/whl/cpu (TORCH=cpu)"
         fi
-        pip_install ${TORCH_QUIET[@]+"${TORCH_QUIET[@]}"} "$req" --index-url https://download.pytorch.org/whl/cpu
+        install_cpu_torch
       fi
       ;;
     cuda)

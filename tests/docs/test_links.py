@@ -84,6 +84,18 @@ def test_the_readme_fits_on_a_page():
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 250
 
 
+def test_the_readme_shows_the_commands_it_asks_for_and_its_snippets_show_their_results():
+    """A newcomer pastes what the README says: the `nlgmetrics register` it asks for is a command shown
+    before the first evaluate.load by bare name, and every Python block prints what it computes."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shells = re.findall(r"^```bash\n(.*?)^```", readme, re.S | re.M)
+    first_load = readme.index('evaluate.load("ctc_consistency"')
+    assert any(line.startswith("nlgmetrics register") for block in shells for line in block.splitlines())
+    assert readme.index("\nnlgmetrics register") < first_load
+    blocks = re.findall(r"^```python\n(.*?)^```", readme, re.S | re.M)
+    assert blocks and all("print(" in block for block in blocks)
+
+
 def test_ci_runs_the_readmes_test_command():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     command = re.search(r"Run the tests .*?```bash\n(.+?)\n```", readme, re.S).group(1)
