@@ -131,6 +131,11 @@ class NLGMetric(evaluate.Metric):
                 self._download_and_prepare(None)
         return self.scorer
 
+    @property
+    def has_added(self) -> bool:
+        """Examples from add/add_batch (or only zero-example batches) wait for the next compute()."""
+        return self._streamed or is_streaming(self)
+
     # ---- evaluate's API ------------------------------------------------------------------------------
 
     def compute(self, *, predictions=None, references=None, **kwargs: Any) -> dict | None:
