@@ -162,7 +162,7 @@ def run_local_workers(command: Sequence[str], num_processes: int) -> int:
     """Run ``command`` as the ranks 0 … N-1 of one job on this machine, in the environment ``torchrun``
     gives (``RANK``, ``LOCAL_RANK``, ``WORLD_SIZE``, ``MASTER_ADDR``/``MASTER_PORT``). When one rank fails
     the others are stopped. Returns 0, or the exit code of the first rank that failed."""
-    check_positive_int("num_processes", num_processes)
+    num_processes = check_positive_int("num_processes", num_processes)
     with socket.socket() as probe:  # a free port for rank 0's rendez-vous
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

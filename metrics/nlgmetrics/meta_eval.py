@@ -44,8 +44,9 @@ from typing import Any
 import numpy as np
 from scipy.stats import kendalltau, pearsonr, spearmanr
 
+from .core.options import as_int
 from .records import read_records as read_records  # re-exported: read_records(path) for meta_evaluate
-from .significance import check_seed
+from .significance import check_confidence, check_seed
 
 COEFFICIENTS = ("pearson", "spearman", "kendall")
 LEVELS = ("sample", "summary", "system")
@@ -206,7 +207,7 @@ def correlate(
     docs = None if doc_ids is None else _check_ids("doc_ids", doc_ids, n)
     systems = None if system_ids is None else _check_ids("system_ids", system_ids, n)
     levels = _selection("levels", levels, LEVELS)
-    check_bootstrap(resamples, seed, confidence)
+    resamples, seed, confidence = check_bootstrap(resamples, seed, confidence)
     if levels is not None and "summary" in levels and docs is None:
         raise ValueError("the summary level needs doc_ids (the document each item belongs to)")
     if levels is not None and "system" in levels and systems is None:
@@ -287,13 +288,12 @@ def _intervals(values: Mapping[str, Any], draws: np.ndarray, confidence: float) 
     return out
 
 
-def check_bootstrap(resamples: Any, seed: Any, confidence: Any) -> None:
-    """The intervals' options (a ValueError names the bad one)."""
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 0:
+def check_bootstrap(resamples: Any, seed: Any, confidence: Any) -> tuple[int, int | None, float]:
+    """The intervals' options as Python numbers (numpy's taken; a ValueError names the bad one)."""
+    number = as_int(resamples)
+    if number is None or number < 0:
         raise ValueError(f"resamples must be a non-negative integer (0: no intervals), got {resamples!r}")
-    check_seed(seed)
-    if isinstance(confidence, bool) or not isinstance(confidence, Real) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must be a number between 0 and 1 (e.g. 0.95), got {confidence!r}")
+    return number, check_seed(seed), check_confidence(confidence)
 
 
 def _bootstrap(
@@ -505,7 +505,7 @@ def meta_evaluate(
             _dimension_values(record, field, i, chosen)
     docs, systems = _record_levels(records, protocols)
     columns = {d: (_column(records, predicted, d), _column(records, human, d)) for d in chosen}
-    check_bootstrap(resamples, seed, confidence)
+    resamples, seed, confidence = check_bootstrap(resamples, seed, confidence)
 
     result: dict[str, dict[str, dict[str, Any]]] = {}
     for dimension, (metric, judged) in columns.items():

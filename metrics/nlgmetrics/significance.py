@@ -26,14 +26,19 @@ from typing import Any
 
 import numpy as np
 
+from .core.options import as_bool, as_int, plain_scalar
+
 _BLOCK = 2_000_000
 """Resampled values held in memory at once (resamples are drawn in blocks of rows)."""
 
 
 def _direction(higher_is_better: bool | None, results: list[Any]) -> bool:
-    """The comparison's direction: the explicit one, else the compute() results', else higher."""
-    if higher_is_better is not None and not isinstance(higher_is_better, bool):
-        raise ValueError(f"higher_is_better must be True, False or None, got {higher_is_better!r}")
+    """The comparison's direction: the explicit one (numpy's booleans taken), else the compute() results',
+    else higher."""
+    if higher_is_better is not None:
+        given, higher_is_better = higher_is_better, as_bool(higher_is_better)
+        if higher_is_better is None:
+            raise ValueError(f"higher_is_better must be True, False or None, got {given!r}")
     declared = {r.get("higher_is_better") for r in results if isinstance(r, Mapping)}
     declared.discard(None)
     if len(declared) > 1:
@@ -75,10 +80,13 @@ def _scores(name: str, values: Any, key: str) -> np.ndarray:
     return checked
 
 
-def check_seed(seed: Any) -> None:
-    """``seed`` must be what ``np.random.default_rng`` takes as a plain seed: a non-negative int or None."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+def check_seed(seed: Any) -> int | None:
+    """``seed`` as what ``np.random.default_rng`` takes as a plain seed: a non-negative int (numpy's taken,
+    returned as Python's) or None."""
+    number = as_int(seed)
+    if seed is not None and (number is None or number < 0):
         raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    return number
 
 
 def check_sums(values: np.ndarray, what: str) -> None:
@@ -95,13 +103,21 @@ def check_sums(values: np.ndarray, what: str) -> None:
         )
 
 
-def check_options(resamples: Any, seed: Any, confidence: Any) -> None:
-    """:func:`compare`'s resampling options (a ValueError names the bad one)."""
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
+def check_options(resamples: Any, seed: Any, confidence: Any) -> tuple[int, int | None, float]:
+    """:func:`compare`'s resampling options as Python numbers (numpy's taken; a ValueError names the bad
+    one)."""
+    number = as_int(resamples)
+    if number is None or number < 1:
         raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
-    check_seed(seed)
-    if isinstance(confidence, bool) or not isinstance(confidence, Real) or not 0 < confidence < 1:
+    return number, check_seed(seed), check_confidence(confidence)
+
+
+def check_confidence(confidence: Any) -> float:
+    """An interval's level as a Python float strictly between 0 and 1."""
+    level = plain_scalar(confidence)
+    if isinstance(level, bool) or not isinstance(level, Real) or not 0 < level < 1:
         raise ValueError(f"confidence must be a number between 0 and 1 (e.g. 0.95), got {confidence!r}")
+    return float(level)
 
 
 def _blocks(resamples: int, n: int) -> list[int]:
@@ -158,7 +174,7 @@ def compare(
     better/equal/worse than a in the metric's direction), ``better`` (``"a"``, ``"b"`` or None when
     p ≥ 1 − confidence), plus ``higher_is_better``, ``confidence``, ``resamples`` and ``seed``.
     """
-    check_options(resamples, seed, confidence)
+    resamples, seed, confidence = check_options(resamples, seed, confidence)
     if not isinstance(key, str):
         raise ValueError(f"key must be the name of a score list, e.g. 'scores', got {key!r}")
     higher = _direction(higher_is_better, [a, b])
@@ -250,7 +266,7 @@ def compare_many(
     """
     if not isinstance(systems, Mapping) or len(systems) < 2:
         raise ValueError("systems must be a dict of at least 2 systems: {name: per-example scores}")
-    check_options(resamples, seed, confidence)
+    resamples, seed, confidence = check_options(resamples, seed, confidence)
     higher = _direction(higher_is_better, list(systems.values()))
     checked = {}
     for name, scores in systems.items():

@@ -24,8 +24,8 @@ from typing import Any
 import evaluate
 import numpy as np
 
-from .combined import feature_names
-from .core.options import check_positive_int
+from .combined import ForeignGuard, feature_names
+from .core.options import check_bool, check_positive_int
 from .core.runtime import requested_device, warn
 from .core.validation import FIELDS, as_list, check_references, check_texts
 from .modules import SPECS
@@ -76,6 +76,7 @@ def for_trainer(
     references: Sequence | str | None = "labels",
     num_examples: int | None = None,
     offload: bool = False,
+    strict: bool = False,
 ) -> TrainerMetrics:
     """A ``compute_metrics`` for a ``Seq2SeqTrainer`` (``predict_with_generate=True``).
 
@@ -87,7 +88,8 @@ def for_trainer(
     needs ``include_for_metrics=["inputs"]``); references default to the labels. ``num_examples`` (the eval
     set's size) is needed only under DDP when no field is given as raw texts. ``offload=True`` keeps our
     modules' models on the CPU between evaluations and moves them to the accelerator only while scoring.
-    The models load here, once per process (the weight cache).
+    A module that is not ours and raises logs NaN for its numbers, with one warning (``strict=True``: the
+    error ends the evaluation). The models load here, once per process (the weight cache).
     """
     return TrainerMetrics(
         tokenizer,
@@ -95,6 +97,7 @@ def for_trainer(
         fields={"sources": sources, "contexts": contexts, "references": references},
         num_examples=num_examples,
         offload=offload,
+        strict=strict,
     )
 
 
@@ -113,13 +116,15 @@ class TrainerMetrics:
         fields: dict[str, Any],
         num_examples: int | None = None,
         offload: bool = False,
+        strict: bool = False,
     ):
         if not hasattr(tokenizer, "batch_decode"):
             raise ValueError(
                 f"tokenizer must be the Trainer's tokenizer (with batch_decode), got {tokenizer!r}"
             )
-        if not isinstance(offload, bool):
-            raise ValueError(f"offload={offload!r} must be True or False")
+        offload = check_bool("offload", offload)
+        self.foreign = ForeignGuard(strict)
+        """Runs the modules that are not ours: one that raises gives NaN (strict: raises)."""
         self.tokenizer = tokenizer
         self.fields = {name: _checked_field(name, value) for name, value in fields.items()}
         self.num_examples = _examples_of(self.fields, num_examples)
@@ -183,12 +188,15 @@ class TrainerMetrics:
         texts = self._aligned(decoded)
         results = {}
         scoring = self.offload.on_accelerator() if self.offload else nullcontext()
-        with scoring, warnings.catch_warnings(record=True) as caught:
+        failures = self.foreign.reporting(show=_world()[0] == 0)  # its warnings after the capture below
+        with failures, scoring, warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for metric in self.metrics:
                 given = {name: texts[name] for name in metric.inputs}
                 results[metric.key] = (
-                    self._score(metric, given) if metric.ours else metric.module.compute(**given)
+                    self._score(metric, given)
+                    if metric.ours
+                    else self.foreign.compute(metric.module, metric.label, **given)
                 )
         logged = trainer_keys(self.metrics, results)
         self._report(results, logged, caught)

@@ -3,10 +3,14 @@ really returns (the README shows both)."""
 
 from __future__ import annotations
 
+import datasets
 import evaluate
+import numpy as np
+import pandas as pd
 import pytest
 
 import nlgmetrics
+from nlgmetrics.combined import result_keys
 from tests.trainer.word_overlap import WordOverlap
 
 DOCUMENTS = ["The city council voted on Monday to build a new public library on Elm Street."] * 2
@@ -91,3 +95,147 @@ def test_evaluate_combine_with_add_batch_and_its_true_keys(consistency, alone):
     combined = evaluate.combine([WordOverlap(), consistency])
     combined.add_batch(predictions=SUMMARIES, references=REFERENCES, sources=DOCUMENTS)
     assert combined.compute() == {**alone["overlap"], **alone["ctc"]}
+
+
+# ---- issue 33: keys that would collide, members kept in step, plain lists for other modules -----------
+
+
+class Scored(evaluate.Metric):
+    """Another module whose one key is "score": prefixed, it can land on one of our keys."""
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description="The share of predictions that are non-empty.",
+            citation="",
+            features=datasets.Features({"predictions": datasets.Value("string")}),
+        )
+
+    def _compute(self, predictions) -> dict:
+        return {"score": sum(bool(p) for p in predictions) / len(predictions)}
+
+
+@pytest.fixture(scope="module")
+def unieval():
+    return nlgmetrics.load("unieval", "summarization")
+
+
+def test_our_keys_that_would_collide_are_refused_at_construction_naming_both(unieval):
+    """{"m": unieval, "m_mean": unieval}: m's mean_coherence and m_mean's coherence (a list) are both
+    m_mean_coherence; the list overwrote the mean."""
+    other = nlgmetrics.load("unieval", "summarization")
+    with pytest.raises(
+        ValueError,
+        match=r"combine: m \(unieval\)'s 'mean_coherence' and m_mean \(unieval\)'s 'coherence' would both be "
+        r"'m_mean_coherence'; give the modules other names",
+    ):
+        nlgmetrics.combine({"m": unieval, "m_mean": other})
+    nlgmetrics.combine({"m": unieval, "n": other})  # other names: no collision
+
+
+def test_our_keys_are_known_before_computing(consistency, unieval):
+    """The construction check reads each of our modules' keys from its zero-example result: the keys a
+    real result has, details included."""
+    for module, fields in ((consistency, {"sources": DOCUMENTS}), (unieval, {"sources": DOCUMENTS})):
+        if module is unieval:
+            fields = {**fields, "references": REFERENCES}
+        for options in ({}, {"return_details": True}):
+            result = module.compute(predictions=SUMMARIES, **fields, **options)
+            assert result_keys(module, options) == list(result)
+    assert result_keys(unieval, {"dimensions": ["fluency"], "overall": False}) == [
+        "fluency",
+        "mean_fluency",
+        "scores",
+        "mean_score",
+        "higher_is_better",
+        "signature",
+    ]
+
+
+def test_a_key_of_another_module_that_would_collide_is_refused_and_nothing_is_lost(consistency, alone):
+    """Another module's keys are known only once it computed: a collision is refused then, naming both, and
+    what was added waits again in every module."""
+    scored = Scored()
+    combined = nlgmetrics.combine({"ctc": consistency, "ctc_mean": scored}, force_prefix=True)
+    combined.add_batch(predictions=SUMMARIES, sources=DOCUMENTS)
+    with pytest.raises(
+        ValueError, match=r"combine: ctc \(ctc_consistency\)'s 'mean_score' and ctc_mean \(scored\)'s 'score'"
+    ):
+        combined.compute()
+    assert consistency.compute() == alone["ctc"]  # the examples were put back, once
+    assert scored.compute() == {"score": 1.0}
+
+
+def test_the_same_module_object_twice_is_refused(consistency):
+    overlap = WordOverlap()
+    with pytest.raises(
+        ValueError, match=r"combine: #0 \(word_overlap\) and #1 \(word_overlap\) are the same"
+    ):
+        nlgmetrics.combine([overlap, overlap])
+    with pytest.raises(ValueError, match="combine: 'a' and 'b' are the same module object"):
+        nlgmetrics.combine({"a": consistency, "b": consistency})
+
+
+@pytest.mark.parametrize("order", ["ours first", "theirs first"])
+def test_a_refused_add_batch_or_add_feeds_no_module(consistency, alone, order):
+    """The bad field of either module is refused before any module receives anything: the next batches are
+    scored alone (before: the modules listed first had kept the refused batch)."""
+    modules = [consistency, WordOverlap()] if order == "ours first" else [WordOverlap(), consistency]
+    combined = nlgmetrics.combine(modules)
+    with pytest.raises(ValueError, match=r"ctc_consistency: sources\[1\] is None"):
+        combined.add_batch(predictions=SUMMARIES, references=REFERENCES, sources=[DOCUMENTS[0], None])
+    with pytest.raises(ValueError, match="combine: word_overlap cannot take these inputs: TypeError"):
+        combined.add_batch(predictions=SUMMARIES, references=[1, 2], sources=DOCUMENTS)
+    with pytest.raises(ValueError, match="combine: word_overlap: references has 1 examples but predictions"):
+        combined.add_batch(predictions=SUMMARIES, references=REFERENCES[:1], sources=DOCUMENTS)
+    with pytest.raises(ValueError, match="ctc_consistency: sources is missing"):
+        combined.add(prediction=SUMMARIES[0], reference=REFERENCES[0])
+    combined.add_batch(predictions=SUMMARIES, references=REFERENCES, sources=DOCUMENTS)
+    assert combined.compute() == {**alone["overlap"], **_prefixed(alone["ctc"], "ctc_consistency")}
+
+
+def test_a_refused_compute_consumes_no_module_s_examples(consistency, alone):
+    """An option value refused by our module, after another module's examples: the other module keeps them
+    (before: evaluate had computed it and deleted them, and the next compute() failed)."""
+    combined = nlgmetrics.combine([WordOverlap(), consistency])
+    combined.add_batch(predictions=SUMMARIES, references=REFERENCES, sources=DOCUMENTS)
+    with pytest.raises(ValueError, match="aggregation='median' is not one of"):
+        combined.compute(aggregation="median")
+    with pytest.raises(ValueError, match="show_progress='yes' must be True or False"):
+        combined.compute(show_progress="yes")
+    assert combined.compute() == {**alone["overlap"], **_prefixed(alone["ctc"], "ctc_consistency")}
+    with pytest.raises(ValueError, match="combine: no examples to score"):
+        combined.compute()
+
+
+def test_inputs_given_to_compute_join_the_examples_added(consistency, alone):
+    combined = nlgmetrics.combine([WordOverlap(), consistency])
+    combined.add_batch(predictions=SUMMARIES[:1], references=REFERENCES[:1], sources=DOCUMENTS[:1])
+    result = combined.compute(predictions=SUMMARIES[1:], references=REFERENCES[1:], sources=DOCUMENTS[1:])
+    assert result == {**alone["overlap"], **_prefixed(alone["ctc"], "ctc_consistency")}
+
+
+def test_other_modules_get_plain_lists(consistency, alone):
+    """A pandas Series with its own index (evaluate read it by position: KeyError 0), numpy arrays and a
+    datasets column all score as lists do."""
+    data = datasets.Dataset.from_dict({"summary": SUMMARIES})
+    for predictions, references in (
+        (pd.Series(SUMMARIES, index=[7, 3]), pd.Series(REFERENCES, index=["a", "b"])),
+        (np.array(SUMMARIES), np.array(REFERENCES)),
+        (data["summary"], tuple(REFERENCES)),
+    ):
+        combined = nlgmetrics.combine([WordOverlap(), consistency])
+        result = combined.compute(predictions=predictions, references=references, sources=np.array(DOCUMENTS))
+        assert result == {**alone["overlap"], **_prefixed(alone["ctc"], "ctc_consistency")}
+        combined.add_batch(predictions=predictions, references=references, sources=pd.Series(DOCUMENTS))
+        assert combined.compute() == result
+
+
+def test_an_unknown_name_is_one_line_saying_what_to_do():
+    with pytest.raises(ValueError) as caught:
+        nlgmetrics.combine(["ctc_consistency", "rogue"])
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(
+        "combine: 'rogue' is not an nlgmetrics module (ctc_consistency, "
+    )
+    assert "evaluate found no module of that name (HF_EVALUATE_OFFLINE is set" in message
+    assert "pass the module loaded (evaluate.load('rouge')" in message

@@ -31,7 +31,7 @@ import torch
 from tqdm.auto import tqdm
 
 from .batching import resolve_token_budget
-from .options import check_positive_int
+from .options import check_bool, check_positive_int
 
 T = TypeVar("T")
 
@@ -146,8 +146,7 @@ def tf32_in_effect(allow_tf32: Any, device: torch.device) -> bool:
     float32, as the signature then says."""
     if allow_tf32 is None:
         return False
-    if not isinstance(allow_tf32, bool):
-        raise ValueError(f"allow_tf32={allow_tf32!r} must be True or False")
+    allow_tf32 = check_bool("allow_tf32", allow_tf32)
     if allow_tf32 and device.type != "cuda":
         warn(
             f"allow_tf32=True has no effect on {device.type}: TF32 is a CUDA matmul mode; scores are plain float32"
@@ -345,9 +344,10 @@ class Runtime:
         """The one place the load options that say where and how to run are checked and resolved
         (a ValueError names the bad one): :func:`select_device`, :func:`resolve_dtype`, the batch sizes
         (positive ints), the token budget and :func:`tf32_in_effect`."""
-        for name, value in (("batch_size", batch_size), ("max_batch_tokens", max_batch_tokens)):
-            if value is not None:
-                check_positive_int(name, value)
+        if batch_size is not None:  # numpy's ints taken, as Python ints from here on
+            batch_size = check_positive_int("batch_size", batch_size)
+        if max_batch_tokens is not None:
+            max_batch_tokens = check_positive_int("max_batch_tokens", max_batch_tokens)
         chosen = select_device(device)
         return cls(
             device=chosen,

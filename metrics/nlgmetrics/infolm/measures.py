@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import torch
 
+from ..core.options import plain_scalar
 from .defaults import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
 
 
@@ -110,6 +111,7 @@ class InformationMeasure:
 
 
 def _real(name: str, value) -> float:
+    value = plain_scalar(value)  # a 0-d array too; numpy's booleans stay refused, as Python's
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name}={value!r} must be a finite real number")
     try:

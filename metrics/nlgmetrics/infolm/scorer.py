@@ -27,6 +27,7 @@ import torch
 from ..core import runtime
 from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
+from ..core.options import plain_scalar
 from ..core.registry import resolve_weight
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed, split_options
@@ -158,6 +159,7 @@ def _user_idf(idf: Mapping, tokenizer, window: int, dtype: torch.dtype) -> IdfWe
     largest = limits.max / window
     weights = {}
     for token, weight in idf.items():
+        token = plain_scalar(token)  # numpy's ints as token ids too
         if isinstance(token, bool) or not isinstance(token, (int, str)):
             raise ValueError(f"idf[{token!r}]: keys must be tokens (str) or token ids (int)")
         if isinstance(token, int) and not 0 <= token < len(tokenizer):
@@ -250,6 +252,7 @@ class InfoLMScorer(Scorer):
         return options["idf"] is not True
 
     def _checked_idf(self, idf):
+        idf = plain_scalar(idf)  # numpy's booleans as Python's: examples_independent asks `is True`
         if isinstance(idf, bool):
             return idf
         if isinstance(idf, Mapping):

@@ -1,9 +1,9 @@
 """The only place that reads or writes ``evaluate.Metric``'s private state (evaluate 0.4.x).
 
-``NLGMetric`` needs three things evaluate has no public API for: whether examples are being
-streamed into its Arrow cache (``writer``), starting an empty shard so that a process with no
-examples still joins a distributed ``compute()``, and dropping the cache after a failed
-``compute()``. Each is one function here; ``tests/test_evaluate_state.py`` pins the attribute names
+``NLGMetric`` and ``combine`` need four things evaluate has no public API for: whether examples are
+being streamed into its Arrow cache (``writer``), starting an empty shard so that a process with no
+examples still joins a distributed ``compute()``, dropping the cache after a failed ``compute()``,
+and checking a batch as ``add_batch`` would without storing it. Each is one function here; ``tests/test_evaluate_state.py`` pins the attribute names
 to the evaluate versions ``pyproject.toml`` allows, so an evaluate upgrade that renames them fails
 there, not in a user's training run.
 """
@@ -22,6 +22,8 @@ PRIVATE_ATTRIBUTES = (
     "filelock",
     "filelocks",
     "file_paths",
+    "_infer_feature_from_batch",
+    "_enforce_nested_string_type",
 )
 """evaluate.Metric's private attributes used here (``_init_writer`` besides); the test checks them."""
 
@@ -51,3 +53,23 @@ def discard_cache(metric: Any) -> None:
         lock.release()
     metric.filelocks, metric.file_paths = [], []
     metric.cache_file_name = metric.filelock = None
+
+
+def check_batch(metric: Any, batch: dict[str, list]) -> None:
+    """Raise what ``metric.add_batch(**batch)`` would (a ValueError, TypeError or pyarrow error), storing
+    nothing: the batch is encoded with the features add_batch would pick (those of the examples added
+    before, else inferred from this batch) and written to a throwaway in-memory Arrow writer, as evaluate's
+    ``keep_in_memory`` mode writes it."""
+    import pyarrow as pa
+    from datasets.arrow_writer import ArrowWriter
+
+    if metric.writer is not None:
+        features = metric.selected_feature_format
+    else:
+        features = metric._infer_feature_from_batch(batch)
+    for name, column in batch.items():
+        if len(column) > 0:
+            metric._enforce_nested_string_type(features[name], column[0])
+    writer = ArrowWriter(features=features, stream=pa.BufferOutputStream())
+    writer.write_batch(features.encode_batch(batch))
+    writer.finalize()

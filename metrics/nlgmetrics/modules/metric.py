@@ -135,6 +135,11 @@ class NLGMetric(evaluate.Metric):
                 scorer = self.scorer
         return scorer
 
+    @property
+    def has_added(self) -> bool:
+        """Examples from add/add_batch (or only zero-example batches) wait for the next compute()."""
+        return self._streamed or is_streaming(self)
+
     # ---- evaluate's API ------------------------------------------------------------------------------
 
     def compute(self, *, predictions=None, references=None, **kwargs: Any) -> dict | None:

@@ -76,7 +76,7 @@ class Limits:
             value = getattr(self, name)
             if name == "preload" or (value is None and self.__dataclass_fields__[name].default is None):
                 continue
-            check_positive_int(name, value)
+            object.__setattr__(self, name, check_positive_int(name, value))  # numpy's ints as Python's
         if self.preload is not None:
             preload_pairs(self.preload)  # a ValueError names the bad entry
 
