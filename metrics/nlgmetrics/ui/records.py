@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..columns import gather_columns
-from ..core.availability import config_status
+from ..core.availability import config_status, default_choice
 from ..core.options import check_positive_int
 from ..modules import SPECS
 from ..records import per_example, read_records, write_records
@@ -69,7 +69,8 @@ class Limits:
     """Megabytes of model weights kept loaded (None: a share of the memory, :func:`.space.pool.default_budget_mb`)."""
     preload: str | None = None
     """``module:config`` pairs loaded at startup, comma-separated (``module`` alone: its default; ``none``:
-    nothing); None: each module's default whose weights are on the machine (:func:`preload_pairs`)."""
+    nothing); None: what the page offers first, each module's default or its offline fallback, when its
+    weights are on the machine (:func:`preload_pairs`)."""
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
@@ -240,14 +241,13 @@ def write_scored(rows: list[dict], folder: str | os.PathLike, stem: str) -> tupl
 
 def preload_pairs(text: str | None) -> list[tuple[str, str]]:
     """The (module, config) pairs of an ``NLGMETRICS_SPACE_PRELOAD`` value (``module:config`` or ``module``
-    for its default, comma-separated; ``none``: nothing); None: each module's default config whose weights
-    are on the machine. A name or config that is not registered is a ValueError naming it."""
+    for its default, comma-separated; ``none``: nothing); None: the config the page offers first for each
+    module (:func:`...core.availability.default_choice`: its default, or, when the default's weights are not
+    here, the offline config such as the embedded ``E-minilm``) when its weights are on the machine, so that
+    the first request finds it loaded. A name or config that is not registered is a ValueError naming it."""
     if text is None:
-        return [
-            (n, s.default_config)
-            for n, s in sorted(SPECS.items())
-            if config_status(s, s.default_config).available
-        ]
+        offered = [(n, default_choice(s)[0]) for n, s in sorted(SPECS.items())]
+        return [(n, config) for n, config in offered if config_status(SPECS[n], config).available]
     pairs = []
     for entry in (e.strip() for e in text.split(",")):
         if not entry or entry.lower() == "none":

@@ -49,11 +49,16 @@ def banner(limits: Limits) -> str:
 
 
 def loaded_line(status: dict) -> str:
-    """The page's status line: the models loaded now, their weights and the budget (``/loaded``'s answer)."""
-    models = status["models"]
-    shown = ", ".join(f"`{m['module']}:{m['config']}` {m['mb']:.0f} MB" for m in models) or "none yet"
-    held = sum(m["mb"] for m in models)
-    return f"Models loaded: {shown} ({held:.0f} of {status['budget_mb']:.0f} MB of weights; the least recently used leaves first)"
+    """The page's status line: each set of weights loaded, its size and the models built on it, then the
+    total (each set once) against the budget (``/loaded``'s answer)."""
+    shown = "; ".join(
+        f"`{w['name']}` {w['mb']:.0f} MB, used by {', '.join(f'`{m}`' for m in w['models'])}"
+        for w in status["weights"]
+    )
+    return (
+        f"Weights loaded: {shown or 'none yet'} ({status['total_mb']:.0f} of {status['budget_mb']:.0f} MB in all, "
+        "each set of weights counted once; the least recently used leaves first)"
+    )
 
 
 def _by_family() -> dict[str, list[ModuleSpec]]:
@@ -93,8 +98,10 @@ def build_space(limits: Limits | None = None):
         return {**json_safe(result), "config": used, "note": note}
 
     def api_loaded() -> dict:
-        """The models loaded now: ``{"budget_mb", "models": [{"module", "config", "mb", "last_used"}]}``
-        (megabytes of weights, 2**20 bytes; ``last_used`` in seconds since the epoch), most recent first."""
+        """The weights loaded now: ``{"budget_mb", "total_mb", "models": [{"module", "config", "mb", "weights",
+        "last_used"}], "weights": [{"name", "mb", "models"}]}`` (megabytes of weights, 2**20 bytes; ``total_mb``
+        counts each set of weights once, as the budget does, while a model's ``mb`` is its own weights, shared
+        or not; ``last_used`` in seconds since the epoch), models most recent first."""
         return pool.status()
 
     with gr.Blocks(title="nlgmetrics") as demo:
