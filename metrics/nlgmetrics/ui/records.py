@@ -124,18 +124,14 @@ def _check_text(value: Any, where: str, limits: Limits) -> None:
 
 
 def records_to_fields(
-    inputs: Sequence[str],
-    records: Any,
-    limits: Limits,
-    *,
-    extra_ok: bool = False,
-    list_fields: Sequence[str] = ("references",),
+    inputs: Sequence[str], records: Any, limits: Limits, *, list_fields: Sequence[str] = ("references",)
 ) -> dict[str, list]:
     """Column lists ``{field: [...]}`` from records, after the limits and the shape are checked; a text
     of a field in ``list_fields`` that holds a JSON list of texts (a CSV cell) is that list.
 
     The texts themselves (types, blanks) are checked by the module's compute(), which names the field
-    and index. ``extra_ok`` lets records carry other fields (an uploaded file's extra columns).
+    and index. Other fields of the records are ignored (as the command line ignores a file's other
+    columns); :func:`nlgmetrics.columns.unused_columns` names them.
     """
     if not isinstance(records, list):
         raise ValueError(f"records must be a JSON list of objects, got {type(records).__name__}")
@@ -149,15 +145,9 @@ def records_to_fields(
             raise ValueError(f"record {index} must be an object with fields {', '.join(inputs)}")
     fix = f"the inputs are {', '.join(inputs)}"  # else the command line's wording (nlgmetrics.columns)
     fields = gather_columns(records, inputs, {}, list_fields, fix=fix, where="record {index}: {field}")
-    for index, record in enumerate(records):
+    for index in range(len(records)):
         for name in inputs:
             _check_text(fields[name][index], f"record {index}: {name}", limits)
-        unknown = sorted(set(map(str, record)) - set(inputs))
-        if unknown and not extra_ok:
-            raise ValueError(
-                f"record {index} has unknown field(s) {', '.join(unknown)}; the module's inputs are "
-                f"{', '.join(inputs)}"
-            )
     return fields
 
 
@@ -206,14 +196,40 @@ def read_upload(path: str | os.PathLike, limits: Limits) -> list[dict]:
         raise ValueError(
             f"{path.name} is {size} bytes; this Space takes uploads up to {limits.max_upload_bytes} bytes"
         )
-    return read_records(path, name=path.name)
+    try:
+        return read_records(path, name=path.name)
+    except ValueError as err:
+        if path.suffix.lower() != ".txt":
+            raise
+        raise ValueError(  # the same words as the command line, and why plain lines cannot do
+            f"{err}: a .txt of plain texts has no columns naming the fields; save it as a .csv with a header "
+            "row, e.g. predictions,sources"
+        ) from None
 
 
-def display(value: Any, digits: int = 4) -> Any:
-    """A number as the Space shows it (rounded; NaN as None)."""
+DIGITS = 4
+"""Decimals of every score the Space shows (text, tables, notes, heat-map values)."""
+
+
+def display(value: Any, digits: int = DIGITS) -> Any:
+    """A number as the Space keeps it in a table (rounded; NaN as None)."""
     if isinstance(value, float):
         return None if math.isnan(value) else round(value, digits)
     return value
+
+
+def score_text(value: Any) -> str:
+    """A score as the Space prints it: always :data:`DIGITS` decimals, so that 0.512 is not shown beside
+    0.5123; a missing score (NaN, None) as "NaN"; a whole number (a row, a count) as it is.
+
+    >>> score_text(0.512), score_text(-0.0), score_text(float("nan")), score_text(None), score_text(3)
+    ('0.5120', '0.0000', 'NaN', 'NaN', '3')
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "NaN"
+    if isinstance(value, float):
+        return f"{value + 0.0:.{DIGITS}f}".replace("-0.0000", "0.0000")
+    return str(value)
 
 
 def scored_records(records: list[dict], result: dict) -> list[dict]:

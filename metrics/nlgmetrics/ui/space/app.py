@@ -87,15 +87,21 @@ def build_space(limits: Limits | None = None):
     def api_score(module: str, config: str, records: str, options: str) -> dict:
         """Score records (a JSON list of objects with the module's input fields) with a registered config
         (``"default"`` for the module's default) and compute() options (a JSON object); returns the
-        compute() result with ``config`` (the config that scored) and ``note`` (why it is not the one
-        asked for, when the default's weights are missing here; else "")."""
+        compute() result with ``config`` (the config that scored), ``note`` (why it is not the one
+        asked for, when the default's weights are missing here; else "") and ``ignored_fields`` (the
+        records' other fields, not scored: [] when none)."""
         if module in SPECS and (not isinstance(config, str) or not config.strip()):
             raise SpaceError(f"config is empty: give 'default' or one of {', '.join(SPECS[module].configs)}")
         try:
-            result, used, note = score_records(pool, module, config, records, options)
+            scored = score_records(pool, module, config, records, options)
         except ConfigUnavailable as err:  # the page's wording points to its note: an API client sees none
             raise SpaceError(api_message(err.status)) from None
-        return {**json_safe(result), "config": used, "note": note}
+        return {
+            **json_safe(scored.result),
+            "config": scored.config,
+            "note": scored.note,
+            "ignored_fields": scored.ignored,
+        }
 
     def api_loaded() -> dict:
         """The weights loaded now: ``{"budget_mb", "total_mb", "models": [{"module", "config", "mb", "weights",
@@ -109,7 +115,9 @@ def build_space(limits: Limits | None = None):
             "# nlgmetrics: model-based NLG evaluation\nScore one example, a file of examples, or compare two "
             "systems, with every metric of the `nlgmetrics` package. Models load on first use and are shared."
         )
-        gr.Markdown(lambda: banner(limits), elem_id="nlgmetrics-banner")  # current on each page load
+        shown = gr.Markdown(banner(limits), elem_id="nlgmetrics-banner")
+        # current on each page load, through a private event (a callable value would be a public /lambda_N)
+        demo.load(lambda: banner(limits), outputs=shown, queue=False, api_visibility="private")
         loaded = gr.Markdown(loaded_line(pool.status()), elem_id="nlgmetrics-loaded")
         refresh = dict(
             fn=lambda: loaded_line(pool.status()), outputs=loaded, show_progress="hidden", queue=False

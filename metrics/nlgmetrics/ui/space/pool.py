@@ -26,9 +26,10 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from ...core.availability import ConfigStatus, config_status, default_choice
+from ...columns import unused_columns
+from ...core.availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
 from ...core.hub import hub_offline
 from ...core.registry import how_to_get, is_published, load_hint
 from ...modules import SPECS
@@ -74,6 +75,37 @@ def api_message(status: ConfigStatus) -> str:
     ]
     instead = f"; configs that load now: {', '.join(status.loads_now)}" if status.loads_now else ""
     return f"Config {status.config} of {status.module} cannot load in this Space: {'; '.join(needs)}{instead}"
+
+
+def missing_package(module: str, package: str) -> str:
+    """What a visitor is told when ``module`` needs a Python package this Space lacks: what is missing and
+    what the Space's operator does (the package's extra of nlgmetrics in the Space's requirements.txt), never
+    an install command to run (a visitor cannot install anything here)."""
+    extra = extra_providing(package)
+    fix = f"the `{extra}` extra (`nlgmetrics[{extra}]`)" if extra else f"the `{package}` package"
+    return (
+        f"This Space cannot run {module}: it lacks the Python package `{package}`, which {module} needs. The "
+        f"Space's operator adds {fix} to the Space's requirements.txt; the other modules run as usual."
+    )
+
+
+def extra_providing(package: str) -> str | None:
+    """The extra of the installed nlgmetrics distribution that brings ``package`` (``spacy`` → ``usr``),
+    else None."""
+    import re
+    from importlib import metadata
+
+    try:
+        requirements = metadata.requires("nlgmetrics") or []
+    except metadata.PackageNotFoundError:  # a checkout on sys.path, not installed
+        return None
+    wanted = re.sub(r"[-_.]+", "-", package).lower()
+    for requirement in requirements:
+        name = re.split(r"[\s<>=!~;\[(]", requirement, maxsplit=1)[0]
+        extra = re.search(r"extra\s*==\s*[\"']([^\"']+)[\"']", requirement)
+        if extra and re.sub(r"[-_.]+", "-", name).lower() == wanted and extra.group(1) not in ("all", "test"):
+            return extra.group(1)
+    return None
 
 
 def machine_memory() -> int:
@@ -232,6 +264,10 @@ class ModelPool:
             if status.available is False:
                 raise ConfigUnavailable(status) from None
             raise SpaceError(err.summary) from None
+        except (
+            ModuleNotFoundError
+        ) as err:  # an optional dependency: the operator's to install, not a visitor's
+            raise SpaceError(missing_package(name, err.name or str(err))) from None
 
     def held_mb(self) -> float:
         """Megabytes of weights the pool holds (each set of weights, and each storage, once)."""
@@ -401,7 +437,7 @@ def resolve_config(spec: ModuleSpec, chosen: str | None) -> tuple[str, str]:
             f"{', '.join(spec.configs)} (or 'default')"
         )
     status = config_status(spec, chosen)
-    if status.available is False and hub_offline():
+    if status.available is False and (hub_offline() or status.state == UNPUBLISHED):  # no download can help
         raise ConfigUnavailable(status)
     return chosen, ""
 
@@ -421,24 +457,23 @@ def _user_error(err: BaseException):
     return gr.Error(_error_text(err), print_exception=False)
 
 
-def score_records(
-    pool: ModelPool, name: str, config: str | None, records: Any, options: Any, *, extra_ok: bool = False
-) -> tuple[dict, str, str]:
-    """What every mode and the API run: checks, then the module's compute(); returns
-    (result, config used, note)."""
+class Scored(NamedTuple):
+    """What :func:`score_records` returns: the compute() result, the config that scored, why it is not the one
+    asked for ("" when it is), and the records' fields that were not scored (in order of first appearance)."""
+
+    result: dict
+    config: str
+    note: str
+    ignored: list[str]
+
+
+def score_records(pool: ModelPool, name: str, config: str | None, records: Any, options: Any) -> Scored:
+    """What every mode and the API run: checks, then the module's compute(); the records' fields that are
+    not the config's inputs are ignored and named (one rule with the command line)."""
     if name not in SPECS:
         raise SpaceError(f"unknown module {name!r}; this Space has {', '.join(sorted(SPECS))}")
     spec = SPECS[name]
-    if isinstance(records, str):
-        try:
-            records = json.loads(records)
-        except json.JSONDecodeError as err:
-            raise SpaceError(f"records is not valid JSON: {err.msg} (line {err.lineno})") from None
-    if isinstance(options, str):
-        try:
-            options = json.loads(options) if options.strip() else {}
-        except json.JSONDecodeError as err:
-            raise SpaceError(f"options is not valid JSON: {err.msg}") from None
+    records, options = _parsed(records, "records"), _parsed(options, "options")
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -456,5 +491,20 @@ def score_records(
     # only compute() options: no weights, paths or code
     options = spec.check_call(None, options, config, complete=False)[1]
     check_option_sizes(options, pool.limits)
-    fields = records_to_fields(inputs, records, pool.limits, extra_ok=extra_ok, list_fields=spec.list_inputs)
-    return pool.compute(name, config, fields, options), config, note
+    fields = records_to_fields(inputs, records, pool.limits, list_fields=spec.list_inputs)
+    result = pool.compute(name, config, fields, options)
+    return Scored(result, config, note, unused_columns(records, inputs))
+
+
+def _parsed(value: Any, what: str) -> Any:
+    """``value`` parsed when it is JSON text (a blank ``options`` text is ``{}``); a SpaceError names ``what``
+    is not valid JSON."""
+    if not isinstance(value, str):
+        return value
+    if what == "options" and not value.strip():
+        return {}
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as err:
+        where = f" (line {err.lineno})" if what == "records" else ""
+        raise SpaceError(f"{what} is not valid JSON: {err.msg}{where}") from None

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...records import per_example
-from ..records import display
+from ..records import display, score_text
 
 TEXT_CHARS = 80
 """Characters of a text shown in a table cell; the rest is on hover."""
@@ -48,6 +48,36 @@ class Table:
             else "str"
             for i, column in enumerate(self.columns)
         ]
+
+
+def column_widths(table: Table) -> list[str]:
+    """Each column's share of the page's width, so that every column fits (none runs past the right edge; a
+    text wraps in its cell): the label and the numbers narrow, the text columns sharing the rest ([]: a table
+    without text columns sizes itself).
+
+    >>> column_widths(Table(("id", "scores", "predictions", "sources"), [[1, 0.5, "a", "b"]], ("predictions", "sources")))
+    ['8%', '10%', '41%', '41%']
+    """
+    texts = [c for c in table.columns if c in table.text_columns]
+    if not texts:
+        return []
+    narrow = [i for i, c in enumerate(table.columns) if c not in table.text_columns]
+    fixed = sum(8 if i == 0 else 10 for i in narrow)
+    share = max(10, (100 - fixed) // len(texts))
+    return [
+        f"{share}%" if c in table.text_columns else ("8%" if i == 0 else "10%")
+        for i, c in enumerate(table.columns)
+    ]
+
+
+def styled(table: Table) -> Any:
+    """The table as Gradio shows it: a pandas Styler whose number columns print :data:`..records.DIGITS`
+    decimals (:func:`..records.score_text`; the values themselves stay numbers for sorting and the API)."""
+    import pandas as pd
+
+    frame = pd.DataFrame(table.rows, columns=list(table.columns))
+    numbers = [c for c, kind in zip(table.columns, table.datatypes()) if kind == "number"]
+    return frame.style.format(score_text, subset=numbers).format(na_rep="", subset=list(table.text_columns))
 
 
 def cell(value: Any, limit: int = TEXT_CHARS) -> str:
