@@ -284,8 +284,7 @@ class ModelPool:
         needs = needs or {}
         evicted = []
         with self._lock:
-            held_sets = {w for held in self._held.values() for w in held.weights}
-            room = _bytes(storages for w, storages in needs.items() if w not in held_sets) / MB
+            room = self._room_mb(needs) if needs else 0.0
             while self._total_bytes / MB + room > self.budget_mb:
                 victims = self._victims(keep=set(needs), emptying=room > 0)
                 if not victims:  # every set in use, or one set over the budget: it stays
@@ -304,6 +303,12 @@ class ModelPool:
         drop_cached(models)
         del models, evicted
         free_memory(lambda: any(ref() is not None for ref in refs))  # gc only for cycles
+
+    def _room_mb(self, needs: dict[tuple, dict]) -> float:
+        """Megabytes of the sets of weights in ``needs`` that the pool does not hold now (the caller holds
+        the lock): what loading a module built on them adds."""
+        held = {w for h in self._held.values() for w in h.weights}
+        return _bytes(storages for w, storages in needs.items() if w not in held) / MB
 
     def _victims(self, keep: set[tuple], emptying: bool) -> list[tuple[str, str]]:
         """The modules to evict next (the caller holds the lock): those built on the least recently used set

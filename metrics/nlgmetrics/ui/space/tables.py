@@ -52,22 +52,22 @@ class Table:
 
 def column_widths(table: Table) -> list[str]:
     """Each column's share of the page's width, so that every column fits (none runs past the right edge; a
-    text wraps in its cell): the label and the numbers narrow, the text columns sharing the rest ([]: a table
-    without text columns sizes itself).
+    text wraps in its cell): a label, a number or a name as wide as its longest entry (7% to 24%), the text
+    columns sharing the rest ([]: a table without text columns sizes itself).
 
-    >>> column_widths(Table(("id", "scores", "predictions", "sources"), [[1, 0.5, "a", "b"]], ("predictions", "sources")))
-    ['8%', '10%', '41%', '41%']
+    >>> column_widths(Table(("id", "scores", "predictions", "sources"), [["d1", 0.5, "a", "b"]], ("predictions", "sources")))
+    ['7%', '10%', '41%', '41%']
     """
     texts = [c for c in table.columns if c in table.text_columns]
     if not texts:
         return []
-    narrow = [i for i, c in enumerate(table.columns) if c not in table.text_columns]
-    fixed = sum(8 if i == 0 else 10 for i in narrow)
-    share = max(10, (100 - fixed) // len(texts))
-    return [
-        f"{share}%" if c in table.text_columns else ("8%" if i == 0 else "10%")
-        for i, c in enumerate(table.columns)
-    ]
+    widths = {}
+    for i, column in enumerate(table.columns):
+        if column not in table.text_columns:
+            chars = max([len(str(column)), *(len(score_text(row[i])) for row in table.rows)])
+            widths[column] = min(24, max(7, round(chars * 1.3 + 2.5)))  # a character ~1.3% of 700 px
+    share = max(10, (100 - sum(widths.values())) // len(texts))
+    return [f"{widths.get(c, share)}%" for c in table.columns]
 
 
 def styled(table: Table) -> Any:
