@@ -74,6 +74,22 @@ def test_cli_reads_csv_with_mapped_columns_and_several_references(tmp_path):
     assert "module:ctc_relevance" in rows[0]["ctc_relevance_signature"]
 
 
+def test_columns_that_feed_no_field_are_kept_and_named_as_not_scored(tmp_path, capsys):
+    """Issue 33 §20: one rule with the Space's batch tab and /score: other columns are ignored, and named."""
+    rows = [{"id": "a", "summary": "The cat sat.", "sources": "A cat sat on the mat.", "judge": 3}]
+    path = write_jsonl(tmp_path / "judged.jsonl", rows)
+    args = ["score", str(path), "--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
+    assert cli.main([*args, "--column", "predictions=summary"]) == 0
+    assert (
+        f"nlgmetrics: note: {path}: columns not scored (kept in the output): id, judge\n"
+        in capsys.readouterr().err
+    )
+    (scored,) = [json.loads(line) for line in (tmp_path / "judged.ctc_consistency.jsonl").open()]
+    assert (
+        scored["id"] == "a" and scored["judge"] == 3 and -1 <= scored["ctc_consistency"] <= 1
+    )  # E-minilm's range
+
+
 def test_table_ids_are_row_numbers_without_an_id_column(pairs, capsys):
     assert (
         cli.main(["score", str(pairs), "--metric", "ctc_consistency", "--config", "E-minilm", "--table"]) == 0

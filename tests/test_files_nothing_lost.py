@@ -138,7 +138,7 @@ def cli_inputs(path: Path) -> dict[str, list]:
 
 def space_inputs(path: Path) -> dict[str, list]:
     records = read_upload(path, BIG_LIMITS)
-    return records_to_fields(FIELDS, records, BIG_LIMITS, extra_ok=True, list_fields=LIST_FIELDS)
+    return records_to_fields(FIELDS, records, BIG_LIMITS, list_fields=LIST_FIELDS)
 
 
 EXPECTED = {field: [row[field] for row in ROWS] for field in FIELDS}

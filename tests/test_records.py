@@ -38,9 +38,7 @@ def cli_inputs(path: Path) -> dict[str, list]:
 
 def space_inputs(path: Path) -> dict[str, list]:
     records = read_upload(path, LIMITS)
-    return records_to_fields(
-        FIELDS, records, LIMITS, extra_ok=True, list_fields=SPECS["ctc_relevance"].list_inputs
-    )
+    return records_to_fields(FIELDS, records, LIMITS, list_fields=SPECS["ctc_relevance"].list_inputs)
 
 
 def expected_inputs() -> dict[str, list]:

@@ -10,6 +10,9 @@ Traceback (most recent call last):
 nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: text; use --column predictions=NAME)
 >>> parse_column_items(["predictions=summary"], ["predictions", "sources"], "ctc_consistency")
 {'predictions': 'summary'}
+>>> unused_columns([{"id": 1, "summary": "a", "doc": "b"}, {"judge": 2}], ["predictions", "sources"],
+...                {"predictions": "summary", "sources": "doc"})
+['id', 'judge']
 """
 
 from __future__ import annotations
@@ -75,3 +78,14 @@ def gather_columns(
             values.append(field_value(row[column], takes_list=field in list_fields, where=at))
         inputs[field] = values
     return inputs
+
+
+def unused_columns(
+    rows: Sequence[Mapping[str, Any]], fields: Sequence[str], columns: Mapping[str, str | None] | None = None
+) -> list[str]:
+    """The rows' columns that feed none of ``fields`` (each read from ``columns[field]``, else the field's own
+    name), in order of first appearance. One rule everywhere: the command line, the Space's batch tab and its
+    ``/score`` endpoint score the fields, ignore these columns (a file's are kept in its output) and name them."""
+    used = {(columns or {}).get(field) or field for field in fields}
+    seen = dict.fromkeys(str(key) for row in rows if isinstance(row, Mapping) for key in row)
+    return [column for column in seen if column not in used]

@@ -31,8 +31,9 @@ def tiny_config(name: str) -> str:
 
 
 def compute_result(answer: dict) -> dict:
-    """The compute() result inside a ``/score`` answer (without the Space's ``config`` and ``note``)."""
-    return {key: value for key, value in answer.items() if key not in ("config", "note")}
+    """The compute() result inside a ``/score`` answer (without the Space's ``config``, ``note`` and
+    ``ignored_fields``)."""
+    return {key: value for key, value in answer.items() if key not in ("config", "note", "ignored_fields")}
 
 
 def close_results(got: dict, want: dict) -> bool:

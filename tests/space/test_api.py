@@ -14,7 +14,7 @@ from gradio_client.exceptions import AppError
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.space import _json_safe
-from tests.space.conftest import REPO, direct, example_records, tiny_config
+from tests.space.conftest import REPO, compute_result, direct, example_records, tiny_config
 
 pytestmark = pytest.mark.filterwarnings("ignore:infolm. every token")
 
@@ -35,7 +35,8 @@ def test_score_returns_the_direct_compute_result(client, name):
     records[1] = {**records[1], "predictions": records[1]["predictions"] + " And more."}
     got = client.predict(name, config, json.dumps(records), json.dumps({}), api_name="/score")
     want = _json_safe(direct(name, config).compute(**columns(name, records)))
-    assert (got.pop("config"), got.pop("note")) == (config, "")  # the config asked for, with no note
+    # the config asked for, with no note, and no field ignored
+    assert (got.pop("config"), got.pop("note"), got.pop("ignored_fields")) == (config, "", [])
     assert got == want
     assert got["signature"] and f"module:{name}" in got["signature"]
 
@@ -45,7 +46,7 @@ def test_options_are_passed_to_compute(client):
     records = example_records(name)
     options = {"aggregation": "sum", "return_details": True}
     got = client.predict(name, config, json.dumps(records), json.dumps(options), api_name="/score")
-    assert {k: v for k, v in got.items() if k not in ("config", "note")} == _json_safe(
+    assert compute_result(got) == _json_safe(
         direct(name, config).compute(**columns(name, records), **options)
     )
     assert got["details"][0]
@@ -78,13 +79,6 @@ def test_a_default_that_cannot_load_here_says_so_in_the_response(client, space, 
 
 BAD = [
     ("ctc_consistency", "E-minilm", [{"predictions": "a"}], {}, "row 1 has no column 'sources' for sources"),
-    (
-        "ctc_consistency",
-        "E-minilm",
-        [{"predictions": "a", "sources": "b", "source": "c"}],
-        {},
-        "unknown field(s) source",
-    ),
     ("ctc_consistency", "E-minilm", {"predictions": "a"}, {}, "records must be a JSON list"),
     ("ctc_consistency", "E-minilm", [{"predictions": 3, "sources": "b"}], {}, "predictions"),
     ("ctc_consistency", "E-minilm", [{"predictions": "a", "sources": "b"}] * 9, {}, "at most 8 per request"),
@@ -114,11 +108,43 @@ BAD = [
 ]
 
 
+def test_fields_other_than_the_inputs_are_ignored_and_named(client):
+    """Issue 33 §20: as the command line and the batch tab do, ``/score`` scores the inputs and names the
+    other fields in ``ignored_fields`` (in order of first appearance), instead of refusing the request."""
+    name, config = "ctc_consistency", "E-minilm"
+    records = example_records(name) * 2
+    extra = [{**records[0], "id": "doc-1", "source": "typo"}, {**records[1], "judge": 3}]
+    got = client.predict(name, config, json.dumps(extra), "{}", api_name="/score")
+    assert got["ignored_fields"] == ["id", "source", "judge"]
+    assert compute_result(got) == _json_safe(direct(name, config).compute(**columns(name, records)))
+
+
 @pytest.mark.parametrize(("name", "config", "records", "options", "message"), BAD)
 def test_bad_requests_are_refused_with_a_clear_message(client, name, config, records, options, message):
     with pytest.raises(AppError, match=None) as err:
         client.predict(name, config, json.dumps(records), json.dumps(options), api_name="/score")
     assert message in str(err.value) and "Traceback" not in str(err.value)
+
+
+def test_view_api_names_every_parameter_and_lists_no_stray_endpoint(client):
+    """Issue 33 §19: the UI endpoints' parameters carry their names (the module, the config, each field and
+    option, not ``param_2``), their notes are ``note`` (not ``value_21``), and nothing unnamed such as the
+    banner's page-load refresh (``/lambda_2``) is listed."""
+    info = client.view_api(return_format="dict", print_info=False)
+    families = {spec.family for spec in SPECS.values()}
+    modes = ("single", "batch", "compare", "compare_files")
+    assert set(info["named_endpoints"]) == {
+        "/score",
+        "/loaded",
+        *(f"/{f}_{m}" for f in families for m in modes),
+    }
+    assert not info["unnamed_endpoints"]
+    for name, endpoint in info["named_endpoints"].items():
+        parameters = [p["parameter_name"] for p in endpoint["parameters"]]
+        assert not [p for p in parameters if re.fullmatch(r"param_\d+", p)], (name, parameters)
+        assert not [r for r in endpoint["returns"] if re.fullmatch(r"value_\d+", r["label"] or "")], name
+    single = [p["parameter_name"] for p in info["named_endpoints"]["/ctc_single"]["parameters"]]
+    assert single[:4] == ["module", "config", "predictions", "sources"] and "aggregation" in single
 
 
 def test_records_that_are_not_json_are_refused(client):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 
 import pytest
 from gradio_client import Client
@@ -14,6 +15,8 @@ from gradio_client.exceptions import AppError
 from nlgmetrics.core.availability import NOTE_TITLE
 from nlgmetrics.core.registry import WEIGHTS, is_published, load_hint, original_releases
 from nlgmetrics.modules import SPECS
+from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.space import ModelPool, SpaceError, score_records
 from tests.space.conftest import example_records
 
 
@@ -61,3 +64,16 @@ def test_a_published_config_not_in_the_cache_gives_the_download_command(client, 
     assert f"Config {config} of {name} cannot load in this Space" in message
     assert f"hf download {weight.repo_id} --revision {weight.revision}" in message
     assert "this machine is offline" in message and NOTE_TITLE not in message
+
+
+def test_a_module_whose_package_the_space_lacks_says_what_the_operator_adds(monkeypatch):
+    """Issue 33 §19: a Space installed without spaCy (``nlgmetrics[space,embedded]``) told a USR visitor to
+    ``pip install``; it says what the Space lacks and what its operator does instead."""
+    monkeypatch.setitem(sys.modules, "spacy", None)  # `import spacy` raises ModuleNotFoundError
+    pool = ModelPool(Limits(), budget_mb=10_000)  # USR not loaded yet: loading it needs spaCy
+    with pytest.raises(SpaceError) as err:
+        score_records(pool, "usr", "default", example_records("usr"), {})
+    message = str(err.value)
+    assert "pip install" not in message and "This Space cannot run usr" in message
+    assert "lacks the Python package `spacy`" in message and "operator" in message
+    assert pool.loaded() == []

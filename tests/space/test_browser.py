@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import math
 import os
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
 from nlgmetrics.ui.records import display
+from nlgmetrics.ui.records import score_text as printed
 from nlgmetrics.ui.space import heatmap
 from nlgmetrics.ui.space.comparison import significance_cells
 from nlgmetrics.ui.space.tables import TEXT_CHARS
@@ -132,9 +134,8 @@ def columns(spec, records):
 
 
 def shown(value) -> str:
-    """A score as the page prints it (rounded as displayed; JavaScript writes 1.0 as 1 and -0.0 as 0)."""
-    value = display(value)
-    return str(int(value)) if value is not None and value == int(value) else str(value)
+    """A score as the page prints it: always 4 decimals (issue 33 §19: not 0.512 beside 0.5123)."""
+    return printed(value)
 
 
 def system_records(spec, variant: str) -> list[dict]:
@@ -167,6 +168,7 @@ def test_score_one_example(page, family):
     for config in configs_to_try(spec):
         choose(page, f"{family}-single-config", config)
         wait_for_text(page, f"{family}-single-status", f"{config} loads now")
+        single_results_cleared(page, family)  # issue 33 §19: no result of the previous config stays
         page.click(f"#{family}-single-run")
         note = wait_for_text(page, f"{family}-single-note", f"config {config}")
         assert f"Scored with {spec.name}" in note
@@ -178,6 +180,45 @@ def test_score_one_example(page, family):
         assert shown(want["mean_score"]) in parts
         check_heat_map(page, family, spec, spec.render_details(want["details"][0]), records[0]["predictions"])
     shot(page, "space_single.png", family)
+    if family == FIRST_FAMILY:
+        fits_the_page(page, f"{family}-single-examples")  # issue 33 §19: not cut off at the right
+        blank_prediction_points_to_its_note(page, family)
+        page.fill(
+            f"#{family}-single-predictions textarea", records[0]["predictions"]
+        )  # as the next tests expect
+
+
+def single_results_cleared(page, family: str) -> None:
+    """The score, heat map, table of sub-scores, raw output and note of an earlier run are gone."""
+    page.wait_for_function(
+        f"(() => {{ const t = document.querySelector('#{family}-single-tokens'); "
+        "return t && t.querySelectorAll('.nlgm-word').length === 0; })()"
+    )
+    assert score_text(page, family) == "" and page.inner_text(f"#{family}-single-note").strip() == ""
+    assert "mean_score" not in page.inner_text(f"#{family}-single-parts")
+    assert "module:" not in page.inner_text(f"#{family}-single-raw")  # no signature of an earlier run
+
+
+def fits_the_page(page, element_id: str) -> None:
+    """Nothing of the element runs past its own box or the window's right edge (no hidden columns)."""
+    width = page.viewport_size["width"]
+    box = page.locator(f"#{element_id}")
+    scroll, client = box.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    right = box.evaluate(  # what is shown (Gradio's hidden sizing row has visibility: collapse)
+        "e => Math.max(...[e, ...e.querySelectorAll('*')]"
+        ".filter(x => getComputedStyle(x).visibility === 'visible' && x.getClientRects().length)"
+        ".map(x => x.getBoundingClientRect().right))"
+    )
+    assert scroll <= client and right <= width, (element_id, scroll, client, right, width)
+
+
+def blank_prediction_points_to_its_note(page, family: str) -> None:
+    """A blank prediction scores NaN, and the note the score box points to says why (issue 33 §19)."""
+    page.fill(f"#{family}-single-predictions textarea", "   ")
+    page.click(f"#{family}-single-run")
+    note = wait_for_text(page, f"{family}-single-note", "The score is NaN")
+    assert score_text(page, family) == "NaN (see the note)"
+    assert "predictions is blank" in note and "a blank text has no score" in note
 
 
 def check_heat_map(page, family: str, spec, pairs, prediction: str) -> None:
@@ -198,7 +239,7 @@ def check_heat_map(page, family: str, spec, pairs, prediction: str) -> None:
     titles = spans.evaluate_all("elements => elements.map(e => e.title)")
     for (word, value, pieces), text, title in zip(words, shown_words, titles):
         assert text.strip() == word.strip()
-        assert title.startswith("no value" if value is None else f"{value:.3f}")
+        assert title.startswith("no value" if value is None else printed(value))
         assert ("the mean of" in title) == (len(pieces) > 1)
 
 
@@ -216,11 +257,16 @@ def test_batch_upload_and_download(page, family, tmp_path):
     page.set_input_files(f"#{family}-batch-file input[type=file]", str(upload))
     for config in configs_to_try(spec):
         choose(page, f"{family}-batch-config", config)
+        no_placeholder_tables(page, [f"{family}-batch-table", f"{family}-batch-plot"])  # §19: none stale
         page.click(f"#{family}-batch-run")
-        wait_for_text(page, f"{family}-batch-note", f"config {config}")
+        note = wait_for_text(page, f"{family}-batch-note", f"config {config}")
+        assert "Columns not scored (kept in the downloads): id." in note  # §20: ignored, and named
         want = direct(spec.name, config).compute(**columns(spec, records))
         table = page.inner_text(f"#{family}-batch-table")
         assert all(shown(score) in table for score in want["scores"])
+        assert shown(want["mean_score"]) in note
+        check_histogram(page, family, want["scores"])
+        fits_the_page(page, f"{family}-batch-table")
         headers = header_texts(page, f"{family}-batch-table")
         assert headers[:2] == ["id", "scores"] and headers.index(long_field) > 1
         assert all(f"doc-{i + 1}" in table for i in range(len(records)))
@@ -240,6 +286,26 @@ def test_batch_upload_and_download(page, family, tmp_path):
             lines = [json.loads(line) for line in handle]
         assert [line["scores"] for line in lines] == want["scores"]
     shot(page, "space_batch.png", family)
+
+
+def check_histogram(page, family: str, scores: list) -> None:
+    """Issue 33 §19: the distribution's count axis has whole-number ticks (it counts examples), its bins have
+    round edges (a width of 1, 2, 2.5 or 5 times a power of ten) and hold every score, each bar its count."""
+    plot = page.locator(f"#{family}-batch-plot svg.nlgm-histogram")
+    ticks = plot.locator(".nlgm-count-tick").all_text_contents()  # SVG: text, not innerText
+    assert ticks[0] == "0" and all(t.isdigit() for t in ticks), ticks
+    edges = [float(t.replace("−", "-")) for t in plot.locator(".nlgm-edge").all_text_contents()]
+    width = edges[1] - edges[0]
+    assert all(abs((b - a) - width) < 1e-9 for a, b in zip(edges, edges[1:]))
+    mantissa = width / 10 ** math.floor(math.log10(width) + 1e-9)
+    assert any(abs(mantissa - m) < 1e-6 for m in (1, 2, 2.5, 5)), width
+    assert all(abs(e / width - round(e / width)) < 1e-6 for e in edges)  # multiples of the width
+    values = [v for v in scores if not math.isnan(v)]
+    want = [
+        sum(1 for v in values if a <= v < b or (b == edges[-1] and v == b)) for a, b in zip(edges, edges[1:])
+    ]
+    bars = plot.locator(".nlgm-bin title").all_text_contents()
+    assert [int(bar.split(": ")[1].split()[0]) for bar in bars] == want and sum(want) == len(values)
 
 
 def no_placeholder_tables(page, element_ids: list[str]) -> None:
@@ -302,6 +368,7 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
             else "each module's default"
         )
         choose(page, f"{family}-ab-config", label)
+        no_placeholder_tables(page, [f"{family}-ab-summary", f"{family}-ab-table", f"{family}-ab-plot"])
         page.click(f"#{family}-ab-run")
         wait_for_text(page, f"{family}-ab-summary", config)
         check_summary(page, family, spec, config, [record_a], [record_b])
@@ -314,12 +381,15 @@ def test_compare_two_predictions_and_two_files(page, family, tmp_path):
     page.set_input_files(
         f"#{family}-ab-file-b input[type=file]", str(write_csv(tmp_path / "b.csv", records_b))
     )
+    # §19: the two predictions' comparison leaves with a new upload
+    no_placeholder_tables(page, [f"{family}-ab-summary", f"{family}-ab-table", f"{family}-ab-plot"])
     page.click(f"#{family}-ab-files-run")
     wait_for_text(page, f"{family}-ab-note", "Compared 3 examples")
     config = configs_to_try(spec)[-1]
     wait_for_text(page, f"{family}-ab-summary", config)
     check_summary(page, family, spec, config, records_a, records_b)
     assert header_texts(page, f"{family}-ab-table")[:3] == ["id", "metric", "A"]
+    fits_the_page(page, f"{family}-ab-table")
     # under the paired plot: Δ, its 95% interval, the p-value and win/tie/loss of nlgmetrics.compare
     module = direct(spec.name, config)
     a, b = module.compute(**columns(spec, records_a)), module.compute(**columns(spec, records_b))
@@ -387,6 +457,10 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
     assert weight.conversion not in note and "aligner=" not in note
     page.wait_for_selector(f"#{family}-single-score:has-text({quoted(fallback)})")
     assert float(score_text(page, family)) == float(score_text(page, family))  # a number, not NaN text
+    # §19: why the default cannot load is said once, under the config; the note only names the config
+    tab = " ".join(page.inner_text(f"#tab-{family}").split())
+    assert tab.count(f"{spec.default_config}'s weights are not published on the Hub yet") == 1, tab
+    assert f"instead of the default {spec.default_config}: see the line under the config" in note
 
 
 def test_the_banner_tells_downloadable_from_unpublished_with_the_conversion_once_collapsed(page, monkeypatch):
@@ -428,6 +502,15 @@ def test_batch_maps_columns_like_the_command_line(page, tmp_path):
     config = configs_to_try(spec)[-1]
     open_mode(page, family, "batch")
     choose(page, f"{family}-batch-config", config)
+    # §19: a .txt is not silently dropped: the note says at once what the Space reads, and no table stays
+    lines = tmp_path / "texts.txt"
+    lines.write_text("The cat sat.\nA dog barked.\n", encoding="utf-8")
+    page.set_input_files(f"#{family}-batch-file input[type=file]", str(lines))
+    note = wait_for_text(page, f"{family}-batch-note", "unknown file type '.txt'")
+    assert "use .jsonl, .ndjson, .json, .csv or .tsv" in note and "no columns naming the fields" in note
+    assert page.locator(".toast-body").count() == 0
+    no_placeholder_tables(page, [f"{family}-batch-table", f"{family}-batch-plot"])
+    page.locator(f"#{family}-batch-file button[aria-label='Clear']").click()
     records = system_records(spec, "")
     renamed = [{"id": f"doc-{i + 1}", **{f"my_{k}": v for k, v in r.items()}} for i, r in enumerate(records)]
     upload = write_csv(tmp_path / "renamed.csv", renamed)

@@ -52,7 +52,7 @@ def test_the_heat_map_escapes_text_and_shows_the_scale_and_what_the_values_are()
     shown = heatmap.render([("<b>", 2.0), ("x", -0.5)], "<b> x", "Values scaled to [-1, 1].")
     assert "&lt;b&gt;" in shown and "<b>" not in shown.replace("&lt;b&gt;", "")
     assert "−1" in shown and "+1" in shown and "Values scaled to [-1, 1]." in shown
-    assert 'title="2.000"' in shown and heatmap.colour(2.0) == heatmap.colour(1.0)  # clipped to the scale
+    assert 'title="2.0000"' in shown and heatmap.colour(2.0) == heatmap.colour(1.0)  # clipped to the scale
     assert heatmap.colour(None) == "transparent" and heatmap.render([], "x") == ""
 
 

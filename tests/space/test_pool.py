@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextvars
+import dataclasses
 import gc
 import json
 import sys
@@ -19,6 +20,7 @@ from gradio_client.exceptions import AppError
 
 import nlgmetrics
 from nlgmetrics.core import runtime
+from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.records import Limits, preload_pairs
 from nlgmetrics.ui.space import ModelPool, _json_safe, build_space
@@ -44,7 +46,8 @@ def config_records(name: str, config: str) -> list[dict]:
 
 def every_config() -> list[tuple[str, str]]:
     """Every registered (module, config), those sharing weights (E-bert of the five CTC modules) one after
-    the other: the pool counts a shared weight once, and the test loads fewer weights from disk."""
+    the other: the pool counts a shared set of weights once (one over the budget is served alone, by the
+    modules built on it), and the test loads fewer weights from disk."""
     return sorted(
         ((name, config) for name, spec in SPECS.items() for config in spec.configs), key=lambda p: p[::-1]
     )
@@ -58,7 +61,8 @@ def test_a_small_budget_loads_every_config_in_turn_and_never_holds_more(fresh_mo
             key: [weakref.ref(m) for m in runtime.models_in(pool.held(*key).scorer)] for key in pool.loaded()
         }
         pool.get(name, config)
-        assert pool.held_mb() <= SMALL_BUDGET_MB or pool.loaded() == [(name, config)], (name, config)
+        alone = len(pool.status()["weights"]) == 1 and (name, config) in pool.loaded()  # MiniLM's modules
+        assert pool.held_mb() <= SMALL_BUDGET_MB or alone, (name, config)
         evicted += [ref for key, refs in before.items() if key not in pool.loaded() for ref in refs]
     assert len(evicted) > len(SPECS)
     gc.collect()
@@ -103,6 +107,13 @@ def test_a_model_evicted_and_loaded_again_gives_the_same_numbers(fresh_model_cac
     assert again == first
 
 
+def minilm_mb() -> float:
+    """The real MiniLM's weights in megabytes (a BertModel: no tied weights)."""
+    minilm = runtime.models_in(direct("ctc_consistency", "E-minilm").scorer)
+    tensors = [t for m in minilm for t in (*m.parameters(), *m.buffers())]
+    return sum(t.numel() * t.element_size() for t in tensors) / 2**20
+
+
 def test_loaded_endpoint_and_status_line_report_the_pool(space):
     demo, url = space
     client = Client(url, verbose=False)
@@ -114,16 +125,71 @@ def test_loaded_endpoint_and_status_line_report_the_pool(space):
     assert answer["budget_mb"] == pool.budget_mb
     assert sorted((m["module"], m["config"]) for m in answer["models"]) == pool.loaded()
     assert answer["models"][0]["module"] == "ctc_consistency" and answer["models"][0]["config"] == "E-minilm"
-    assert sum(m["mb"] for m in answer["models"]) <= answer["budget_mb"]
+    assert answer["total_mb"] == round(pool.held_mb(), 1) <= answer["budget_mb"]
     held = {(m["module"], m["config"]): m["mb"] for m in answer["models"]}
-    minilm = runtime.models_in(direct("ctc_consistency", "E-minilm").scorer)
-    tensors = [t for m in minilm for t in (*m.parameters(), *m.buffers())]  # a BertModel: no tied weights
-    minilm_mb = sum(t.numel() * t.element_size() for t in tensors) / 2**20
-    assert held["ctc_consistency", "E-minilm"] == pytest.approx(minilm_mb, abs=0.05)  # rounded to 0.1
+    assert held["ctc_consistency", "E-minilm"] == pytest.approx(minilm_mb(), abs=0.05)  # rounded to 0.1
+    (minilm,) = [w for w in answer["weights"] if "ctc_consistency:E-minilm" in w["models"]]
+    assert minilm["name"].startswith("all-MiniLM-L6-v2") and minilm["mb"] == pytest.approx(
+        minilm_mb(), abs=0.05
+    )
     from nlgmetrics.ui.space.app import loaded_line
 
     line = loaded_line(answer)
-    assert f"`ctc_consistency:E-minilm` {minilm_mb:.0f} MB" in line and f"of {pool.budget_mb:.0f} MB" in line
+    assert (
+        f"`{minilm['name']}` {minilm_mb():.0f} MB, used by " in line and "`ctc_consistency:E-minilm`" in line
+    )
+    assert f"({answer['total_mb']:.0f} of {pool.budget_mb:.0f} MB in all" in line
+
+
+CTC_ON_MINILM = [(name, "E-minilm") for name in sorted(SPECS) if "E-minilm" in SPECS[name].configs]
+
+
+def test_five_ctc_modules_on_one_minilm_count_it_once(fresh_model_cache):
+    """Issue 33 §18: five CTC modules sharing one MiniLM were counted five times ("434 of 200 MB")."""
+    assert len(CTC_ON_MINILM) == 5
+    budget = 2 * minilm_mb()  # room for one MiniLM, not for five
+    pool = ModelPool(Limits(), budget_mb=budget)
+    for name, config in CTC_ON_MINILM:
+        pool.get(name, config)
+    assert pool.loaded() == sorted(CTC_ON_MINILM)  # none evicted
+    status = pool.status()
+    assert status["total_mb"] == pytest.approx(minilm_mb(), abs=0.05) and pool.held_mb() < budget
+    (minilm,) = status["weights"]
+    assert minilm["name"].startswith("all-MiniLM-L6-v2") and minilm["mb"] == status["total_mb"]
+    assert sorted(minilm["models"]) == sorted(f"{n}:{c}" for n, c in CTC_ON_MINILM)
+    assert all(m["weights"] == [minilm["name"]] for m in status["models"])
+    from nlgmetrics.ui.space.app import loaded_line
+
+    assert f"({minilm_mb():.0f} of {budget:.0f} MB in all" in loaded_line(status)
+
+
+def test_a_set_of_weights_leaves_only_when_no_module_built_on_it_is_in_use(fresh_model_cache):
+    """Evicting frees a set of weights: never while a module built on it serves (its idle siblings stay:
+    evicting them would free nothing), and then with every module built on it (all idle)."""
+    sizes = ModelPool(Limits(), budget_mb=10_000)
+    small = [("unieval", "fact"), ("infolm", "bert-base-uncased")]
+    for key in small:
+        sizes.get(*key)
+    tiny_mb = {(m["module"], m["config"]): m["mb"] for m in sizes.status()["models"]}
+    del sizes
+    pool = ModelPool(Limits(), budget_mb=minilm_mb() + min(tiny_mb.values()) / 2)  # MiniLM and no tiny one
+    consistency, relevance = ("ctc_consistency", "E-minilm"), ("ctc_relevance", "E-minilm")
+    pool.get(*relevance)
+    with pool.using(*consistency):  # serving: the MiniLM set cannot leave, nor its idle sibling
+        pool.get(*small[0])  # over the budget: the only set that can leave is its own, once it has served
+        assert pool.loaded() == sorted([consistency, relevance])
+    (model,) = runtime.models_in(pool.held(*consistency).scorer)
+    ref = weakref.ref(model)
+    del model
+    pool.get(*small[1])  # MiniLM is now the least recently used: both modules built on it leave with it
+    assert pool.loaded() == [small[1]]
+    gc.collect()
+    assert ref() is None  # really freed
+    loads = runtime.LOAD_COUNT["loads"]
+    pool.get(*relevance)  # MiniLM bigger than the room left: the tiny model leaves, MiniLM loads again
+    assert pool.loaded() == [relevance] and runtime.LOAD_COUNT["loads"] == loads + 1
+    pool.get(*consistency)  # on the same weights: nothing evicted, nothing loaded
+    assert pool.loaded() == sorted([consistency, relevance]) and runtime.LOAD_COUNT["loads"] == loads + 1
 
 
 def test_the_default_preload_loads_each_default_before_the_first_request(space):
@@ -131,6 +197,28 @@ def test_the_default_preload_loads_each_default_before_the_first_request(space):
     preloaded = set(preload_pairs(None))
     assert preloaded == {(name, spec.default_config) for name, spec in SPECS.items()}  # all cached here
     assert preloaded <= set(pool.loaded())  # the test Space's default budget holds them all
+
+
+def test_the_first_request_after_start_finds_the_config_the_page_offers_loaded(
+    fresh_model_cache, monkeypatch
+):
+    """Issue 33 §21: with the default's weights missing, the page offers the embedded E-minilm first; it is
+    loaded at startup (no NLGMETRICS_SPACE_PRELOAD given), so the first request loads nothing (counted, not
+    timed)."""
+    spec = SPECS["ctc_consistency"]
+    weight = spec.weights_of(spec.default_config)[0]
+    monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision="f" * 40))
+    demo = build_space(Limits())
+    demo.launch(server_name="127.0.0.1", server_port=None, prevent_thread_lock=True, quiet=True)
+    try:
+        client = Client(demo.local_url, verbose=False)
+        loads = runtime.LOAD_COUNT["loads"]
+        records = json.dumps(example_records("ctc_consistency"))
+        answer = client.predict("ctc_consistency", "default", records, "{}", api_name="/score")
+    finally:
+        demo.close()
+    assert answer["config"] == "E-minilm" and runtime.LOAD_COUNT["loads"] == loads
+    assert ("ctc_consistency", "E-minilm") in preload_pairs(None)
 
 
 def test_preload_setting_is_checked_at_startup(monkeypatch):

@@ -49,12 +49,16 @@ def test_score_takes_the_inputs_of_every_unieval_task(client, task):
 
 
 @pytest.mark.parametrize("task", ["dialogue", "data2text", "fact"])
-def test_a_field_the_task_does_not_read_is_refused_naming_the_tasks_inputs(client, task):
+def test_a_field_the_task_does_not_read_is_ignored_and_named(client, task):
+    """Issue 33 §20: one rule with the command line and the batch tab (it was refused, issue 17 §2): the
+    task's inputs are scored, every other field is ignored and named in ``ignored_fields``."""
     other = next(f for f in ("references", "contexts", "sources") if f not in UNIEVAL.inputs_for(task))
-    records = [{**task_records(task, 1)[0], other: "x"}]
-    with pytest.raises(AppError, match=f"unknown field\\(s\\) {other}; the module's inputs are") as err:
-        client.predict("unieval", task, json.dumps(records), "{}", api_name="/score")
-    assert ", ".join(UNIEVAL.inputs_for(task)) in str(err.value)
+    records = task_records(task, 1)
+    got = client.predict(
+        "unieval", task, json.dumps([{**records[0], other: "x", "id": 7}]), "{}", api_name="/score"
+    )
+    assert got["ignored_fields"] == [other, "id"]
+    assert compute_result(got) == _json_safe(direct("unieval", task).compute(**columns(records)))
 
 
 def tab_values(task: str, record: dict) -> list[str]:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..columns import unused_columns
 from ..records import per_example, write_records
 from .common import (
     CLIError,
@@ -82,6 +83,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not rows:
         raise CLIError(f"{path} has no rows")
     inputs = scorer.inputs(rows, path)
+    ignored = unused_columns(rows, scorer.spec.inputs_for(scorer.config), scorer.columns)
 
     world = int(os.environ.get("WORLD_SIZE", "1"))
     if args.num_processes is not None and args.num_processes < 1:
@@ -111,6 +113,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     if world > 1 and not args.shard_dir:  # the output is whole: the default shard folder is not needed
         shutil.rmtree(shard_dir, ignore_errors=True)
     report(scorer, result, rows, scores, args.table)
+    if ignored:  # one rule with the Space's batch tab and /score: other columns are ignored, and named
+        print(
+            f"nlgmetrics: note: {path}: columns not scored (kept in the output): {', '.join(ignored)}",
+            file=sys.stderr,
+        )
     print(f"{len(rows)} examples scored with {args.metric}; wrote {output}")
     return 0
 

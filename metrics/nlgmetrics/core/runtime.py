@@ -237,10 +237,10 @@ def clear_cache() -> None:
     release()
 
 
-def models_in(obj: Any) -> list[torch.nn.Module]:
-    """The torch models ``obj`` holds, each once: ``obj`` itself, or those reached through lists, tuples,
-    dict values and the attributes of nlgmetrics objects (a scorer, its aligners; a cache entry's tuple)."""
-    found: dict[int, torch.nn.Module] = {}
+def _reachable(obj: Any) -> Iterator[Any]:
+    """``obj`` and what it holds, each once: the items of lists, tuples and dict values and the attributes of
+    nlgmetrics objects (a scorer, its aligners and model wrappers; a cache entry's tuple); a torch model is
+    yielded, not entered."""
     seen: set[int] = set()
     todo = [obj]
     while todo:
@@ -248,15 +248,32 @@ def models_in(obj: Any) -> list[torch.nn.Module]:
         if id(item) in seen:
             continue
         seen.add(id(item))
+        yield item
         if isinstance(item, torch.nn.Module):
-            found.setdefault(id(item), item)
-        elif isinstance(item, (list, tuple)):
+            continue
+        if isinstance(item, (list, tuple)):
             todo.extend(item)
         elif isinstance(item, dict):
             todo.extend(item.values())
         elif type(item).__module__.startswith("nlgmetrics.") and hasattr(item, "__dict__"):
             todo.extend(vars(item).values())
-    return list(found.values())
+
+
+def models_in(obj: Any) -> list[torch.nn.Module]:
+    """The torch models ``obj`` holds, each once: ``obj`` itself, or those reached through lists, tuples,
+    dict values and the attributes of nlgmetrics objects (a scorer, its aligners; a cache entry's tuple)."""
+    return [item for item in _reachable(obj) if isinstance(item, torch.nn.Module)]
+
+
+def model_names(obj: Any) -> dict[int, str]:
+    """A short name for each model ``obj`` holds through a wrapper that names it (a model wrapper's ``name``:
+    the weight's registry name or its repo id), by the model's ``id``."""
+    return {
+        id(item.model): item.name
+        for item in _reachable(obj)
+        if isinstance(getattr(item, "model", None), torch.nn.Module)
+        and isinstance(getattr(item, "name", None), str)
+    }
 
 
 def weight_storages(models: list[torch.nn.Module]) -> dict[tuple[str, int], int]:
@@ -268,6 +285,26 @@ def weight_storages(models: list[torch.nn.Module]) -> dict[tuple[str, int], int]
             storage = tensor.untyped_storage()
             storages[(str(tensor.device), storage.data_ptr())] = storage.nbytes()
     return storages
+
+
+def weight_sets(holding: Any) -> dict[tuple, list[torch.nn.Module]]:
+    """The sets of weights ``holding`` uses, each under the weight cache's key that loaded it (kind, source,
+    revision, device, dtype: :meth:`Runtime.cached`) with the entry's models; a model of ``holding`` in no
+    cache entry (the cache was released meanwhile) is a set of its own, keyed ``("uncached", id)``. Modules
+    built on the same weights (five CTC aspects on one MiniLM) share a key."""
+    mine = {id(m) for m in models_in(holding)}
+    with _CACHE_LOCK:
+        entries = list(_CACHE.items())
+    sets: dict[tuple, list[torch.nn.Module]] = {}
+    for key, value in entries:
+        models = models_in(value)
+        if any(id(m) in mine for m in models):
+            sets[key] = models
+    found = {id(m) for models in sets.values() for m in models}
+    for model in models_in(holding):
+        if id(model) not in found:
+            sets[("uncached", id(model))] = [model]
+    return sets
 
 
 def release(holding: Any = None) -> int:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..columns import gather_columns
-from ..core.availability import config_status
+from ..core.availability import config_status, default_choice
 from ..core.options import check_positive_int
 from ..modules import SPECS
 from ..records import per_example, read_records, write_records
@@ -69,7 +69,8 @@ class Limits:
     """Megabytes of model weights kept loaded (None: a share of the memory, :func:`.space.pool.default_budget_mb`)."""
     preload: str | None = None
     """``module:config`` pairs loaded at startup, comma-separated (``module`` alone: its default; ``none``:
-    nothing); None: each module's default whose weights are on the machine (:func:`preload_pairs`)."""
+    nothing); None: what the page offers first, each module's default or its offline fallback, when its
+    weights are on the machine (:func:`preload_pairs`)."""
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
@@ -123,40 +124,30 @@ def _check_text(value: Any, where: str, limits: Limits) -> None:
 
 
 def records_to_fields(
-    inputs: Sequence[str],
-    records: Any,
-    limits: Limits,
-    *,
-    extra_ok: bool = False,
-    list_fields: Sequence[str] = ("references",),
+    inputs: Sequence[str], records: Any, limits: Limits, *, list_fields: Sequence[str] = ("references",)
 ) -> dict[str, list]:
     """Column lists ``{field: [...]}`` from records, after the limits and the shape are checked; a text
     of a field in ``list_fields`` that holds a JSON list of texts (a CSV cell) is that list.
 
     The texts themselves (types, blanks) are checked by the module's compute(), which names the field
-    and index. ``extra_ok`` lets records carry other fields (an uploaded file's extra columns).
+    and index. Other fields of the records are ignored (as the command line ignores a file's other
+    columns); :func:`nlgmetrics.columns.unused_columns` names them.
     """
     if not isinstance(records, list):
         raise ValueError(f"records must be a JSON list of objects, got {type(records).__name__}")
     if len(records) > limits.max_examples:
         raise ValueError(
             f"{len(records)} examples given; this Space scores at most {limits.max_examples} per request "
-            "(split the file, or run the package locally: pip install nlgmetrics)"
+            "(split the file, or score it on your own machine with the nlgmetrics package: nlgmetrics score FILE)"
         )
     for index, record in enumerate(records):
         if not isinstance(record, dict):
             raise ValueError(f"record {index} must be an object with fields {', '.join(inputs)}")
     fix = f"the inputs are {', '.join(inputs)}"  # else the command line's wording (nlgmetrics.columns)
     fields = gather_columns(records, inputs, {}, list_fields, fix=fix, where="record {index}: {field}")
-    for index, record in enumerate(records):
+    for index in range(len(records)):
         for name in inputs:
             _check_text(fields[name][index], f"record {index}: {name}", limits)
-        unknown = sorted(set(map(str, record)) - set(inputs))
-        if unknown and not extra_ok:
-            raise ValueError(
-                f"record {index} has unknown field(s) {', '.join(unknown)}; the module's inputs are "
-                f"{', '.join(inputs)}"
-            )
     return fields
 
 
@@ -205,14 +196,40 @@ def read_upload(path: str | os.PathLike, limits: Limits) -> list[dict]:
         raise ValueError(
             f"{path.name} is {size} bytes; this Space takes uploads up to {limits.max_upload_bytes} bytes"
         )
-    return read_records(path, name=path.name)
+    try:
+        return read_records(path, name=path.name)
+    except ValueError as err:
+        if path.suffix.lower() != ".txt":
+            raise
+        raise ValueError(  # the same words as the command line, and why plain lines cannot do
+            f"{err}: a .txt of plain texts has no columns naming the fields; save it as a .csv with a header "
+            "row, e.g. predictions,sources"
+        ) from None
 
 
-def display(value: Any, digits: int = 4) -> Any:
-    """A number as the Space shows it (rounded; NaN as None)."""
+DIGITS = 4
+"""Decimals of every score the Space shows (text, tables, notes, heat-map values)."""
+
+
+def display(value: Any, digits: int = DIGITS) -> Any:
+    """A number as the Space keeps it in a table (rounded; NaN as None)."""
     if isinstance(value, float):
         return None if math.isnan(value) else round(value, digits)
     return value
+
+
+def score_text(value: Any) -> str:
+    """A score as the Space prints it: always :data:`DIGITS` decimals, so that 0.512 is not shown beside
+    0.5123; a missing score (NaN, None) as "NaN"; a whole number (a row, a count) as it is.
+
+    >>> score_text(0.512), score_text(-0.0), score_text(float("nan")), score_text(None), score_text(3)
+    ('0.5120', '0.0000', 'NaN', 'NaN', '3')
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "NaN"
+    if isinstance(value, float):
+        return f"{value + 0.0:.{DIGITS}f}".replace("-0.0000", "0.0000")
+    return str(value)
 
 
 def scored_records(records: list[dict], result: dict) -> list[dict]:
@@ -240,14 +257,13 @@ def write_scored(rows: list[dict], folder: str | os.PathLike, stem: str) -> tupl
 
 def preload_pairs(text: str | None) -> list[tuple[str, str]]:
     """The (module, config) pairs of an ``NLGMETRICS_SPACE_PRELOAD`` value (``module:config`` or ``module``
-    for its default, comma-separated; ``none``: nothing); None: each module's default config whose weights
-    are on the machine. A name or config that is not registered is a ValueError naming it."""
+    for its default, comma-separated; ``none``: nothing); None: the config the page offers first for each
+    module (:func:`...core.availability.default_choice`: its default, or, when the default's weights are not
+    here, the offline config such as the embedded ``E-minilm``) when its weights are on the machine, so that
+    the first request finds it loaded. A name or config that is not registered is a ValueError naming it."""
     if text is None:
-        return [
-            (n, s.default_config)
-            for n, s in sorted(SPECS.items())
-            if config_status(s, s.default_config).available
-        ]
+        offered = [(n, default_choice(s)[0]) for n, s in sorted(SPECS.items())]
+        return [(n, config) for n, config in offered if config_status(SPECS[n], config).available]
     pairs = []
     for entry in (e.strip() for e in text.split(",")):
         if not entry or entry.lower() == "none":

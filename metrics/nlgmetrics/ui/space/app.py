@@ -49,11 +49,16 @@ def banner(limits: Limits) -> str:
 
 
 def loaded_line(status: dict) -> str:
-    """The page's status line: the models loaded now, their weights and the budget (``/loaded``'s answer)."""
-    models = status["models"]
-    shown = ", ".join(f"`{m['module']}:{m['config']}` {m['mb']:.0f} MB" for m in models) or "none yet"
-    held = sum(m["mb"] for m in models)
-    return f"Models loaded: {shown} ({held:.0f} of {status['budget_mb']:.0f} MB of weights; the least recently used leaves first)"
+    """The page's status line: each set of weights loaded, its size and the models built on it, then the
+    total (each set once) against the budget (``/loaded``'s answer)."""
+    shown = "; ".join(
+        f"`{w['name']}` {w['mb']:.0f} MB, used by {', '.join(f'`{m}`' for m in w['models'])}"
+        for w in status["weights"]
+    )
+    return (
+        f"Weights loaded: {shown or 'none yet'} ({status['total_mb']:.0f} of {status['budget_mb']:.0f} MB in all, "
+        "each set of weights counted once; the least recently used leaves first)"
+    )
 
 
 def _by_family() -> dict[str, list[ModuleSpec]]:
@@ -82,19 +87,27 @@ def build_space(limits: Limits | None = None):
     def api_score(module: str, config: str, records: str, options: str) -> dict:
         """Score records (a JSON list of objects with the module's input fields) with a registered config
         (``"default"`` for the module's default) and compute() options (a JSON object); returns the
-        compute() result with ``config`` (the config that scored) and ``note`` (why it is not the one
-        asked for, when the default's weights are missing here; else "")."""
+        compute() result with ``config`` (the config that scored), ``note`` (why it is not the one
+        asked for, when the default's weights are missing here; else "") and ``ignored_fields`` (the
+        records' other fields, not scored: [] when none)."""
         if module in SPECS and (not isinstance(config, str) or not config.strip()):
             raise SpaceError(f"config is empty: give 'default' or one of {', '.join(SPECS[module].configs)}")
         try:
-            result, used, note = score_records(pool, module, config, records, options)
+            scored = score_records(pool, module, config, records, options)
         except ConfigUnavailable as err:  # the page's wording points to its note: an API client sees none
             raise SpaceError(api_message(err.status)) from None
-        return {**json_safe(result), "config": used, "note": note}
+        return {
+            **json_safe(scored.result),
+            "config": scored.config,
+            "note": scored.note,
+            "ignored_fields": scored.ignored,
+        }
 
     def api_loaded() -> dict:
-        """The models loaded now: ``{"budget_mb", "models": [{"module", "config", "mb", "last_used"}]}``
-        (megabytes of weights, 2**20 bytes; ``last_used`` in seconds since the epoch), most recent first."""
+        """The weights loaded now: ``{"budget_mb", "total_mb", "models": [{"module", "config", "mb", "weights",
+        "last_used"}], "weights": [{"name", "mb", "models"}]}`` (megabytes of weights, 2**20 bytes; ``total_mb``
+        counts each set of weights once, as the budget does, while a model's ``mb`` is its own weights, shared
+        or not; ``last_used`` in seconds since the epoch), models most recent first."""
         return pool.status()
 
     with gr.Blocks(title="nlgmetrics") as demo:
@@ -102,7 +115,9 @@ def build_space(limits: Limits | None = None):
             "# nlgmetrics: model-based NLG evaluation\nScore one example, a file of examples, or compare two "
             "systems, with every metric of the `nlgmetrics` package. Models load on first use and are shared."
         )
-        gr.Markdown(lambda: banner(limits), elem_id="nlgmetrics-banner")  # current on each page load
+        shown = gr.Markdown(banner(limits), elem_id="nlgmetrics-banner")
+        # current on each page load, through a private event (a callable value would be a public /lambda_N)
+        demo.load(lambda: banner(limits), outputs=shown, queue=False, api_visibility="private")
         loaded = gr.Markdown(loaded_line(pool.status()), elem_id="nlgmetrics-loaded")
         refresh = dict(
             fn=lambda: loaded_line(pool.status()), outputs=loaded, show_progress="hidden", queue=False

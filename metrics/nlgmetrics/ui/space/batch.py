@@ -1,22 +1,23 @@
 """The *Batch* mode: a CSV/TSV or JSONL/JSON upload scored into a table (the file's ``id`` or row first, then
-the scores, then the texts cut short with the full text on hover: :mod:`.tables`), a distribution plot and
-downloadable CSV and JSONL files (written as ``nlgmetrics score`` writes them). A failure is a message in
-the mode's note."""
+the scores, then the texts cut short with the full text on hover: :mod:`.tables`), a distribution plot
+(:mod:`.histogram`) and downloadable CSV and JSONL files (written as ``nlgmetrics score`` writes them, the
+file's other columns kept and named in the note). A failure, or an upload the Space cannot read, is a
+message in the mode's note; another module, config or upload clears the previous results."""
 
 from __future__ import annotations
 
-import math
 import os
 import uuid
 from collections.abc import Callable
 from typing import Any
 
-from ...columns import gather_columns
+from ...columns import gather_columns, unused_columns
 from ...core.availability import config_note
 from ...modules import SPECS
-from ..records import display, read_upload, scored_records, write_scored
+from ..records import read_upload, score_text, scored_records, write_scored
 from .context import FamilyContext
-from .events import connect
+from .events import connect, upload_problem
+from .histogram import histogram_svg
 from .options import (
     config_choices,
     config_dropdown,
@@ -27,23 +28,7 @@ from .options import (
     status_note,
 )
 from .pool import SpaceError, score_records
-from .tables import scored_table
-
-
-def _histogram(scores: list) -> Any:
-    import pandas as pd
-
-    values = [v for v in scores if isinstance(v, (int, float)) and not math.isnan(v)]
-    if not values:
-        return pd.DataFrame({"score": [], "examples": []})
-    low, high = min(values), max(values)
-    bins = min(10, max(1, len(set(values))))
-    width = (high - low) / bins or 1.0
-    counts = [0] * bins
-    for v in values:
-        counts[min(bins - 1, int((v - low) / width))] += 1
-    labels = [f"{low + i * width:.3g}–{low + (i + 1) * width:.3g}" for i in range(bins)]
-    return pd.DataFrame({"score": labels, "examples": counts})
+from .tables import column_widths, scored_table, styled
 
 
 def _fields_text(spec, chosen: str) -> str:
@@ -103,24 +88,32 @@ def build(ctx: FamilyContext) -> None:
     gr.Markdown(
         "Upload a `.csv` or `.tsv` (a header row naming the module's input fields; several references in "
         'one cell as a JSON list, `["r1", "r2"]`) or a `.jsonl` / `.json` file (one object per example with '
-        f"those fields), read as `nlgmetrics score` reads it. Limits: {ctx.limits.describe()}."
+        f"those fields), read as `nlgmetrics score` reads it; other columns are not scored (they are kept in the "
+        f"downloads). Limits: {ctx.limits.describe()}."
     )
     b_module, b_config, b_status, b_fields, upload, b_columns, b_opts = _input_panel(ctx)
     b_button = gr.Button("Score the file", variant="primary", elem_id=f"{family}-batch-run")
-    b_note = gr.Markdown(elem_id=f"{family}-batch-note")
-    b_table, b_plot, b_csv, b_jsonl = _result_panel(ctx)
-    hidden = gr.update(value=None, visible=False)
+    b_note = gr.Markdown(label="note", elem_id=f"{family}-batch-note")
+    results = [*_result_panel(ctx), b_note]
     connect(
         ctx,
         b_button,
         _file_scorer(ctx),
         inputs=[b_module, b_config, upload, *b_opts.values(), *b_columns.values()],
-        outputs=[b_table, b_plot, b_csv, b_jsonl, b_note],
+        outputs=results,
         note=b_note,
-        cleared=[hidden, hidden, hidden, hidden, None],
+        cleared=[hidden(), hidden(), hidden(), hidden(), None],
         api_name=f"{family}_batch",
+        names=["module", "config", "file", *ctx.options, *(f"{f}_column" for f in ctx.fields)],
     )
-    _follow_choices(ctx, b_module, b_config, upload, b_status, b_fields, b_opts, b_columns)
+    _follow_choices(ctx, b_module, b_config, upload, b_status, b_fields, b_opts, b_columns, results)
+
+
+def hidden() -> dict:
+    """A result hidden and emptied (before a run, after a failure or another choice)."""
+    import gradio as gr
+
+    return gr.update(value=None, visible=False)
 
 
 def _input_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any, Any, dict[str, Any], dict[str, Any]]:
@@ -135,10 +128,8 @@ def _input_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any, Any, dict[str,
     b_fields = gr.Markdown(
         f"Fields: {', '.join(f'`{f}`' for f in first.inputs)}", elem_id=f"{family}-batch-fields"
     )
-    upload = gr.File(
-        label="Examples file",
-        file_types=[".csv", ".tsv", ".jsonl", ".json"],
-        elem_id=f"{family}-batch-file",
+    upload = gr.File(  # any file type: one the Space does not read gets a message, not a vanishing toast
+        label="Examples file (.csv, .tsv, .jsonl or .json)", elem_id=f"{family}-batch-file"
     )
     with gr.Row():  # "Columns": which column feeds each field, as the command line's --column FIELD=COLUMN
         b_columns = {
@@ -162,13 +153,17 @@ def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
 
     family = ctx.family
     b_table = gr.Dataframe(  # hidden until a file is scored: no placeholder "1 2 3" headers
-        label="Scored examples", interactive=False, visible=False, elem_id=f"{family}-batch-table"
+        label="Scored examples",
+        interactive=False,
+        visible=False,
+        wrap=True,  # long cells wrap: every column within the page, none cut off at the right
+        elem_id=f"{family}-batch-table",
     )
-    b_plot = gr.BarPlot(
-        x="score",
-        y="examples",
-        y_lim=[0, None],
+    b_plot = gr.HTML(  # drawn here (histogram.py): round bin edges, whole numbers on the count axis
         label="Distribution of the scores",
+        show_label=True,
+        container=True,
+        padding=True,
         visible=False,
         elem_id=f"{family}-batch-plot",
     )
@@ -181,7 +176,6 @@ def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
 def _file_scorer(ctx: FamilyContext) -> Callable:
     """The button's function (and the ``<family>_batch`` endpoint's): the upload scored, shown and written."""
     import gradio as gr
-    import pandas as pd
 
     options, limits = ctx.options, ctx.limits
 
@@ -191,25 +185,32 @@ def _file_scorer(ctx: FamilyContext) -> Callable:
             raise SpaceError("upload a .csv, .tsv, .jsonl or .json file first")
         records = read_upload(path, limits)
         chosen_options = {**parse_options(spec, dict(zip(options, values))), "show_progress": True}
-        mapped = mapped_records(spec, chosen, records, dict(zip(ctx.fields, values[len(options) :])))
+        columns = dict(zip(ctx.fields, values[len(options) :]))
+        mapped = mapped_records(spec, chosen, records, columns)
         progress(0, desc=f"scoring {len(records)} examples with {name}")
-        result, used, note_text = score_records(ctx.pool, name, chosen, mapped, chosen_options)
+        result, used, fallback, _ = score_records(ctx.pool, name, chosen, mapped, chosen_options)
         rows = scored_records(records, result)
         stem = f"{name}-{used}-{uuid.uuid4().hex[:8]}"
         csv_path, jsonl_path = write_scored(rows, os.path.join(ctx.workdir, uuid.uuid4().hex), stem)
         table = scored_table(records, result)
-        mean = display(result.get("mean_score"))
-        message = f"Scored {len(rows)} examples with `{name}` config `{used}`: mean score {mean}. {note_text}"
+        message = f"Scored {len(rows)} examples with `{name}` config `{used}`"
+        if fallback:
+            message += f" (instead of the default `{spec.default_config}`: see the line under the config)"
+        message += f": mean score {score_text(result.get('mean_score'))}."
+        ignored = unused_columns(records, config_inputs(spec, chosen), columns)
+        if ignored:
+            message += f" Columns not scored (kept in the downloads): {', '.join(f'`{c}`' for c in ignored)}."
         return (
             gr.update(
-                value=pd.DataFrame(table.rows, columns=list(table.columns)),
+                value=styled(table),
                 datatype=table.datatypes(),
+                column_widths=column_widths(table),
                 visible=True,
             ),
-            gr.update(value=_histogram(result["scores"]), visible=True),
+            gr.update(value=histogram_svg(result["scores"]), visible=True),
             gr.update(value=csv_path, visible=True),
             gr.update(value=jsonl_path, visible=True),
-            message.strip(),
+            message,
         )
 
     return score_file
@@ -224,11 +225,17 @@ def _follow_choices(
     b_fields: Any,
     b_opts: dict[str, Any],
     b_columns: dict[str, Any],
+    results: list[Any],
 ) -> None:
-    """A module, config or upload chosen: its configs, fields, status, options and column choices shown."""
+    """A module, config or upload chosen: its configs, fields, status, options and column choices shown, and
+    the previous results (``results``: table, plot, downloads, note) hidden; an upload the Space cannot read
+    says why in the note at once."""
     import gradio as gr
 
     options, limits = ctx.options, ctx.limits
+
+    def cleared(note: str = "") -> list:
+        return [hidden(), hidden(), hidden(), hidden(), note]
 
     def on_batch_module(name, path):
         spec = SPECS[name]
@@ -239,6 +246,7 @@ def _follow_choices(
             config_note(spec, ""),
             *[gr.update(visible=o in own) for o in options],
             *on_columns(name, "", path),
+            *cleared(),
         ]
 
     def on_columns(name, chosen, path):
@@ -248,19 +256,35 @@ def _follow_choices(
 
     def on_batch_config(name, chosen, path):
         spec = SPECS[name]
-        return [_fields_text(spec, chosen), config_note(spec, chosen), *on_columns(name, chosen, path)]
+        return [
+            _fields_text(spec, chosen),
+            config_note(spec, chosen),
+            *on_columns(name, chosen, path),
+            *cleared(),
+        ]
+
+    def on_upload(name, chosen, path):
+        return [*on_columns(name, chosen, path), *cleared(upload_problem(path, limits))]
 
     column_boxes = list(b_columns.values())
     b_module.change(
         on_batch_module,
         [b_module, upload],
-        [b_config, b_fields, b_status, *b_opts.values(), *column_boxes],
+        [b_config, b_fields, b_status, *b_opts.values(), *column_boxes, *results],
         api_visibility="private",
+        queue=False,  # light; done before a Score clicked right after it
     )
     b_config.change(
         on_batch_config,
         [b_module, b_config, upload],
-        [b_fields, b_status, *column_boxes],
+        [b_fields, b_status, *column_boxes, *results],
         api_visibility="private",
+        queue=False,  # light; done before a Score clicked right after it
     )
-    upload.change(on_columns, [b_module, b_config, upload], column_boxes, api_visibility="private")
+    upload.change(
+        on_upload,
+        [b_module, b_config, upload],
+        [*column_boxes, *results],
+        api_visibility="private",
+        queue=False,  # light; done before a Score clicked right after it
+    )

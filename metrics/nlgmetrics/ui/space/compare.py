@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ...columns import unused_columns
 from ...core.availability import config_note, plural
 from ...modules import SPECS
 from ..records import read_upload
@@ -20,10 +21,10 @@ from .comparison import (
     summary_table,
 )
 from .context import FamilyContext
-from .events import connect
+from .events import connect, upload_problem
 from .options import config_inputs, text_field
 from .pool import SpaceError, score_records
-from .tables import Table, example_labels
+from .tables import column_widths, example_labels, styled
 
 
 def blank(value: Any) -> bool:
@@ -116,14 +117,32 @@ def compare_systems(
         missing = missing_inputs(name, inputs, records_a, files)
         if missing:
             raise SpaceError(missing)
-        result_a, used, note = score_records(
+        result_a, used, note, _ = score_records(
             ctx.pool, name, chosen, [{f: r[f] for f in inputs} for r in records_a], {}
         )
-        result_b, _, _ = score_records(
+        result_b = score_records(
             ctx.pool, name, chosen, [{f: r[f] for f in inputs} for r in records_b], {}
-        )
+        ).result
         comparisons.append(MetricComparison(name, used, result_a, result_b, note))
     return comparisons
+
+
+def compared_note(comparisons: Sequence[MetricComparison], examples: int, ignored: Sequence[str] = ()) -> str:
+    """The note after a comparison: how many examples with which metrics, a fallback config in one clause
+    (the status lines above say why), and the files' columns not scored.
+
+    >>> one = MetricComparison("m", "E-minilm", {"scores": [0.1]}, {"scores": [0.2]}, note="why")
+    >>> compared_note([one], 1, ["id"])
+    'Compared 1 example with `m` (config `E-minilm` instead of its default: see above). Columns not scored: `id`.'
+    """
+    metrics = [
+        f"`{c.name}`" + (f" (config `{c.config}` instead of its default: see above)" if c.note else "")
+        for c in comparisons
+    ]
+    message = f"Compared {plural(examples, 'example')} with {', '.join(metrics)}."
+    if ignored:
+        message += f" Columns not scored: {', '.join(f'`{c}`' for c in ignored)}."
+    return message
 
 
 def build(ctx: FamilyContext) -> None:
@@ -138,19 +157,29 @@ def build(ctx: FamilyContext) -> None:
     with gr.Tab("Two system files"):
         file_a, file_b = _files_panel(ctx)
         f_button = gr.Button("Compare the files", variant="primary", elem_id=f"{family}-ab-files-run")
-    c_note = gr.Markdown(elem_id=f"{family}-ab-note")
+    c_note = gr.Markdown(label="note", elem_id=f"{family}-ab-note")
     c_summary, c_plot, c_stats, c_table = _result_panel(ctx)
     compare_texts, compare_files = _comparers(ctx, shared)
-
-    def on_choice(selected, chosen):
-        return "\n".join(f"- `{n}`: {config_note(SPECS[n], chosen)}" for n in selected or [])
-
-    c_modules.change(on_choice, [c_modules, c_config], c_status, api_visibility="private")
-    c_config.change(on_choice, [c_modules, c_config], c_status, api_visibility="private")
 
     hidden = gr.update(value=None, visible=False)
     outputs = [c_summary, c_plot, c_stats, c_table, c_note]
     cleared = [hidden, hidden, "", hidden, None]
+
+    def on_choice(selected, chosen):
+        """The chosen metrics' status, the previous comparison cleared."""
+        status = "\n".join(f"- `{n}`: {config_note(SPECS[n], chosen)}" for n in selected or [])
+        return [status, hidden, hidden, "", hidden, ""]
+
+    def on_upload(path):
+        """A new system file: the previous comparison cleared, and what is wrong with the file said at once."""
+        return [hidden, hidden, "", hidden, upload_problem(path, ctx.limits)]
+
+    for control in (c_modules, c_config):
+        control.change(
+            on_choice, [c_modules, c_config], [c_status, *outputs], api_visibility="private", queue=False
+        )
+    for upload in (file_a, file_b):
+        upload.change(on_upload, upload, outputs, api_visibility="private", queue=False)
     api_outputs = [c_summary, c_plot, c_table, c_note]  # the endpoints' answer as before
     connect(
         ctx,
@@ -161,6 +190,7 @@ def build(ctx: FamilyContext) -> None:
         note=c_note,
         cleared=cleared,
         api_name=f"{family}_compare",
+        names=["modules", "config", "prediction_a", "prediction_b", *shared],
         api_outputs=api_outputs,
     )
     connect(
@@ -172,6 +202,7 @@ def build(ctx: FamilyContext) -> None:
         note=c_note,
         cleared=cleared,
         api_name=f"{family}_compare_files",
+        names=["modules", "config", "file_a", "file_b"],
         api_outputs=api_outputs,
     )
 
@@ -227,18 +258,13 @@ def _files_panel(ctx: FamilyContext) -> tuple[Any, Any]:
     """The *Two system files* uploads, side by side."""
     import gradio as gr
 
-    gr.Markdown("Two files with the same rows: the same inputs, each with its own `predictions`.")
-    with gr.Row():
-        file_a = gr.File(
-            label="System A",
-            file_types=[".csv", ".tsv", ".jsonl", ".json"],
-            elem_id=f"{ctx.family}-ab-file-a",
-        )
-        file_b = gr.File(
-            label="System B",
-            file_types=[".csv", ".tsv", ".jsonl", ".json"],
-            elem_id=f"{ctx.family}-ab-file-b",
-        )
+    gr.Markdown(
+        "Two files (`.csv`, `.tsv`, `.jsonl` or `.json`) with the same rows: the same inputs, each with its own "
+        "`predictions`; other columns are not scored."
+    )
+    with gr.Row():  # any file type: one the Space does not read gets a message in the note at once
+        file_a = gr.File(label="System A", elem_id=f"{ctx.family}-ab-file-a")
+        file_b = gr.File(label="System B", elem_id=f"{ctx.family}-ab-file-b")
     return file_a, file_b
 
 
@@ -249,7 +275,7 @@ def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
     family = ctx.family
     # the tables stay hidden until a comparison fills them: no placeholder "1 2 3" headers
     c_summary = gr.Dataframe(
-        label="On average", interactive=False, visible=False, elem_id=f"{family}-ab-summary"
+        label="On average", interactive=False, visible=False, wrap=True, elem_id=f"{family}-ab-summary"
     )
     c_plot = gr.HTML(
         label="B − A per example, the mean Δ and its 95% interval",
@@ -260,8 +286,8 @@ def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
         elem_id=f"{family}-ab-plot",
     )
     c_stats = gr.Markdown(elem_id=f"{family}-ab-significance")
-    c_table = gr.Dataframe(
-        label="Per example", interactive=False, visible=False, elem_id=f"{family}-ab-table"
+    c_table = gr.Dataframe(  # long cells wrap: every column within the page
+        label="Per example", interactive=False, visible=False, wrap=True, elem_id=f"{family}-ab-table"
     )
     return c_summary, c_plot, c_stats, c_table
 
@@ -269,22 +295,24 @@ def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
 def _comparers(ctx: FamilyContext, shared: dict[str, Any]) -> tuple[Callable, Callable]:
     """The two buttons' functions (and the ``<family>_compare`` / ``<family>_compare_files`` endpoints')."""
     import gradio as gr
-    import pandas as pd
-
-    def frame(table: Table) -> pd.DataFrame:
-        return pd.DataFrame(table.rows, columns=list(table.columns))
 
     def shown(selected, chosen, records_a: list[dict], records_b: list[dict], files: bool = False) -> tuple:
         comparisons = compare_systems(ctx, selected, chosen, records_a, records_b, files)
+        inputs = {f for name in selected for f in config_inputs(SPECS[name], chosen)}
+        ignored = unused_columns([*records_a, *records_b], sorted(inputs)) if files else []
         per_example = per_example_table(comparisons, records_a, records_b)
-        n = len(records_a)
-        message = f"Compared {n} example{'s' if n != 1 else ''} with {', '.join(f'`{s}`' for s in selected)}."
+        summary = summary_table(comparisons)
         return (
-            gr.update(value=frame(summary_table(comparisons)), visible=True),
+            gr.update(value=styled(summary), datatype=summary.datatypes(), visible=True),
             gr.update(value=delta_plot(comparisons, records_a), visible=True),
             significance_markdown(comparisons),
-            gr.update(value=frame(per_example), datatype=per_example.datatypes(), visible=True),
-            " ".join([message, *(c.note for c in comparisons if c.note)]),
+            gr.update(
+                value=styled(per_example),
+                datatype=per_example.datatypes(),
+                column_widths=column_widths(per_example),
+                visible=True,
+            ),
+            compared_note(comparisons, len(records_a), ignored),
         )
 
     def compare_texts(selected, chosen, a, b, *values):

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import functools
 import html
+import inspect
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..records import Limits, read_upload
 from .pool import _error_text, _user_error
 
 if TYPE_CHECKING:
@@ -28,6 +30,19 @@ def error_markdown(err: BaseException) -> str:
     return f"⚠️ **Error:** {text}"
 
 
+def upload_problem(path: str | None, limits: Limits) -> str:
+    """What is wrong with an upload, as the note shows it at once ("" when it reads, or when there is none):
+    a file type the Space does not read (a ``.txt`` of plain texts has no columns naming the fields), too big,
+    or not valid."""
+    if not path:
+        return ""
+    try:
+        read_upload(path, limits)
+    except ValueError as err:
+        return error_markdown(err)
+    return ""
+
+
 def plain(value: Any) -> Any:
     """An output as an API client gets it: a page update (``gr.update(value=..., label=...)``) as its value.
 
@@ -37,6 +52,19 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict) and value.get("__type__") == "update" and "value" in value:
         return value["value"]
     return value
+
+
+def named_signature(fn: Callable, names: Sequence[str]) -> inspect.Signature:
+    """``fn``'s signature with one named parameter per input (``fn`` may take them as ``*values``), its
+    keyword-only ones (Gradio's progress tracker) kept: Gradio names an endpoint's parameters after it.
+
+    >>> def score(name, *values, progress=None): ...
+    >>> str(named_signature(score, ["module", "predictions", "aggregation"]))
+    '(module, predictions, aggregation, *, progress=None)'
+    """
+    keyword = [p for p in inspect.signature(fn).parameters.values() if p.kind == p.KEYWORD_ONLY]
+    named = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for name in names]
+    return inspect.Signature([*named, *keyword])
 
 
 def guarded(fn: Callable) -> Callable:
@@ -65,12 +93,13 @@ def connect(
     note: Any,
     cleared: Sequence[Any],
     api_name: str,
+    names: Sequence[str],
     api_outputs: Sequence[Any] | None = None,
 ) -> None:
     """Run ``fn`` on ``button``'s click into ``outputs`` (``note`` among them); on a failure ``note`` shows
     the message and every other output takes its ``cleared`` value (aligned with ``outputs``). The API
     endpoint ``api_name`` runs ``fn`` too, into ``api_outputs`` (default: the same), raising failures
-    (``ctx.guarded``)."""
+    (``ctx.guarded``); its parameters are ``names`` (one per input: what ``view_api()`` shows)."""
     import gradio as gr
 
     outputs, api_outputs = list(outputs), list(api_outputs or outputs)
@@ -89,6 +118,8 @@ def connect(
     def api(*args, **kwargs):
         values = [plain(value) for value in fn(*args, **kwargs)]
         return tuple(values[i] for i in picked)
+
+    api.__signature__ = named_signature(fn, names)
 
     button.click(
         shown, inputs=list(inputs), outputs=outputs, api_visibility="private", concurrency_id="models"

@@ -20,6 +20,8 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
+from ..records import score_text
+
 WORD_STARTS = ("Ġ", "▁")
 """Byte-level BPE's and SentencePiece's mark of a piece that starts a word."""
 CONTINUES = "##"
@@ -106,7 +108,7 @@ def render(pairs: Sequence[tuple[str, float | None]], text: str, description: st
         words = [(str(p), _value(v), (str(p),)) for p, v in pairs]
     spans = []
     for word, value, pieces in words:
-        shown = "no value" if value is None else f"{value:.3f}"
+        shown = "no value" if value is None else score_text(value)
         if len(pieces) > 1:
             shown += f" (the mean of {len(pieces)} pieces: {' '.join(pieces)})"
         spans.append(

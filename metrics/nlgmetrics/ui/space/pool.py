@@ -3,10 +3,12 @@
 users (:class:`SpaceError`).
 
 The budget (``NLGMETRICS_SPACE_MAX_MODEL_MB``, default :func:`default_budget_mb`) counts the weights the
-pool holds: parameters and buffers as loaded, a weight shared between models (or tied within one)
-once. Past it, the least recently used model that no request is using is evicted (its weights leave
-the process-wide cache and are freed); one model bigger than the whole budget is served alone.
-Concurrent requests for the same model and options are scored in one compute() (:mod:`.merging`).
+pool holds once per set of weights, as the process-wide weight cache keys them
+(:func:`...core.runtime.weight_sets`): five CTC modules on one MiniLM hold one set. Past the budget, the
+least recently used set of weights that no request is using leaves: every module built on it is evicted
+(they are all idle) and its weights leave the cache and are freed (a set also used by a module that stays
+is kept). One set bigger than the whole budget is served alone, by the modules that share it. Concurrent
+requests for the same model and options are scored in one compute() (:mod:`.merging`).
 
 """
 
@@ -24,9 +26,10 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from ...core.availability import ConfigStatus, config_status, default_choice
+from ...columns import unused_columns
+from ...core.availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
 from ...core.hub import hub_offline
 from ...core.registry import how_to_get, is_published, load_hint
 from ...modules import SPECS
@@ -74,6 +77,37 @@ def api_message(status: ConfigStatus) -> str:
     return f"Config {status.config} of {status.module} cannot load in this Space: {'; '.join(needs)}{instead}"
 
 
+def missing_package(module: str, package: str) -> str:
+    """What a visitor is told when ``module`` needs a Python package this Space lacks: what is missing and
+    what the Space's operator does (the package's extra of nlgmetrics in the Space's requirements.txt), never
+    an install command to run (a visitor cannot install anything here)."""
+    extra = extra_providing(package)
+    fix = f"the `{extra}` extra (`nlgmetrics[{extra}]`)" if extra else f"the `{package}` package"
+    return (
+        f"This Space cannot run {module}: it lacks the Python package `{package}`, which {module} needs. The "
+        f"Space's operator adds {fix} to the Space's requirements.txt; the other modules run as usual."
+    )
+
+
+def extra_providing(package: str) -> str | None:
+    """The extra of the installed nlgmetrics distribution that brings ``package`` (``spacy`` → ``usr``),
+    else None."""
+    import re
+    from importlib import metadata
+
+    try:
+        requirements = metadata.requires("nlgmetrics") or []
+    except metadata.PackageNotFoundError:  # a checkout on sys.path, not installed
+        return None
+    wanted = re.sub(r"[-_.]+", "-", package).lower()
+    for requirement in requirements:
+        name = re.split(r"[\s<>=!~;\[(]", requirement, maxsplit=1)[0]
+        extra = re.search(r"extra\s*==\s*[\"']([^\"']+)[\"']", requirement)
+        if extra and re.sub(r"[-_.]+", "-", name).lower() == wanted and extra.group(1) not in ("all", "test"):
+            return extra.group(1)
+    return None
+
+
 def machine_memory() -> int:
     """Bytes of memory this process may use: the machine's, or the container's (cgroup) limit when lower."""
     total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -101,16 +135,36 @@ def default_budget_mb() -> int:
 
 @dataclass
 class _Held:
-    """A loaded module: its weights' storages (bytes each), when it last served, how many requests use it."""
+    """A loaded module: the sets of weights it uses (the weight cache's key → each storage's bytes), when it
+    last served, how many requests use it."""
 
     module: Any
-    storages: dict
+    weights: dict[tuple, dict]
     last_used: float
     users: int = 0
 
     @property
     def mb(self) -> float:
-        return sum(self.storages.values()) / MB
+        """Its own weights, whether or not another module shares them."""
+        return _bytes(self.weights.values()) / MB
+
+
+def _bytes(storage_maps: Any) -> int:
+    """Bytes of the storages of several sets of weights (each a map storage → bytes), each storage once."""
+    storages: dict = {}
+    for storage_map in storage_maps:
+        storages.update(storage_map)
+    return sum(storages.values())
+
+
+def weight_label(key: tuple, names: dict[tuple, str]) -> str:
+    """A set of weights as ``/loaded`` and the status line name it: its model's short name (the registry's
+    name or repo id), else the cache key's source.
+
+    >>> weight_label(("E", "/site-packages/minilm/model@6", None, "cpu", "torch.float32"), {})
+    'E:/site-packages/minilm/model@6'
+    """
+    return names.get(key) or f"{key[0]}:{key[1]}"
 
 
 class ModelPool:
@@ -129,7 +183,10 @@ class ModelPool:
         self._total_bytes = 0
         self._lock = threading.Lock()
         self._loading: dict[tuple[str, str], threading.Lock] = {}
-        self._known_mb: dict[tuple[str, str], float] = {}
+        self._known: dict[tuple[str, str], dict[tuple, dict]] = {}
+        """Each module's sets of weights when it was last loaded: what loading it again needs room for."""
+        self._names: dict[tuple, str] = {}
+        """A short name per set of weights (:func:`weight_label`)."""
         self.merger = Merger(limits.max_examples)
         self._on_gpu = zerogpu.on_gpu(self._compute_now)
 
@@ -162,11 +219,9 @@ class ModelPool:
             with self._lock:
                 if key in self._held:
                     return self._use(key)
-            self._fit(room_mb=self._known_mb.get(key, 0.0))  # its size is known from an earlier load
+            self._fit(needs=self._known.get(key, {}))  # its weights are known from an earlier load
             module = self._load(*key)
-            from ...core.runtime import models_in, weight_storages
-
-            held = _Held(module, weight_storages(models_in(module.scorer)), time.time())
+            held = _Held(module, self._weights_of(module), time.time())
             with self._lock:
                 self._held[key] = held
                 self._slots.setdefault(key, threading.BoundedSemaphore(self.limits.model_concurrency))
@@ -174,10 +229,21 @@ class ModelPool:
                     self.limits.model_concurrency, thread_name_prefix=f"nlgmetrics-{key[0]}:{key[1]}"
                 )
                 self._total_bytes = self._count_bytes()
-                self._known_mb[key] = held.mb
+                self._known[key] = held.weights
                 module = self._use(key)
         self._fit()
         return module
+
+    def _weights_of(self, module: Any) -> dict[tuple, dict]:
+        """The module's sets of weights (cache key → storages), their short names noted."""
+        from ...core.runtime import model_names, weight_sets, weight_storages
+
+        names = model_names(module.scorer)
+        sets = weight_sets(module.scorer)
+        with self._lock:
+            for key, models in sets.items():
+                self._names.setdefault(key, next((names[id(m)] for m in models if id(m) in names), ""))
+        return {key: weight_storages(models) for key, models in sets.items()}
 
     def _use(self, key: tuple[str, str]):
         held = self._held[key]
@@ -198,30 +264,34 @@ class ModelPool:
             if status.available is False:
                 raise ConfigUnavailable(status) from None
             raise SpaceError(err.summary) from None
+        except (
+            ModuleNotFoundError
+        ) as err:  # an optional dependency: the operator's to install, not a visitor's
+            raise SpaceError(missing_package(name, err.name or str(err))) from None
 
     def held_mb(self) -> float:
-        """Megabytes of weights the pool holds (a storage shared by several models once)."""
+        """Megabytes of weights the pool holds (each set of weights, and each storage, once)."""
         with self._lock:
             return self._total_bytes / MB
 
     def _count_bytes(self) -> int:
-        storages: dict = {}
-        for held in self._held.values():
-            storages.update(held.storages)
-        return sum(storages.values())
+        return _bytes(w for held in self._held.values() for w in held.weights.values())
 
-    def _fit(self, room_mb: float = 0.0) -> None:
-        """Evict the least recently used idle models until the held weights (plus ``room_mb``) fit; when
-        they fit (after almost every request) it costs one comparison."""
+    def _fit(self, needs: dict[tuple, dict] | None = None) -> None:
+        """Evict the least recently used idle sets of weights until the held weights (plus the sets in
+        ``needs`` not held now: a module about to load) fit; when they fit (after almost every request) it
+        costs one comparison."""
+        needs = needs or {}
         evicted = []
         with self._lock:
-            while self._total_bytes / MB + room_mb > self.budget_mb:
-                idle = [key for key, held in self._held.items() if held.users == 0]
-                if not idle or (len(self._held) == 1 and not room_mb):  # one model over the budget stays
+            room = self._room_mb(needs) if needs else 0.0
+            while self._total_bytes / MB + room > self.budget_mb:
+                victims = self._victims(keep=set(needs), emptying=room > 0)
+                if not victims:  # every set in use, or one set over the budget: it stays
                     break
-                key = min(idle, key=lambda key: self._held[key].last_used)
-                evicted.append(self._held.pop(key))
-                self._workers.pop(key).shutdown(wait=False)  # idle: its threads end, their tokenizers too
+                for key in victims:
+                    evicted.append(self._held.pop(key))
+                    self._workers.pop(key).shutdown(wait=False)  # idle: its threads end, their tokenizers too
                 self._total_bytes = self._count_bytes()
             if not evicted:
                 return
@@ -234,6 +304,30 @@ class ModelPool:
         del models, evicted
         free_memory(lambda: any(ref() is not None for ref in refs))  # gc only for cycles
 
+    def _room_mb(self, needs: dict[tuple, dict]) -> float:
+        """Megabytes of the sets of weights in ``needs`` that the pool does not hold now (the caller holds
+        the lock): what loading a module built on them adds."""
+        held = {w for h in self._held.values() for w in h.weights}
+        return _bytes(storages for w, storages in needs.items() if w not in held) / MB
+
+    def _victims(self, keep: set[tuple], emptying: bool) -> list[tuple[str, str]]:
+        """The modules to evict next (the caller holds the lock): those built on the least recently used set
+        of weights whose modules are all idle, none of them using a set in ``keep`` (about to be used); never
+        the whole pool unless ``emptying`` (room for a module about to load)."""
+        users: dict[tuple, list[tuple[str, str]]] = {}
+        for key, held in self._held.items():
+            for weights in held.weights:
+                users.setdefault(weights, []).append(key)
+        candidates = []
+        for weights, keys in users.items():
+            helds = [self._held[key] for key in keys]
+            if weights in keep or any(h.users or keep & set(h.weights) for h in helds):
+                continue
+            if len(keys) == len(self._held) and not emptying:
+                continue
+            candidates.append((max(h.last_used for h in helds), keys))
+        return min(candidates, key=lambda c: c[0])[1] if candidates else []
+
     def held(self, name: str, config: str):
         """The module if the pool holds it now, else None (nothing loaded, nothing marked as used)."""
         with self._lock:
@@ -245,19 +339,41 @@ class ModelPool:
             return sorted(self._held)
 
     def status(self) -> dict:
-        """What ``/loaded`` answers: the budget and each loaded model's weights, most recently used first."""
+        """What ``/loaded`` answers: the budget, the weights held in all (``total_mb``, each set once), each
+        loaded module (its own weights' ``mb`` and the sets it uses, most recently used first) and each set of
+        weights (its ``mb`` and the modules built on it)."""
         with self._lock:
+            ordered = sorted(self._held.items(), key=lambda item: -item[1].last_used)
             models = [
-                {"module": k[0], "config": k[1], "mb": round(h.mb, 1), "last_used": h.last_used}
-                for k, h in sorted(self._held.items(), key=lambda item: -item[1].last_used)
+                {
+                    "module": k[0],
+                    "config": k[1],
+                    "mb": round(h.mb, 1),
+                    "weights": [weight_label(w, self._names) for w in h.weights],
+                    "last_used": h.last_used,
+                }
+                for k, h in ordered
             ]
-        return {"budget_mb": self.budget_mb, "models": models}
+            sets: dict[tuple, dict] = {}
+            for k, h in ordered:
+                for w, storages in h.weights.items():
+                    entry = sets.setdefault(
+                        w, {"name": weight_label(w, self._names), "mb": round(_bytes([storages]) / MB, 1)}
+                    )
+                    entry.setdefault("models", []).append(f"{k[0]}:{k[1]}")
+            total = self._total_bytes / MB
+        return {
+            "budget_mb": self.budget_mb,
+            "total_mb": round(total, 1),
+            "models": models,
+            "weights": list(sets.values()),
+        }
 
     def preload(self, pairs: list[tuple[str, str]]) -> None:
         """Load ``pairs`` now, in order, while they fit in the budget; one that cannot load is reported on
         stderr and skipped."""
         for name, config in pairs:
-            if self._known_mb and self.held_mb() >= self.budget_mb:
+            if self._known and self.held_mb() >= self.budget_mb:
                 print(
                     f"nlgmetrics space: preload stopped at {name}:{config}, the budget is full",
                     file=sys.stderr,
@@ -326,7 +442,7 @@ def resolve_config(spec: ModuleSpec, chosen: str | None) -> tuple[str, str]:
             f"{', '.join(spec.configs)} (or 'default')"
         )
     status = config_status(spec, chosen)
-    if status.available is False and hub_offline():
+    if status.available is False and (hub_offline() or status.state == UNPUBLISHED):  # no download can help
         raise ConfigUnavailable(status)
     return chosen, ""
 
@@ -346,24 +462,23 @@ def _user_error(err: BaseException):
     return gr.Error(_error_text(err), print_exception=False)
 
 
-def score_records(
-    pool: ModelPool, name: str, config: str | None, records: Any, options: Any, *, extra_ok: bool = False
-) -> tuple[dict, str, str]:
-    """What every mode and the API run: checks, then the module's compute(); returns
-    (result, config used, note)."""
+class Scored(NamedTuple):
+    """What :func:`score_records` returns: the compute() result, the config that scored, why it is not the one
+    asked for ("" when it is), and the records' fields that were not scored (in order of first appearance)."""
+
+    result: dict
+    config: str
+    note: str
+    ignored: list[str]
+
+
+def score_records(pool: ModelPool, name: str, config: str | None, records: Any, options: Any) -> Scored:
+    """What every mode and the API run: checks, then the module's compute(); the records' fields that are
+    not the config's inputs are ignored and named (one rule with the command line)."""
     if name not in SPECS:
         raise SpaceError(f"unknown module {name!r}; this Space has {', '.join(sorted(SPECS))}")
     spec = SPECS[name]
-    if isinstance(records, str):
-        try:
-            records = json.loads(records)
-        except json.JSONDecodeError as err:
-            raise SpaceError(f"records is not valid JSON: {err.msg} (line {err.lineno})") from None
-    if isinstance(options, str):
-        try:
-            options = json.loads(options) if options.strip() else {}
-        except json.JSONDecodeError as err:
-            raise SpaceError(f"options is not valid JSON: {err.msg}") from None
+    records, options = _parsed(records, "records"), _parsed(options, "options")
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -381,5 +496,20 @@ def score_records(
     # only compute() options: no weights, paths or code
     options = spec.check_call(None, options, config, complete=False)[1]
     check_option_sizes(options, pool.limits)
-    fields = records_to_fields(inputs, records, pool.limits, extra_ok=extra_ok, list_fields=spec.list_inputs)
-    return pool.compute(name, config, fields, options), config, note
+    fields = records_to_fields(inputs, records, pool.limits, list_fields=spec.list_inputs)
+    result = pool.compute(name, config, fields, options)
+    return Scored(result, config, note, unused_columns(records, inputs))
+
+
+def _parsed(value: Any, what: str) -> Any:
+    """``value`` parsed when it is JSON text (a blank ``options`` text is ``{}``); a SpaceError names ``what``
+    is not valid JSON."""
+    if not isinstance(value, str):
+        return value
+    if what == "options" and not value.strip():
+        return {}
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as err:
+        where = f" (line {err.lineno})" if what == "records" else ""
+        raise SpaceError(f"{what} is not valid JSON: {err.msg}{where}") from None

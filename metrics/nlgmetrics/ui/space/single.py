@@ -4,13 +4,14 @@ sub-scores and the raw compute() output. A failure is a message in the mode's no
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 from ...core.availability import config_note
 from ...modules import SPECS
 from ...records import json_safe, per_example
-from ..records import display
+from ..records import display, score_text
 from ..widget import field_label, score_label
 from . import heatmap
 from .context import FamilyContext
@@ -28,6 +29,7 @@ from .options import (
     text_field,
 )
 from .pool import score_records
+from .tables import Table, styled
 
 
 def build(ctx: FamilyContext) -> None:
@@ -36,7 +38,7 @@ def build(ctx: FamilyContext) -> None:
 
     module, config, status, boxes, opts = _input_panel(ctx)
     button = gr.Button("Score", variant="primary", elem_id=f"{ctx.family}-single-run")
-    note = gr.Markdown(elem_id=f"{ctx.family}-single-note")
+    note = gr.Markdown(label="note", elem_id=f"{ctx.family}-single-note")
     score, tokens, parts, raw = _result_panel(ctx)
     _examples(ctx, module, boxes)
     connect(
@@ -48,8 +50,9 @@ def build(ctx: FamilyContext) -> None:
         note=note,
         cleared=["", "", None, None, None],
         api_name=f"{ctx.family}_single",
+        names=["module", "config", *ctx.fields, *ctx.options],
     )
-    _follow_choices(ctx, module, config, status, boxes, opts, score, note)
+    _follow_choices(ctx, module, config, status, boxes, opts, [score, tokens, parts, raw, note])
 
 
 def _input_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, dict[str, Any], dict[str, Any]]:
@@ -100,15 +103,22 @@ def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
         interactive=False,
         elem_id=f"{family}-single-parts",
     )
-    raw = gr.JSON(label="compute() output (higher_is_better, signature, details)")
+    raw = gr.JSON(
+        label="compute() output (higher_is_better, signature, details)", elem_id=f"{family}-single-raw"
+    )
     return score, tokens, parts, raw
 
 
+EXAMPLE_CHARS = 70
+"""Characters of an example's button label (its module and prediction)."""
+
+
 def _examples(ctx: FamilyContext, module: Any, boxes: dict[str, Any]) -> None:
-    """Every module's card examples, one row each, filling in the module and the text boxes on a click."""
+    """Every module's card examples, one button each (its module and prediction: a table of every field
+    would run past the page's right edge), filling in the module and the text boxes on a click."""
     import gradio as gr
 
-    rows = []
+    rows, labels = [], []
     for spec in ctx.specs:
         count = len(spec.example.get("predictions", []))
         for i in range(count):
@@ -117,13 +127,60 @@ def _examples(ctx: FamilyContext, module: Any, boxes: dict[str, Any]) -> None:
                 value = spec.example.get(f, [""] * count)[i] if f in spec.inputs else ""
                 row.append("\n".join(value) if isinstance(value, list) else value)
             rows.append(row)
-    gr.Examples(rows, inputs=[module, *boxes.values()], label="Examples (click to fill in)")
+            label = f"{spec.name}: {spec.example['predictions'][i]}"
+            labels.append(label if len(label) <= EXAMPLE_CHARS else label[: EXAMPLE_CHARS - 1] + "…")
+    gr.Examples(
+        rows,
+        inputs=[module, *boxes.values()],
+        label="Examples (click to fill in)",
+        example_labels=labels,
+        elem_id=f"{ctx.family}-single-examples",
+    )
+
+
+def nan_reason(record: dict[str, Any]) -> str:
+    """Why one example's score is NaN, for the note the score box points to: the blank fields when there
+    are (a blank text has no score), else nothing the module could score.
+
+    >>> nan_reason({"predictions": " ", "sources": "A cat."}).split(":")[0]
+    '**The score is NaN** (not a number)'
+    >>> "`predictions` is blank" in nan_reason({"predictions": "", "sources": "A cat."})
+    True
+    """
+    from ...core.validation import is_blank
+
+    blank = [
+        f for f, v in record.items() if all(is_blank(str(t)) for t in (v if isinstance(v, list) else [v]))
+    ]
+    if blank:
+        names = " and ".join(f"`{f}`" for f in blank)
+        verb, them = ("is", "it") if len(blank) == 1 else ("are", "them")
+        why = (
+            f"{names} {verb} blank (empty, or only spaces), and a blank text has no score: nlgmetrics gives "
+            f"NaN rather than a made-up number (a file's mean leaves such examples out). Fill {them} in to "
+            "score the example."
+        )
+    else:
+        why = (
+            "the module found nothing it can score in this example (for instance only punctuation or "
+            "stopwords), so it gives NaN rather than a made-up number."
+        )
+    return f"**The score is NaN** (not a number): {why}"
+
+
+def scored_note(spec: Any, used: str, fallback: str, record: dict[str, Any], score: float) -> str:
+    """The note after scoring: the module and the config that scored (a fallback in one clause: the line
+    under the config drop-down already says why), and for a NaN score why (:func:`nan_reason`)."""
+    text = f"Scored with `{spec.name}` config `{used}`"
+    if fallback:
+        text += f" (instead of the default `{spec.default_config}`: see the line under the config)"
+    text += "."
+    return f"{text}\n\n{nan_reason(record)}" if math.isnan(score) else text
 
 
 def _scorer(ctx: FamilyContext) -> Callable:
     """The button's function (and the ``<family>_single`` endpoint's): one record scored with its details."""
     import gradio as gr
-    import pandas as pd
 
     fields, options = ctx.fields, ctx.options
 
@@ -133,23 +190,22 @@ def _scorer(ctx: FamilyContext) -> Callable:
         option_values = dict(zip(options, values[len(fields) :]))
         record = {f: text_field(spec, f, texts[f] or "") for f in config_inputs(spec, chosen)}
         chosen_options = {**parse_options(spec, option_values), "return_details": True}
-        result, used, note_text = score_records(ctx.pool, name, chosen, [record], chosen_options)
+        result, used, fallback, _ = score_records(ctx.pool, name, chosen, [record], chosen_options)
         value = result["scores"][0]
         details = (result.get("details") or [{}])[0]
-        table = [[k, display(v[0])] for k, v in per_example(result, 1).items()]
-        table += [[k, display(v)] for k, v in result.items() if k.startswith("mean_")]
-        message = f"Scored with `{name}` config `{used}`. {note_text}".strip()
+        rows = [[k, display(v[0])] for k, v in per_example(result, 1).items()]
+        rows += [[k, display(v)] for k, v in result.items() if k.startswith("mean_")]
         return (
             gr.update(  # the range of the config that scored (a fallback's, not the default's)
-                value="NaN (see the note)" if display(value) is None else str(display(value)),
+                value="NaN (see the note)" if math.isnan(value) else score_text(value),
                 label=score_label(spec, used),
             ),
             heatmap.render(
                 spec.render_details(details), record.get("predictions", ""), describe(spec.details)
             ),
-            pd.DataFrame(table, columns=["output", "value"]),
+            styled(Table(("output", "value"), rows)),
             json_safe(result),
-            message,
+            scored_note(spec, used, fallback, record, value),
         )
 
     return score_one
@@ -162,35 +218,38 @@ def _follow_choices(
     status: Any,
     boxes: dict[str, Any],
     opts: dict[str, Any],
-    score: Any,
-    note: Any,
+    results: list[Any],
 ) -> None:
-    """A module or config chosen: its fields, options, configs, score label and status shown, the score cleared."""
+    """A module or config chosen: its fields, options, configs, score label and status shown, and the
+    results of the previous choice (``results``: the score, heat map, table, raw output and note) cleared."""
     import gradio as gr
+
+    def cleared(spec, chosen: str) -> list:
+        label = score_label(spec, scoring_config(spec, chosen))
+        return [gr.update(label=label, value=""), "", None, None, ""]
 
     def on_single_module(name: str):
         spec = SPECS[name]
-        label = score_label(spec, scoring_config(spec, ""))
-        return [*on_module(ctx, name), gr.update(label=label, value=""), "", config_note(spec, "")]
+        return [*on_module(ctx, name), *cleared(spec, ""), config_note(spec, "")]
 
     module.change(
         on_single_module,
         module,
-        [config, *boxes.values(), *opts.values(), score, note, status],
+        [config, *boxes.values(), *opts.values(), *results, status],
         api_visibility="private",
+        queue=False,  # light; done before a Score clicked right after it
     )
 
     def on_config(name: str, chosen: str):
         spec = SPECS[name]
         inputs = config_inputs(spec, chosen)
-        label = score_label(spec, scoring_config(spec, chosen))
-        return [
-            *(gr.update(visible=f in inputs) for f in ctx.fields),
-            gr.update(label=label, value=""),
-            "",
-            config_note(spec, chosen),
-        ]
+        shown = [gr.update(visible=f in inputs) for f in ctx.fields]
+        return [*shown, *cleared(spec, chosen), config_note(spec, chosen)]
 
     config.change(
-        on_config, [module, config], [*boxes.values(), score, note, status], api_visibility="private"
+        on_config,
+        [module, config],
+        [*boxes.values(), *results, status],
+        api_visibility="private",
+        queue=False,  # light; done before a Score clicked right after it
     )

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...records import per_example
-from ..records import display
+from ..records import display, score_text
 
 TEXT_CHARS = 80
 """Characters of a text shown in a table cell; the rest is on hover."""
@@ -48,6 +48,36 @@ class Table:
             else "str"
             for i, column in enumerate(self.columns)
         ]
+
+
+def column_widths(table: Table) -> list[str]:
+    """Each column's share of the page's width, so that every column fits (none runs past the right edge; a
+    text wraps in its cell): a label, a number or a name as wide as its longest entry (7% to 24%), the text
+    columns sharing the rest ([]: a table without text columns sizes itself).
+
+    >>> column_widths(Table(("id", "scores", "predictions", "sources"), [["d1", 0.5, "a", "b"]], ("predictions", "sources")))
+    ['7%', '10%', '41%', '41%']
+    """
+    texts = [c for c in table.columns if c in table.text_columns]
+    if not texts:
+        return []
+    widths = {}
+    for i, column in enumerate(table.columns):
+        if column not in table.text_columns:
+            chars = max([len(str(column)), *(len(score_text(row[i])) for row in table.rows)])
+            widths[column] = min(24, max(7, round(chars * 1.3 + 2.5)))  # a character ~1.3% of 700 px
+    share = max(10, (100 - sum(widths.values())) // len(texts))
+    return [f"{widths.get(c, share)}%" for c in table.columns]
+
+
+def styled(table: Table) -> Any:
+    """The table as Gradio shows it: a pandas Styler whose number columns print :data:`..records.DIGITS`
+    decimals (:func:`..records.score_text`; the values themselves stay numbers for sorting and the API)."""
+    import pandas as pd
+
+    frame = pd.DataFrame(table.rows, columns=list(table.columns))
+    numbers = [c for c, kind in zip(table.columns, table.datatypes()) if kind == "number"]
+    return frame.style.format(score_text, subset=numbers).format(na_rep="", subset=list(table.text_columns))
 
 
 def cell(value: Any, limit: int = TEXT_CHARS) -> str:
