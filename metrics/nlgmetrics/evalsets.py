@@ -161,7 +161,7 @@ class EvalSets:
         self.splits = _splits(raw)
         self.num_examples = _num_examples(self.splits, num_examples)
         self._roundtrip = roundtrip
-        self._normalised: dict[tuple[str | None, str], list[str]] = {}
+        self._normalised: dict[tuple[str | None, str], list[list[str]]] = {}
 
     @property
     def sources_raw(self) -> bool:
@@ -223,7 +223,7 @@ class EvalSets:
         texts = self.splits[split]
         n = len(next(iter(texts.values())))
         if seen.size is not None and seen.size != n:
-            return f"the Trainer's dataset has {seen.size} examples but the set {n}"
+            return f"the Trainer is evaluating a dataset of {seen.size} examples but the set has {n}"
         problem = count_problem(seen, n)
         if problem:
             return problem

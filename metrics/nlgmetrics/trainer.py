@@ -299,8 +299,15 @@ class TrainerMetrics(TrainerCallback):
         """Every field's texts, one per example of the set being scored: the sampler's repeats dropped (under
         DDP the gathered generations repeat the first examples to fill the last batches: 12 for 10), raw texts
         only those of the set the inputs or labels show (:meth:`EvalSets.choose`)."""
+        count = len(decoded["predictions"])
+        for name in ("labels", "inputs"):
+            if name in decoded and len(decoded[name]) != count:
+                raise ValueError(
+                    f"the Trainer passed {count} generations but {len(decoded[name])} rows of {name}: give one "
+                    "row per generation"
+                )
         seen = Seen(
-            count=len(decoded["predictions"]),
+            count=count,
             world=_world()[1],
             labels=decoded.get("labels"),
             inputs=facts.inputs if facts.inputs is not None else decoded.get("inputs"),

@@ -139,6 +139,56 @@ def test_raw_references_by_split_are_told_apart_by_the_labels(tiny, sets, tmp_pa
         trainer.predict(sets["other"])
 
 
+@pytest.mark.parametrize(
+    ("metrics", "fields", "message"),
+    [
+        (
+            {"c": CONSISTENCY},
+            {"sources": {"eval": DOCUMENTS[:2]}, "references": SUMMARIES[:2]},
+            "give every raw field one list per split with the same split names, or every field as one list",
+        ),
+        (
+            {"c": CONSISTENCY},
+            {"sources": {"eval": DOCUMENTS[:2]}, "references": {"test": SUMMARIES[:2]}},
+            "the raw fields must name the same splits",
+        ),
+        ({"c": CONSISTENCY}, {"sources": {"eval": ["a", None]}}, r"sources\['eval'\]\[1\] is None"),
+        ({"c": CONSISTENCY}, {"sources": {"": DOCUMENTS[:2]}}, r"sources maps split names \(strings\)"),
+        (
+            {"c": CONSISTENCY},
+            {"sources": {"eval": DOCUMENTS[:2]}, "num_examples": 2},
+            "num_examples is for one set; with raw texts by split",
+        ),
+        (
+            {"g": ("ctc_groundedness", "E-minilm")},
+            {"contexts": DOCUMENTS[:2]},
+            "contexts are raw texts, but nothing ties them to the evaluated examples",
+        ),
+    ],
+)
+def test_sets_by_split_are_checked_at_construction(tokenizer, metrics, fields, message):
+    with pytest.raises(ValueError, match=message):
+        nlgmetrics.for_trainer(tokenizer, metrics, **fields)
+
+
+def test_two_sets_that_both_fit_but_differ_are_refused(tokenizer):
+    compute_metrics = nlgmetrics.for_trainer(
+        tokenizer,
+        {"c": ("ctc_relevance", "E-minilm")},
+        sources={"a": DOCUMENTS[:2], "b": DOCUMENTS[:2]},
+        references={"a": SUMMARIES[:2], "b": OTHER_SUMMARIES[:2]},
+    )
+    eval_pred = EvalPrediction(
+        predictions=_ids(tokenizer, SUMMARIES[:2]),
+        label_ids=_ids(tokenizer, SUMMARIES[:2]),
+        inputs=_ids(tokenizer, DOCUMENTS[:2]),
+    )
+    with pytest.raises(
+        ValueError, match="the evaluated set fits each of the sets 'a', 'b' .* whose texts differ"
+    ):
+        compute_metrics(eval_pred)
+
+
 # ---- 2. a stopped batch_eval_metrics evaluation ------------------------------------------------------------
 
 
@@ -348,6 +398,15 @@ def test_token_ids_that_cannot_be_decoded_are_one_clear_line(tokenizer, predicti
     compute_metrics = nlgmetrics.for_trainer(tokenizer, {"overlap": WordOverlap()})
     with pytest.raises(ValueError, match=message):
         compute_metrics(EvalPrediction(predictions=predictions, label_ids=_ids(tokenizer, SUMMARIES[:1])))
+
+
+def test_labels_of_another_count_than_the_generations_are_one_clear_line(tokenizer):
+    compute_metrics = nlgmetrics.for_trainer(tokenizer, {"overlap": WordOverlap()})
+    eval_pred = EvalPrediction(
+        predictions=_ids(tokenizer, SUMMARIES[:2]), label_ids=_ids(tokenizer, SUMMARIES[:1])
+    )
+    with pytest.raises(ValueError, match="the Trainer passed 2 generations but 1 rows of labels"):
+        compute_metrics(eval_pred)
 
 
 def test_a_tokenizer_that_decodes_to_none_is_one_clear_line(tiny):
