@@ -40,8 +40,8 @@ MIN_OVERLAP = 16
 """Normalised characters of a source that must appear at an end of the decoded inputs (after a prompt, or cut
 at the left) when neither text holds the other whole: enough that another document does not match."""
 CALLBACK_HINT = (
-    "pass the for_trainer object as a callback too (Seq2SeqTrainer(..., compute_metrics=metrics, "
-    'callbacks=[metrics])) or set include_for_metrics=["inputs"] in the TrainingArguments'
+    "pass the for_trainer object as a callback too (Seq2SeqTrainer(..., compute_metrics=compute_metrics, "
+    'callbacks=[compute_metrics])) or set include_for_metrics=["inputs"] in the TrainingArguments'
 )
 SPLITS_HINT = "e.g. sources={'eval': raw_eval['document'], 'test': raw_test['document']}"
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -207,8 +207,8 @@ class EvalSets:
             raise ValueError(
                 f"under DDP the {seen.count} gathered generations include the repeats the sampler adds to fill "
                 "the last step; pass the for_trainer object as a callback too (Seq2SeqTrainer(..., "
-                "compute_metrics=metrics, callbacks=[metrics])), give num_examples=len(eval_dataset), or a field "
-                "as raw texts (e.g. sources=raw_eval['document'])"
+                "compute_metrics=compute_metrics, callbacks=[compute_metrics])), give "
+                "num_examples=len(eval_dataset), or a field as raw texts (e.g. sources=raw_eval['document'])"
             )
         n = seen.count if n is None else n
         problem = count_problem(seen, n)
@@ -334,7 +334,9 @@ def _num_examples(splits: dict[str | None, dict[str, list]], num_examples: Any) 
 class Batches:
     """The decoded batches of one ``batch_eval_metrics`` evaluation, kept until its last batch. A batch from
     another loop than the kept ones' (the Trainer's dataloader state changed: a new evaluation began) finds
-    the leftovers of an evaluation that stopped before its last batch: they are dropped, never counted."""
+    the leftovers of an evaluation that stopped before its last batch: they are dropped, never counted. A
+    batch from no loop after them changes nothing: a stopped loop's dataloader, which still looked active,
+    may just have been garbage-collected between two calls made by hand."""
 
     def __init__(self) -> None:
         self.reset()
@@ -347,10 +349,10 @@ class Batches:
     def add(self, decoded: dict[str, list[str]], loop: tuple | None) -> int:
         """Keep a batch; the number of leftover generations dropped first (0: none)."""
         dropped = 0
-        if self.sizes and (loop != self.loop):
+        if self.sizes and loop is not None and loop != self.loop:
             dropped = sum(self.sizes)
             self.reset()
-        self.loop = loop
+        self.loop = loop if loop is not None else self.loop
         for name, texts in decoded.items():
             self.decoded.setdefault(name, []).extend(texts)
         self.sizes.append(len(decoded["predictions"]))
@@ -358,9 +360,8 @@ class Batches:
 
     def finish(self, size: int | None) -> tuple[dict[str, list[str]], int]:
         """The evaluation's texts and the leftovers dropped: with more generations than ``size`` (the raw
-        set's size; calls outside a Trainer's loop, whose changes nothing shows), the last batches that make
-        ``size`` examples, when such a cut exists. Under DDP the padded count is whole steps, never ``size``
-        unless nothing is padded, so a cut never drops the sampler's repeats."""
+        set's size, given only for calls outside a Trainer's loop, whose changes nothing shows), the last
+        batches that make ``size`` examples, when such a cut exists."""
         decoded, sizes = self.decoded, self.sizes
         self.reset()
         if size is None or sum(sizes) <= size:
@@ -386,6 +387,16 @@ def current_loop() -> tuple | None:
     state = GradientState()
     loader = state.active_dataloader
     return None if loader is None else (weakref.ref(loader), len(state.dataloader_references))
+
+
+def at_loop_end() -> bool:
+    """Whether a Trainer loop is at its last batch (accelerate's gradient state: how the Trainer itself sets
+    ``compute_result``); False for calls made by hand outside a loop."""
+    try:
+        from accelerate.state import GradientState
+    except ImportError:
+        return False
+    return bool(GradientState._shared_state) and GradientState().end_of_dataloader
 
 
 def loader_facts(loader: Any) -> tuple[Any, int | None, int | None]:

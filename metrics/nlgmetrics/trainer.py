@@ -31,7 +31,7 @@ from transformers import TrainerCallback
 from .combined import feature_names
 from .core.runtime import requested_device, warn
 from .core.validation import FIELDS, as_list
-from .evalsets import Batches, EvalSets, Seen, check_field, current_loop, loader_facts
+from .evalsets import Batches, EvalSets, Seen, at_loop_end, check_field, current_loop, loader_facts
 from .modules import SPECS
 from .modules.metric import NLGMetric
 from .modules.spec import EVALUATE_OPTIONS
@@ -175,7 +175,7 @@ class TrainerMetrics(TrainerCallback):
         if not compute_result:
             return None
         self._loader = None
-        decoded, dropped = self._batches.finish(self.sets.raw_size())
+        decoded, dropped = self._batches.finish(None if at_loop_end() else self.sets.raw_size())
         self._warn_leftovers(dropped)
         return self._evaluate(decoded, facts)
 

@@ -89,7 +89,7 @@ def test_raw_sources_with_nothing_to_tie_them_are_refused(tiny, tmp_path):
         tiny["tokenizer"], {"consistency": CONSISTENCY}, sources=DOCUMENTS
     )
     trainer = seq2seq_trainer(tiny["model"], tiny["tokenizer"], tiny["data"], tmp_path, compute_metrics)
-    with pytest.raises(ValueError, match=r"nothing shows which examples .* callbacks=\[metrics\]"):
+    with pytest.raises(ValueError, match=r"nothing shows which examples .* callbacks=\[compute_metrics\]"):
         trainer.evaluate()
 
 
@@ -250,6 +250,26 @@ def test_a_stopped_batch_evaluation_is_never_counted_in_the_next(tiny, tmp_path,
             trainer.evaluate()
         with pytest.warns(NLGMetricsWarning, match="dropped 3 generations"):
             assert trainer.evaluate(tiny["data"].select(range(3)))["eval_examples"] == 3
+
+
+def test_in_a_trainer_loop_the_raw_size_never_cuts_the_batches(tiny, tmp_path, recwarn):
+    """Inside a loop only its state finds leftovers: 4 raw sources for the 10 evaluated examples are refused as
+    such, not taken as the last 4 examples after "leftovers"."""
+    compute_metrics = nlgmetrics.for_trainer(
+        tiny["tokenizer"], {"consistency": CONSISTENCY}, sources=DOCUMENTS[:4]
+    )
+    trainer = seq2seq_trainer(
+        tiny["model"],
+        tiny["tokenizer"],
+        tiny["data"],
+        tmp_path,
+        compute_metrics,
+        include_for_metrics=["inputs"],
+        batch_eval_metrics=True,
+    )
+    with pytest.raises(ValueError, match="the Trainer passed 10 generations but the eval set has 4 examples"):
+        trainer.evaluate()
+    assert not [w for w in recwarn if issubclass(w.category, NLGMetricsWarning)]
 
 
 def test_leftovers_of_hand_made_batches_are_dropped_by_the_known_size(tokenizer):
