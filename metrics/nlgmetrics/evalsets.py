@@ -19,6 +19,15 @@ True
 True
 >>> overlaps("thecitycouncilvoted", "heavyraincausedfloodingacrosstheregion")
 False
+
+A prompt that every example's inputs share (``"summarize: "``) is found as their common start, so that a
+source cut short after it still shows: the inputs are a start of the prompt, then a start (or an end) of
+the source:
+
+>>> overlaps("summarizefootball", "footballfanscelebrated", prompt="summarize")
+True
+>>> overlaps("summarizefootball", "heavyraincaused", prompt="summarize")
+False
 """
 
 from __future__ import annotations
@@ -53,12 +62,16 @@ def normalised(text: str) -> str:
     return _NOT_WORD.sub("", unicodedata.normalize("NFKD", text.lower()))
 
 
-def overlaps(evidence: str, source: str) -> bool:
+def overlaps(evidence: str, source: str, prompt: str = "") -> bool:
     """Whether decoded inputs can come from ``source`` (both normalised): one holds the other whole (a source
-    cut at ``max_length``, or wrapped in a prompt), or an end of the source of at least :data:`MIN_OVERLAP`
-    characters sits at an end of the inputs (a prompt before a cut source, a source cut at the left).
-    Nothing to compare (an empty text) is no evidence against."""
+    cut at ``max_length``, or wrapped in a prompt); the inputs are a start of ``prompt`` (what every
+    example's inputs start with) then a start or an end of the source; or an end of the source of at least
+    :data:`MIN_OVERLAP` characters sits at an end of the inputs (any prompt before a cut source, a source
+    cut at the left). Nothing to compare (an empty text) is no evidence against."""
     if not evidence or not source or source in evidence or evidence in source:
+        return True
+    rests = (evidence[p:] for p in range(1, min(len(prompt), len(evidence) - 1) + 1))
+    if any(source.startswith(rest) or source.endswith(rest) for rest in rests):
         return True
     j = min(len(source), MIN_OVERLAP)
     return (
@@ -66,6 +79,16 @@ def overlaps(evidence: str, source: str) -> bool:
         or _ends_with_head(evidence[::-1], source[::-1], j)
         or evidence.endswith(source[-j:])
     )
+
+
+def common_start(texts: list[str]) -> str:
+    """What every text starts with (the inputs' shared prompt), when at least two of them differ."""
+    distinct = set(texts)
+    if len(distinct) < 2:
+        return ""
+    first, last = min(distinct), max(distinct)  # their common start is everyone's
+    k = next((i for i, (a, b) in enumerate(zip(first, last)) if a != b), min(len(first), len(last)))
+    return first[:k]
 
 
 def _ends_with_head(evidence: str, source: str, j: int) -> bool:
@@ -121,6 +144,10 @@ class Seen:
         if what not in self._normalised:
             self._normalised[what] = [normalised(text) for text in getattr(self, what)]
         return self._normalised[what]
+
+    def prompt(self, what: str) -> str:
+        """The normalised start every example's inputs (labels) share: a prompt, or nothing."""
+        return common_start(self.normalised(what))
 
 
 def count_problem(seen: Seen, n: int) -> str | None:
@@ -235,9 +262,13 @@ class EvalSets:
 
     def _mismatch(self, split: str | None, name: str, seen: Seen, what: str) -> str | None:
         """The first example whose decoded inputs (labels) cannot come from the set's sources (references)."""
-        expected, shown = self._normalised_texts(split, name), seen.normalised(what)
+        expected, shown, prompt = (
+            self._normalised_texts(split, name),
+            seen.normalised(what),
+            seen.prompt(what),
+        )
         for i, wanted in enumerate(expected):
-            if not any(overlaps(shown[i], text) for text in wanted):
+            if not any(overlaps(shown[i], text, prompt) for text in wanted):
                 given = self.splits[split][name][i]
                 given = given if isinstance(given, str) else given[0]
                 label = name if split is None else f"{name}[{split!r}]"

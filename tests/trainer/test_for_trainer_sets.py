@@ -189,6 +189,27 @@ def test_two_sets_that_both_fit_but_differ_are_refused(tokenizer):
         compute_metrics(eval_pred)
 
 
+def test_a_prompt_before_sources_cut_short_still_shows_the_set(tokenizer):
+    """T5-style inputs ("summarize: " + document) cut at 8 tokens hold 2 words of each document: enough."""
+    prompted = [f"summarize: {d}" for d in DOCUMENTS[:2]]
+    inputs = tokenizer(prompted, max_length=8, truncation=True, padding=True, return_tensors="np")[
+        "input_ids"
+    ]
+    eval_pred = EvalPrediction(
+        predictions=_ids(tokenizer, SUMMARIES[:2]), label_ids=_ids(tokenizer, SUMMARIES[:2]), inputs=inputs
+    )
+    compute_metrics = nlgmetrics.for_trainer(
+        tokenizer, {"c": CONSISTENCY}, sources={"eval": DOCUMENTS[:2], "test": OTHER_DOCUMENTS[:2]}
+    )
+    want = nlgmetrics.load(*CONSISTENCY).compute(
+        predictions=[s.lower() for s in SUMMARIES[:2]], sources=DOCUMENTS[:2]
+    )
+    assert compute_metrics(eval_pred) == {"c": want["mean_score"]}
+    single = nlgmetrics.for_trainer(tokenizer, {"c": CONSISTENCY}, sources=OTHER_DOCUMENTS[:2])
+    with pytest.raises(ValueError, match=r"example 0's inputs 'summarize : the city' are not sources\[0\]"):
+        single(eval_pred)
+
+
 # ---- 2. a stopped batch_eval_metrics evaluation ------------------------------------------------------------
 
 
