@@ -398,11 +398,15 @@ def _means(key: str, result: Mapping[str, Any]) -> dict[str, float]:
 def _log(
     logged: dict[str, float], owners: dict[str, str], name: str, value: float, metric: TrainerMetric
 ) -> None:
-    if name in owners or written_by_trainer(name):
-        other = owners.get(name, "the Trainer")
+    if written_by_trainer(name):
         raise ValueError(
-            f"metric {metric.label} would log {name!r}, which {other} writes too: give the metrics keys that "
-            "keep the logged names apart"
+            f"metric {metric.label} would log {name!r}, which the Trainer writes itself (eval_loss, eval_runtime, "
+            "epoch, ...): give the metric another key"
+        )
+    if name in owners:
+        raise ValueError(
+            f"metric {metric.label} would log {name!r}, which {owners[name]} writes too: give the metrics keys "
+            "that keep the logged names apart"
         )
     logged[name], owners[name] = value, metric.label
 
