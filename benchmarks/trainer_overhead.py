@@ -4,15 +4,19 @@ decoded generations.
     python -m benchmarks.trainer_overhead      # writes results/trainer_overhead.json and .md
 
 Inputs: the first N SummEval summaries as generated token ids (the MiniLM WordPiece vocabulary of the
-tests' tiny BART, padded with -100 as the Trainer pads them) and their documents as raw sources, scored
-for consistency with the real all-MiniLM-L6-v2 (``E-minilm``) on the CPU, models loaded before. Measured:
+tests' tiny BART, padded with -100 as the Trainer pads them) and their documents as raw sources, with the
+documents' token ids (cut at 512) as the inputs that show which set is scored (``include_for_metrics=
+["inputs"]``), scored for consistency with the real all-MiniLM-L6-v2 (``E-minilm``) on the CPU, models loaded
+before. Measured:
 - ``direct`` and ``for_trainer``: ``module.compute(predictions=decoded, sources=documents)`` on generations
   decoded beforehand, and the ``compute_metrics`` callable on the ``EvalPrediction``; run alternately,
   REPEATS times each after a warm-up, the fastest of each (the scoring is the same, so on a shared
   machine the minimum is the least disturbed);
-- ``overhead``: what for_trainer adds, timed alone (median of 20): decoding the ``EvalPrediction``,
-  aligning the fields and building the Trainer's keys; ``overhead_batches`` the same with
-  ``batch_eval_metrics`` (one decode per eval batch of 8, kept until the last).
+- ``overhead``: what for_trainer adds, timed alone (median of 20): decoding the ``EvalPrediction``
+  (generations, labels, inputs), matching the inputs to the sources, aligning the fields and building the
+  Trainer's keys (the sources go through the tokenizer once, at the first evaluation: not in the median);
+  ``overhead_batches`` the same with ``batch_eval_metrics`` (one decode per eval batch of 8, kept until the
+  last).
 The ratio is ``(direct + overhead) / direct``; ``for_trainer / direct`` is the end-to-end check.
 """
 
@@ -34,8 +38,8 @@ REPEATS = 3
 EVAL_BATCH = 8
 
 
-def token_ids(tokenizer, texts: list[str]) -> np.ndarray:
-    rows = tokenizer(texts)["input_ids"]
+def token_ids(tokenizer, texts: list[str], max_length: int | None = None) -> np.ndarray:
+    rows = tokenizer(texts, max_length=max_length, truncation=max_length is not None)["input_ids"]
     width = max(map(len, rows))
     return np.array([row + [-100] * (width - len(row)) for row in rows])
 
@@ -59,26 +63,30 @@ def measure(n: int, tokenizer, module) -> dict:
     inputs, _ = meta_eval_data.summeval()
     summaries, documents = inputs["predictions"][:n], inputs["sources"][:n]
     predictions, labels = token_ids(tokenizer, summaries), token_ids(tokenizer, summaries)
+    shown = token_ids(tokenizer, documents, max_length=512)  # the inputs: they show the set is the documents'
     compute_metrics = nlgmetrics.for_trainer(tokenizer, {"consistency": module}, sources=documents)
-    eval_pred = EvalPrediction(predictions=predictions, label_ids=labels)
+    eval_pred = EvalPrediction(predictions=predictions, label_ids=labels, inputs=shown)
     rows = np.where(predictions < 0, tokenizer.pad_token_id, predictions).tolist()
     decoded = [t.strip() for t in tokenizer.batch_decode(rows, skip_special_tokens=True)]
     result = module.compute(predictions=decoded, sources=documents)
     assert compute_metrics(eval_pred)["consistency"] == result["mean_score"]
 
     def overhead() -> None:
-        texts = compute_metrics._aligned(compute_metrics._decode(eval_pred, whole_set=True))
+        texts = compute_metrics._aligned(*compute_metrics._observed(eval_pred, None, whole_set=True))
         trainer_keys(compute_metrics.metrics, {"consistency": result})
-        assert texts["predictions"] == decoded
+        assert texts["predictions"] == decoded and texts["sources"] == documents
 
     def overhead_batches() -> None:
         kept: dict[str, list] = {}
         for start in range(0, n, EVAL_BATCH):
             chunk = slice(start, start + EVAL_BATCH)
-            batch = EvalPrediction(predictions=predictions[chunk], label_ids=labels[chunk])
-            for name, texts in compute_metrics._decode(batch, whole_set=False).items():
-                kept.setdefault(name, []).extend(texts)
-        compute_metrics._aligned(kept)
+            batch = EvalPrediction(
+                predictions=predictions[chunk], label_ids=labels[chunk], inputs=shown[chunk]
+            )
+            texts, facts = compute_metrics._observed(batch, None, whole_set=False)
+            for name, values in texts.items():
+                kept.setdefault(name, []).extend(values)
+        compute_metrics._aligned(kept, facts)
         trainer_keys(compute_metrics.metrics, {"consistency": result})
 
     direct, through = [], []
@@ -125,8 +133,9 @@ def main() -> None:
         "",
         f"ctc_consistency (E-minilm, CPU: {machine}) on the first N SummEval summaries and their documents.",
         "`direct`: compute() on generations decoded beforehand; `for_trainer`: the compute_metrics callable on",
-        f"the EvalPrediction (fastest of {REPEATS}, run alternately); `overhead`: what for_trainer adds (decoding,",
-        f"fields, keys; median of 20), `batches` with batch_eval_metrics (eval batches of {EVAL_BATCH});",
+        f"the EvalPrediction (fastest of {REPEATS}, run alternately); `overhead`: what for_trainer adds (decoding",
+        "generations, labels and inputs, matching the inputs to the sources, fields, keys; median of 20),",
+        f"`batches` with batch_eval_metrics (eval batches of {EVAL_BATCH});",
         "ratio = (direct + overhead) / direct; end-to-end = for_trainer / direct (noisy on a shared machine).",
         "",
         "| N | direct (s) | for_trainer (s) | overhead (s) | ratio | overhead, batches (s) | ratio | end-to-end |",

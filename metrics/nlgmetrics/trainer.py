@@ -3,11 +3,14 @@
 :func:`for_trainer` makes a ``compute_metrics`` for a ``Seq2SeqTrainer`` (``predict_with_generate=True``): it
 decodes the generations (and the labels and inputs it needs), scores them with each metric, and returns
 Trainer-ready floats (``consistency``, ``unieval_coherence``, ``rouge1``, ...). The raw source documents, in
-eval order, are the right sources (decoded inputs are lowercased and cut at the training ``max_length``).
+eval order, are the right sources (decoded inputs are lowercased and cut at the training ``max_length``);
+they are scored only against the set whose inputs they match (``evalsets.py``: one set or one per split).
 With ``batch_eval_metrics=True`` it accumulates the batches and scores the whole set on the last one; under
 DDP (``torchrun``, ``accelerate launch``) it drops the repeats the distributed sampler adds to fill the last
 batches, each process scores its share of the examples, and every process returns the numbers one process
-would. :func:`~nlgmetrics.combined.combine` (one ``compute()`` beside ROUGE and BLEU) is in ``combined.py``.
+would. The object is also a ``TrainerCallback``: added to the Trainer's callbacks, it sees which dataset each
+evaluation runs on. :func:`~nlgmetrics.combined.combine` (one ``compute()`` beside ROUGE and BLEU) is in
+``combined.py``.
 """
 
 from __future__ import annotations
@@ -23,19 +26,19 @@ from typing import Any
 
 import evaluate
 import numpy as np
+from transformers import TrainerCallback
 
 from .combined import ForeignGuard, feature_names
-from .core.options import check_bool, check_positive_int
+from .core.options import check_bool
 from .core.runtime import requested_device, warn
-from .core.validation import FIELDS, as_list, check_references, check_texts
+from .core.validation import FIELDS, as_list
+from .evalsets import Batches, EvalSets, Seen, at_loop_end, check_field, current_loop, loader_facts
 from .modules import SPECS
 from .modules.metric import NLGMetric
 from .modules.spec import EVALUATE_OPTIONS
 
 logger = logging.getLogger(__name__)
 
-DECODED = ("inputs", "labels")
-"""What a field can be taken from instead of raw texts: the decoded ``EvalPrediction.inputs`` or labels."""
 TEXT_FIELDS = ("sources", "contexts", "references")
 TRAINER_KEYS = (
     "loss",
@@ -44,9 +47,18 @@ TRAINER_KEYS = (
     "steps_per_second",
     "model_preparation_time",
     "epoch",
+    "mem_cpu_alloc_delta",
+    "mem_cpu_peaked_delta",
+    "mem_gpu_alloc_delta",
+    "mem_gpu_peaked_delta",
 )
-"""Keys the Trainer writes itself: a module's key of the same name is prefixed with the metric's key."""
+"""Keys the Trainer writes itself (``eval_loss``, ...): our key or sub-score key of the same name is refused;
+another module's name of the same name is prefixed with the metric's key."""
+_PREFIXES = ("eval_", "test_")
+"""The Trainer's default key prefixes: a name that starts with one is logged as it is (not prefixed again)."""
 _INPUTS_HINT = 'include_for_metrics=["inputs"] in the TrainingArguments'
+_DATASETS_KEPT = 4
+"""How many evaluated datasets' decoded inputs are kept (eval and test sets alternate during training)."""
 
 
 @dataclass
@@ -84,12 +96,15 @@ def for_trainer(
     ``(name, config)``, ``(name, config, options)`` (load and compute options, e.g. ``{"batch_size": 8,
     "aggregation": "sum"}``) or any loaded evaluate module (ours or not). A list of them is keyed by module
     name. ``sources``, ``contexts`` and ``references`` each take the raw texts in eval order (a list, a
-    ``datasets`` column, ...) or ``"inputs"``/``"labels"`` (decoded from the ``EvalPrediction``; ``"inputs"``
-    needs ``include_for_metrics=["inputs"]``); references default to the labels. ``num_examples`` (the eval
-    set's size) is needed only under DDP when no field is given as raw texts. ``offload=True`` keeps our
-    modules' models on the CPU between evaluations and moves them to the accelerator only while scoring.
-    A module that is not ours and raises logs NaN for its numbers, with one warning (``strict=True``: the
-    error ends the evaluation). The models load here, once per process (the weight cache).
+    ``datasets`` column, a numpy array, a pandas Series), one list per split in a dict (``{"eval": ...,
+    "test": ...}``), or ``"inputs"``/``"labels"`` (decoded from the ``EvalPrediction``; ``"inputs"`` needs
+    ``include_for_metrics=["inputs"]``); references default to the labels. Raw texts are scored only against
+    the evaluated set they match: its inputs (``include_for_metrics=["inputs"]``, or its dataset, seen by the
+    returned object added as a callback) must match the sources, or its labels the references.
+    ``num_examples`` (the eval set's size) is needed only under DDP when nothing else tells it. ``offload=True``
+    keeps our modules' models on the CPU between evaluations and moves them to the accelerator only while
+    scoring. A module that is not ours and raises logs NaN for its numbers, with one warning (``strict=True``:
+    the error ends the evaluation). The models load here, once per process (the weight cache).
     """
     return TrainerMetrics(
         tokenizer,
@@ -101,8 +116,19 @@ def for_trainer(
     )
 
 
-class TrainerMetrics:
-    """The ``compute_metrics`` callable :func:`for_trainer` returns.
+@dataclass
+class _Loop:
+    """What the Trainer's eval dataloader tells of the set being scored: its size, the generations gathered per
+    step (batch × processes) and its inputs decoded (when raw sources must be matched)."""
+
+    size: int | None = None
+    step: int | None = None
+    inputs: list[str] | None = None
+
+
+class TrainerMetrics(TrainerCallback):
+    """The ``compute_metrics`` callable :func:`for_trainer` returns, and a ``TrainerCallback`` that sees the
+    dataloader of each evaluation (``callbacks=[compute_metrics]``).
 
     ``signatures`` holds each of our metrics' signature (logged once, at the first evaluation, not on every
     line); ``last_share`` the ``(start, stop)`` examples this process scored in the last evaluation.
@@ -126,44 +152,74 @@ class TrainerMetrics:
         self.foreign = ForeignGuard(strict)
         """Runs the modules that are not ours: one that raises gives NaN (strict: raises)."""
         self.tokenizer = tokenizer
-        self.fields = {name: _checked_field(name, value) for name, value in fields.items()}
-        self.num_examples = _examples_of(self.fields, num_examples)
+        self.fields = {name: check_field(name, value) for name, value in fields.items()}
+        self.sets = EvalSets(self.fields, num_examples, self._roundtrip)
         self.metrics = [_load(key, spec, offload) for key, spec in _keyed(metrics).items()]
         _check_fields_given(self.metrics, self.fields)
+        self.sets.check_tied()
+        _check_keys(self.metrics)
         self.offload = _Offload([m.module for m in self.metrics if m.ours]) if offload else None
         self.signatures: dict[str, str] = {}
         self.last_share: tuple[int, int] | None = None
-        self._batches: dict[str, list[str]] = {}
+        self._batches = Batches()
+        self._loader: Any = None  # the running evaluation's dataloader, seen as a callback
+        self._input_name = "input_ids"
+        self._dataset_inputs: dict[str, list[str]] = {}
 
     def __call__(self, eval_pred: Any, compute_result: bool | None = None) -> dict[str, float] | None:
         """Score an ``EvalPrediction``: the whole eval set (``compute_result`` None), or with
         ``batch_eval_metrics=True`` one batch (returns None) until ``compute_result`` is True (the scores)."""
         if compute_result is None:
-            return self._evaluate(self._decode(eval_pred, whole_set=True))
+            loader, self._loader = self._loader, None
+            return self._evaluate(*self._observed(eval_pred, loader, whole_set=True))
         try:
-            for name, texts in self._decode(eval_pred, whole_set=False).items():
-                self._batches.setdefault(name, []).extend(texts)
+            decoded, facts = self._observed(eval_pred, self._loader, whole_set=False)
         except BaseException:
-            self._batches = {}  # a failed evaluation leaves nothing behind for the next one
+            self._batches.reset()  # a failed evaluation leaves nothing behind for the next one
             raise
+        self._warn_leftovers(self._batches.add(decoded, current_loop()))
         if not compute_result:
             return None
-        decoded, self._batches = self._batches, {}
-        return self._evaluate(decoded)
+        self._loader = None
+        decoded, dropped = self._batches.finish(None if at_loop_end() else self.sets.raw_size())
+        self._warn_leftovers(dropped)
+        return self._evaluate(decoded, facts)
+
+    # ---- the callback: which dataset each evaluation runs on ------------------------------------------
+
+    def on_prediction_step(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        """Each evaluation step: keep the loop's dataloader (its dataset is the set being scored)."""
+        self._loader = kwargs.get("eval_dataloader")
+        self._input_name = getattr(kwargs.get("model"), "main_input_name", None) or "input_ids"
+
+    def on_evaluate(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        self._loader = None
+
+    def on_predict(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        self._loader = None
 
     # ---- decoding ------------------------------------------------------------------------------------
 
     def _wanted(self) -> set[str]:
         """What must be decoded: the predictions, and the labels or inputs a field takes."""
-        return {"predictions", *(value for value in self.fields.values() if value in DECODED)}
+        return {"predictions", *self.sets.decoded.values()}
 
-    def _decode(self, eval_pred: Any, whole_set: bool) -> dict[str, list[str]]:
+    def _observed(self, eval_pred: Any, loader: Any, whole_set: bool) -> tuple[dict[str, list[str]], _Loop]:
+        """The decoded texts and what the loop tells: the inputs are decoded when a field takes them, or to
+        match raw sources when the loop's dataset does not show them."""
+        facts = self._loop_facts(loader)
+        evidence = self.sets.sources_raw and facts.inputs is None
+        return self._decode(eval_pred, whole_set, evidence), facts
+
+    def _decode(self, eval_pred: Any, whole_set: bool, evidence: bool = False) -> dict[str, list[str]]:
         wanted = self._wanted()
-        decoded = {"predictions": self._texts(_token_ids(eval_pred.predictions, "predictions"))}
-        if "labels" in wanted:
-            decoded["labels"] = self._texts(_token_ids(eval_pred.label_ids, "labels"))
-        if "inputs" in wanted:
-            inputs = getattr(eval_pred, "inputs", None)
+        decoded = {
+            "predictions": self._texts(_token_ids(eval_pred.predictions, "predictions"), "predictions")
+        }
+        if "labels" in wanted or eval_pred.label_ids is not None:  # labels also show the sampler's repeats
+            decoded["labels"] = self._texts(_token_ids(eval_pred.label_ids, "labels"), "labels")
+        inputs = getattr(eval_pred, "inputs", None)
+        if "inputs" in wanted or (evidence and inputs is not None):
             if inputs is None:
                 raise ValueError(
                     f'a field is "inputs" but the Trainer passed no inputs: set {_INPUTS_HINT} '
@@ -172,20 +228,66 @@ class TrainerMetrics:
                 )
             if isinstance(inputs, Mapping):  # batch_eval_metrics: this process's batch, not gathered
                 inputs = inputs["input_ids"]
-            decoded["inputs"] = self._texts(_token_ids(inputs, "inputs"))
+            decoded["inputs"] = self._texts(_token_ids(inputs, "inputs"), "inputs")
             if not whole_set:
                 decoded["inputs"] = _gathered(decoded["inputs"])[: len(decoded["predictions"])]
         return decoded
 
-    def _texts(self, ids: np.ndarray) -> list[str]:
-        pad = self.tokenizer.pad_token_id
-        ids = np.where(ids < 0, 0 if pad is None else pad, ids)  # -100 (padding of labels and gathers)
-        return [text.strip() for text in self.tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)]
+    def _texts(self, ids: np.ndarray | Sequence[Sequence[int]], what: str) -> list[str]:
+        """Rows of token ids decoded: negative ids (-100: the padding of labels and gathers) dropped, not decoded
+        (there may be no pad id), special tokens skipped; ids the tokenizer lacks are refused."""
+        rows, size = _rows(ids), _vocabulary_size(self.tokenizer)
+        array = isinstance(ids, np.ndarray) and ids.size
+        top = int(ids.max()) if array else max((max(row) for row in rows if row), default=-1)
+        if size is not None and top >= size:
+            row = next(i for i, r in enumerate(rows) if r and max(r) == top)
+            raise ValueError(
+                f"the {what} hold token id {top} (row {row}), outside the tokenizer's {size} ids: pass the "
+                "tokenizer of the model being trained"
+            )
+        texts = self.tokenizer.batch_decode(rows, skip_special_tokens=True)
+        if (
+            not isinstance(texts, list)
+            or len(texts) != len(rows)
+            or not all(isinstance(t, str) for t in texts)
+        ):
+            raise ValueError(
+                f"tokenizer.batch_decode returned {_brief(texts)} for {len(rows)} rows of {what}, not one text "
+                "per row: pass the model's tokenizer (a transformers tokenizer)"
+            )
+        return [text.strip() for text in texts]
+
+    def _roundtrip(self, texts: list[str]) -> list[str]:
+        """Raw texts through the tokenizer and back: what the model's inputs of them decode to, uncut."""
+        return self._texts(self.tokenizer(texts, add_special_tokens=False)["input_ids"], "sources")
+
+    def _loop_facts(self, loader: Any) -> _Loop:
+        """The size, step and (for raw sources) decoded inputs of the dataset the loop runs on; a
+        ``datasets.Dataset``'s inputs are decoded once per dataset (by its fingerprint)."""
+        if loader is None:
+            return _Loop()
+        dataset, size, step = loader_facts(loader)
+        key, columns = getattr(dataset, "_fingerprint", None), getattr(dataset, "column_names", None) or ()
+        inputs = None
+        if self.sets.sources_raw and key and self._input_name in columns:
+            if key not in self._dataset_inputs:
+                if len(self._dataset_inputs) >= _DATASETS_KEPT:
+                    del self._dataset_inputs[next(iter(self._dataset_inputs))]
+                self._dataset_inputs[key] = self._texts(list(dataset[self._input_name]), "inputs")
+            inputs = self._dataset_inputs[key]
+        return _Loop(size, step, inputs)
+
+    def _warn_leftovers(self, dropped: int) -> None:
+        if dropped and _world()[0] == 0:
+            warn(
+                f"dropped {dropped} generations left by a batch_eval_metrics evaluation that stopped before its "
+                "last batch: they are not counted in this one"
+            )
 
     # ---- scoring -------------------------------------------------------------------------------------
 
-    def _evaluate(self, decoded: dict[str, list[str]]) -> dict[str, float]:
-        texts = self._aligned(decoded)
+    def _evaluate(self, decoded: dict[str, list[str]], facts: _Loop) -> dict[str, float]:
+        texts = self._aligned(decoded, facts)
         results = {}
         scoring = self.offload.on_accelerator() if self.offload else nullcontext()
         failures = self.foreign.reporting(show=_world()[0] == 0)  # its warnings after the capture below
@@ -202,28 +304,29 @@ class TrainerMetrics:
         self._report(results, logged, caught)
         return logged
 
-    def _aligned(self, decoded: dict[str, list[str]]) -> dict[str, list]:
-        """Every field's texts, one per generation, the sampler's repeats dropped (under DDP the gathered
-        generations repeat the first examples to fill the last batches: 12 for 10)."""
-        count, world = len(decoded["predictions"]), _world()[1]
-        n = self.num_examples
-        if n is None and world > 1:
-            raise ValueError(
-                f"under DDP the {count} gathered generations include the repeats the sampler adds to fill the "
-                "last batches; give the eval set's size, for_trainer(..., num_examples=len(eval_dataset)), or a "
-                "field as raw texts (e.g. sources=raw_eval['document'])"
-            )
-        if n is not None and (count < n or (count > n and world == 1)):
-            raise ValueError(
-                f"the Trainer passed {count} generations but the eval set has {n} examples (the raw texts "
-                "given to for_trainer, or num_examples): give the raw texts of the same eval set, in eval order"
-            )
-        keep = count if n is None else n
-        texts = {name: values[:keep] for name, values in decoded.items()}
-        for name, value in self.fields.items():
-            if value is not None:
-                texts[name] = texts[value] if isinstance(value, str) else value
-        return texts
+    def _aligned(self, decoded: dict[str, list[str]], facts: _Loop) -> dict[str, list]:
+        """Every field's texts, one per example of the set being scored: the sampler's repeats dropped (under
+        DDP the gathered generations repeat the first examples to fill the last batches: 12 for 10), raw texts
+        only those of the set the inputs or labels show (:meth:`EvalSets.choose`)."""
+        count = len(decoded["predictions"])
+        for name in ("labels", "inputs"):
+            if name in decoded and len(decoded[name]) != count:
+                raise ValueError(
+                    f"the Trainer passed {count} generations but {len(decoded[name])} rows of {name}: give one "
+                    "row per generation"
+                )
+        seen = Seen(
+            count=count,
+            world=_world()[1],
+            labels=decoded.get("labels"),
+            inputs=facts.inputs if facts.inputs is not None else decoded.get("inputs"),
+            size=facts.size,
+            step=facts.step,
+        )
+        raw, n = self.sets.choose(seen)
+        texts = {name: values[:n] for name, values in decoded.items()}
+        texts.update({name: texts[value] for name, value in self.sets.decoded.items()})
+        return {**texts, **raw}
 
     def _score(self, metric: TrainerMetric, given: dict[str, list]) -> dict:
         """Our module on this process's contiguous share of the examples, the shares gathered (DDP)."""
@@ -266,22 +369,55 @@ class TrainerMetrics:
 
 def trainer_keys(metrics: Sequence[TrainerMetric], results: Mapping[str, dict]) -> dict[str, float]:
     """Trainer-ready floats: our module's mean as ``<key>`` and each sub-score mean as ``<key>_<part>``;
-    another module's numeric scalars under their names, prefixed with ``<key>_`` on a collision."""
+    another module's numeric scalars under their names, prefixed with ``<key>_`` when another metric or the
+    Trainer has the name. A name logged twice, or one the Trainer writes, is refused naming both."""
     logged: dict[str, float] = {}
+    owners: dict[str, str] = {}
     for metric in metrics:
         if metric.ours:
-            result = results[metric.key]
-            logged[metric.key] = float(result["mean_score"])
-            for name, value in result.items():
-                if name.startswith("mean_") and name != "mean_score":
-                    logged[f"{metric.key}_{name.removeprefix('mean_')}"] = float(value)
+            for name, value in _means(metric.key, results[metric.key]).items():
+                _log(logged, owners, name, value, metric)
     scalars = {m.key: _scalars(results[m.key]) for m in metrics if not m.ours}
     names = [name for values in scalars.values() for name in values]
-    taken = {*logged, *TRAINER_KEYS, *(name for name in names if names.count(name) > 1)}
-    for key, values in scalars.items():
-        for name, value in values.items():
-            logged[f"{key}_{name}" if name in taken else name] = value
+    taken = {*logged, *(name for name in names if names.count(name) > 1)}
+    for metric in (m for m in metrics if not m.ours):
+        for name, value in scalars[metric.key].items():
+            prefixed = name in taken or written_by_trainer(name)
+            _log(logged, owners, f"{metric.key}_{name}" if prefixed else name, value, metric)
     return logged
+
+
+def written_by_trainer(name: str) -> bool:
+    """Whether the Trainer writes ``name`` in the same log line: one of :data:`TRAINER_KEYS`, or a name it
+    leaves unprefixed (it starts with ``eval_``/``test_``) that ends with one (``eval_loss``)."""
+    return name in TRAINER_KEYS or (
+        name.startswith(_PREFIXES) and any(name.endswith(f"_{key}") for key in TRAINER_KEYS)
+    )
+
+
+def _means(key: str, result: Mapping[str, Any]) -> dict[str, float]:
+    """Our module's means as logged: ``<key>``, and ``<key>_<part>`` for each sub-score."""
+    means = {key: float(result["mean_score"])}
+    for name, value in result.items():
+        if name.startswith("mean_") and name != "mean_score":
+            means[f"{key}_{name.removeprefix('mean_')}"] = float(value)
+    return means
+
+
+def _log(
+    logged: dict[str, float], owners: dict[str, str], name: str, value: float, metric: TrainerMetric
+) -> None:
+    if written_by_trainer(name):
+        raise ValueError(
+            f"metric {metric.label} would log {name!r}, which the Trainer writes itself (eval_loss, eval_runtime, "
+            "epoch, ...): give the metric another key"
+        )
+    if name in owners:
+        raise ValueError(
+            f"metric {metric.label} would log {name!r}, which {owners[name]} writes too: give the metrics keys "
+            "that keep the logged names apart"
+        )
+    logged[name], owners[name] = value, metric.label
 
 
 def _scalars(result: Mapping[str, Any]) -> dict[str, float]:
@@ -364,29 +500,13 @@ def _split_options(key: str, name: str, options: Any) -> tuple[dict, dict]:
     return load_options, checked
 
 
-def _checked_field(name: str, value: Any) -> list | str | None:
-    """A field as given to for_trainer: None, "inputs"/"labels", or raw texts checked (naming the index)."""
-    if value is None or value in DECODED:
-        return value
-    if isinstance(value, str):
-        raise ValueError(
-            f"{name}={value!r} must be the raw texts in eval order (a list, a datasets column, ...), "
-            '"inputs" or "labels"'
-        )
-    if name == "references":
-        check_references(value, field=name)
-        return as_list(value)  # as given: per-example strings or lists, for modules that take only strings
-    return check_texts(name, value)
-
-
-def _examples_of(fields: dict[str, Any], num_examples: int | None) -> int | None:
-    """The eval set's size: the raw fields' common length (all equal), or ``num_examples``."""
-    sizes = {name: len(value) for name, value in fields.items() if isinstance(value, list)}
-    if num_examples is not None:
-        sizes["num_examples"] = check_positive_int("num_examples", num_examples)
-    if len(set(sizes.values())) > 1:
-        raise ValueError(f"the raw fields and num_examples must be one eval set, got sizes {sizes}")
-    return next(iter(sizes.values()), None)
+def _check_keys(metrics: list[TrainerMetric]) -> None:
+    """Our metrics' logged names (keys and sub-score keys, read from an empty result: no model runs) are
+    neither the Trainer's nor each other's; another module's names are known only when it computes, and
+    :func:`trainer_keys` refuses those collisions then."""
+    ours = [m for m in metrics if m.ours]
+    empty = {m.key: m.module.compute(**{name: [] for name in m.inputs}, **m.options) for m in ours}
+    trainer_keys(ours, empty)
 
 
 def _check_fields_given(metrics: list[TrainerMetric], fields: dict[str, Any]) -> None:
@@ -415,11 +535,24 @@ def _check_fields_given(metrics: list[TrainerMetric], fields: dict[str, Any]) ->
 
 
 def _token_ids(values: Any, what: str) -> np.ndarray:
-    """Token ids as a 2-d integer array: the first item of a tuple, a tensor moved to the CPU."""
-    if isinstance(values, (tuple, list)) and values and not np.isscalar(values[0]):
-        values = values[0]
+    """Token ids as a 2-d integer array: a tensor moved to the CPU; rows given as lists (ragged ones padded
+    with -100); the generated ids of a model's ``(ids, ...)`` tuple; a list of per-batch arrays
+    (``eval_do_concat_batches=False``) joined."""
     if hasattr(values, "detach"):
         values = values.detach().cpu().numpy()
+    if isinstance(values, (tuple, list)):
+        if not values:
+            raise ValueError(
+                f"the {what} are an empty {type(values).__name__}: the Trainer passed no token ids; give a 2-d "
+                "array of token ids, one row per example"
+            )
+        depth = _depth(values)
+        if depth == 2:
+            values = _padded([np.asarray(row) for row in values])
+        elif depth > 2 and isinstance(values, tuple):
+            return _token_ids(values[0], what)
+        elif depth > 2:
+            return _padded([row for part in values for row in _token_ids(part, what)])
     array = np.asarray(values)
     if array.dtype.kind == "f":
         raise ValueError(
@@ -431,6 +564,49 @@ def _token_ids(values: Any, what: str) -> np.ndarray:
             f"the {what} must be token ids (a 2-d integer array), got {array.dtype} of shape {array.shape}"
         )
     return array
+
+
+def _depth(values: Any) -> int:
+    """How deep ``values`` nests (an array's ndim; a list of rows of ids: 2), read along the first items."""
+    if hasattr(values, "ndim"):
+        return int(values.ndim)
+    if isinstance(values, (tuple, list)):
+        return 1 + (_depth(values[0]) if values else 0)
+    return 0
+
+
+def _padded(rows: list[np.ndarray]) -> np.ndarray:
+    """Rows of ids of any lengths as one 2-d array, padded with -100 (as the Trainer pads)."""
+    filled = [row for row in rows if row.size]  # an empty row has no dtype of its own (numpy says float)
+    if any(row.ndim != 1 for row in rows) or any(row.dtype.kind not in "iuf" for row in filled):
+        return np.asarray(rows, dtype=object)  # refused by the dtype check
+    dtype = np.result_type(*{row.dtype for row in filled}) if filled else np.int64  # a few distinct ones
+    width = max(len(row) for row in rows)
+    array = np.full((len(rows), width), -100, dtype=dtype)
+    for i, row in enumerate(rows):
+        array[i, : len(row)] = row
+    return array
+
+
+def _rows(ids: np.ndarray | Sequence[Sequence[int]]) -> list[list[int]]:
+    """Rows of Python ints without the negative ids (-100 pads labels and gathers; never decoded)."""
+    if isinstance(ids, np.ndarray):
+        rows = ids.tolist()
+        return rows if not (ids < 0).any() else [[t for t in row if t >= 0] for row in rows]
+    return [[int(t) for t in row if t >= 0] for row in ids]
+
+
+def _vocabulary_size(tokenizer: Any) -> int | None:
+    """How many ids the tokenizer decodes (added tokens included); None when it does not say."""
+    try:
+        return len(tokenizer)
+    except TypeError:
+        return None
+
+
+def _brief(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _world() -> tuple[int, int]:

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from transformers import AutoModelForSeq2SeqLM, AutoTokenizer, EvalPrediction
+from transformers import EvalPrediction
 
 import nlgmetrics
 from nlgmetrics.core import runtime
@@ -18,37 +18,12 @@ from nlgmetrics.trainer import TRAINER_KEYS
 from tests.trainer.tiny_seq2seq import (
     DOCUMENTS,
     SUMMARIES,
-    decode,
-    eval_dataset,
-    save_tiny_bart,
     seq2seq_trainer,
 )
 from tests.trainer.word_overlap import WordOverlap
 
 TOLERANCE = 1e-5  # float32 scores: the same texts scored in other batches agree to float32 rounding
 CONSISTENCY = ("ctc_consistency", "E-minilm")
-
-
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
-    """The tiny BART after 2 training steps, its tokenizer, the eval set and the generations decoded by hand."""
-    folder = save_tiny_bart(tmp_path_factory.mktemp("bart"))
-    tokenizer = AutoTokenizer.from_pretrained(folder)
-    model = AutoModelForSeq2SeqLM.from_pretrained(folder)
-    data = eval_dataset(tokenizer)
-    trainer = seq2seq_trainer(model, tokenizer, data, tmp_path_factory.mktemp("train"), max_steps=2)
-    trainer.train()
-    predicted = trainer.predict(data)
-    generations = decode(tokenizer, predicted.predictions)
-    inputs = decode(tokenizer, np.array(data["input_ids"], dtype=object))
-    assert len(generations) == 10 and all(generations)
-    return {
-        "model": model,
-        "tokenizer": tokenizer,
-        "data": data,
-        "generations": generations,
-        "inputs": inputs,
-    }
 
 
 @pytest.mark.parametrize("batch_eval_metrics", [False, True], ids=["whole-set", "batch_eval_metrics"])
@@ -68,6 +43,7 @@ def test_the_logged_scores_are_compute_on_the_decoded_generations(
         tiny["data"],
         tmp_path,
         compute_metrics,
+        callbacks=[compute_metrics] if sources == "raw" else None,  # it shows which set runs
         include_for_metrics=["inputs"] if sources == "inputs" else [],
         batch_eval_metrics=batch_eval_metrics,
     )
@@ -101,6 +77,7 @@ def test_batch_eval_metrics_gives_exactly_the_whole_set_number(tiny, tmp_path):
             tiny["data"],
             tmp_path,
             compute_metrics,
+            callbacks=[compute_metrics],
             batch_eval_metrics=batch_eval_metrics,
         )
         numbers.append(trainer.evaluate()["eval_consistency"])
@@ -120,6 +97,7 @@ def test_metric_for_best_model_and_the_signature_logged_once(tiny, tmp_path, cap
         tiny["data"],
         tmp_path,
         compute_metrics,
+        callbacks=[compute_metrics],
         max_steps=2,
         eval_strategy="steps",
         eval_steps=1,
@@ -167,11 +145,6 @@ def test_float_logits_are_refused_with_predict_with_generate(tiny, tmp_path):
 # ---- the callable on hand-made EvalPredictions ---------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def tokenizer(tiny):
-    return tiny["tokenizer"]
-
-
 def _ids(tokenizer, texts: list[str], pad: int = -100) -> np.ndarray:
     rows = tokenizer(texts)["input_ids"]
     width = max(map(len, rows))
@@ -186,8 +159,9 @@ def test_decoding_tuples_tensors_and_minus_100_anywhere(tokenizer):
     ids = _ids(tokenizer, predictions)
     ids = np.insert(ids, 2, -100, axis=1)  # inside the rows too: a gather pads with -100 anywhere
     labels = _ids(tokenizer, SUMMARIES[:2])
+    inputs = _ids(tokenizer, sources)  # they show the set: its sources are the raw ones given
     for given in (ids, (ids, np.zeros((2, 3, 4), dtype=np.float32)), torch.from_numpy(ids)):
-        logged = compute_metrics(EvalPrediction(predictions=given, label_ids=labels))
+        logged = compute_metrics(EvalPrediction(predictions=given, label_ids=labels, inputs=inputs))
         assert logged == {"consistency": want}
 
 
@@ -199,7 +173,9 @@ def test_sub_scores_are_logged_as_key_and_part(tokenizer):
     )
     predictions = ["the council approved a library", "rain flooded the region"]
     eval_pred = EvalPrediction(
-        predictions=_ids(tokenizer, predictions), label_ids=_ids(tokenizer, SUMMARIES[:2])
+        predictions=_ids(tokenizer, predictions),
+        label_ids=_ids(tokenizer, SUMMARIES[:2]),
+        inputs=_ids(tokenizer, DOCUMENTS[:2]),
     )
     logged = compute_metrics(eval_pred)
     want = nlgmetrics.load("unieval", "summarization").compute(
@@ -223,7 +199,9 @@ def test_other_modules_keys_are_prefixed_only_on_a_collision(tokenizer):
         sources=DOCUMENTS[:2],
     )
     eval_pred = EvalPrediction(
-        predictions=_ids(tokenizer, SUMMARIES[:2]), label_ids=_ids(tokenizer, SUMMARIES[:2])
+        predictions=_ids(tokenizer, SUMMARIES[:2]),
+        label_ids=_ids(tokenizer, SUMMARIES[:2]),
+        inputs=_ids(tokenizer, DOCUMENTS[:2]),
     )
     logged = compute_metrics(eval_pred)
     assert sorted(logged) == ["a_examples", "a_word_overlap", "b_examples", "b_word_overlap", "word_overlap"]
@@ -235,7 +213,10 @@ def test_a_nan_mean_is_logged_as_nan_with_one_warning(tokenizer):
     empty = np.full((2, 4), tokenizer.pad_token_id)
     empty[:, 0] = tokenizer.sep_token_id  # nothing but special tokens: decoded empty
     with pytest.warns(NLGMetricsWarning) as caught:
-        logged = compute_metrics(EvalPrediction(predictions=empty, label_ids=_ids(tokenizer, SUMMARIES[:2])))
+        eval_pred = EvalPrediction(
+            predictions=empty, label_ids=_ids(tokenizer, SUMMARIES[:2]), inputs=_ids(tokenizer, DOCUMENTS[:2])
+        )
+        logged = compute_metrics(eval_pred)
     assert math.isnan(logged["consistency"])
     assert len(caught) == 1 and "consistency is NaN" in str(caught[0].message)
 
@@ -250,7 +231,9 @@ def test_offload_keeps_the_models_on_the_cpu_between_evaluations(tokenizer):
     aligner_models = [aligner.model for aligner in module.scorer.aligners.values()]
     assert compute_metrics.offload.models == aligner_models
     eval_pred = EvalPrediction(
-        predictions=_ids(tokenizer, SUMMARIES[:2]), label_ids=_ids(tokenizer, SUMMARIES[:2])
+        predictions=_ids(tokenizer, SUMMARIES[:2]),
+        label_ids=_ids(tokenizer, SUMMARIES[:2]),
+        inputs=_ids(tokenizer, DOCUMENTS[:2]),
     )
     plain = nlgmetrics.for_trainer(tokenizer, {"consistency": CONSISTENCY}, sources=DOCUMENTS[:2])
     assert compute_metrics(eval_pred) == plain(eval_pred)
@@ -271,7 +254,9 @@ def test_gpu_offload_moves_the_models_only_while_scoring(tokenizer):
         m.register_forward_hook(lambda m, *_: seen.append(next(m.parameters()).device.type)) for m in models
     ]
     eval_pred = EvalPrediction(
-        predictions=_ids(tokenizer, SUMMARIES[:2]), label_ids=_ids(tokenizer, SUMMARIES[:2])
+        predictions=_ids(tokenizer, SUMMARIES[:2]),
+        label_ids=_ids(tokenizer, SUMMARIES[:2]),
+        inputs=_ids(tokenizer, DOCUMENTS[:2]),
     )
     logged = compute_metrics(eval_pred)
     for hook in hooks:
@@ -333,17 +318,22 @@ def test_raw_texts_of_another_size_are_an_error_at_the_first_call(tokenizer):
 
 def test_a_failed_batch_evaluation_leaves_nothing_for_the_next(tokenizer):
     compute_metrics = nlgmetrics.for_trainer(tokenizer, {"consistency": CONSISTENCY}, sources=DOCUMENTS[:2])
-    labels = _ids(tokenizer, SUMMARIES[:1])
+    labels, inputs = _ids(tokenizer, SUMMARIES[:1]), _ids(tokenizer, DOCUMENTS[:1])
     compute_metrics(
-        EvalPrediction(predictions=_ids(tokenizer, SUMMARIES[:1]), label_ids=labels), compute_result=False
+        EvalPrediction(predictions=_ids(tokenizer, SUMMARIES[:1]), label_ids=labels, inputs=inputs),
+        compute_result=False,
     )
     with pytest.raises(ValueError, match="float logits"):
         logits = np.zeros((1, 3, 5), dtype=np.float32)
-        compute_metrics(EvalPrediction(predictions=logits, label_ids=labels), compute_result=False)
+        compute_metrics(
+            EvalPrediction(predictions=logits, label_ids=labels, inputs=inputs), compute_result=False
+        )
     for k in range(2):
         chunk = slice(k, k + 1)
         eval_pred = EvalPrediction(
-            predictions=_ids(tokenizer, SUMMARIES[chunk]), label_ids=_ids(tokenizer, SUMMARIES[chunk])
+            predictions=_ids(tokenizer, SUMMARIES[chunk]),
+            label_ids=_ids(tokenizer, SUMMARIES[chunk]),
+            inputs=_ids(tokenizer, DOCUMENTS[chunk]),
         )
         logged = compute_metrics(eval_pred, compute_result=k == 1)
     want = nlgmetrics.load(*CONSISTENCY).compute(

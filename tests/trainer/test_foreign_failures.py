@@ -100,7 +100,15 @@ def _train(silent_bart, folder, strict: bool):
         strict=strict,
     )
     trainer = seq2seq_trainer(
-        model, tokenizer, data, folder, compute_metrics, max_steps=2, eval_strategy="steps", eval_steps=1
+        model,
+        tokenizer,
+        data,
+        folder,
+        compute_metrics,
+        callbacks=[compute_metrics],  # it sees which set each evaluation scores (raw sources)
+        max_steps=2,
+        eval_strategy="steps",
+        eval_steps=1,
     )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -36,6 +36,31 @@ SUMMARIES = [
     "A cat sat on the mat all afternoon.",
     "The museum reopens in May.",
 ]
+OTHER_DOCUMENTS = [
+    "A storm closed the airport for two days and hundreds of flights were cancelled this week.",
+    "The team signed a young striker from Brazil on a contract that runs for five seasons.",
+    "Farmers expect a large harvest of wheat after a warm and wet spring in the north.",
+    "The new phone has a larger screen and a battery that lasts almost two full days.",
+    "Police closed the main road after a truck spilled oranges across all four lanes.",
+    "The orchestra played a free concert in the park for more than ten thousand people.",
+    "Doctors warned that the flu season started early and urged older people to get vaccinated.",
+    "The library lent a record number of books to children during the summer holidays.",
+    "Engineers tested a train that runs on hydrogen between two towns in the valley.",
+    "The volcano erupted again on Sunday, sending ash high into the sky over the island.",
+]
+"""A second split of the same size (a test set): other documents, for the tests that evaluate another set."""
+OTHER_SUMMARIES = [
+    "A storm shut the airport.",
+    "The team signed a Brazilian striker.",
+    "A large wheat harvest is expected.",
+    "The new phone has a bigger screen.",
+    "Oranges spilled on the main road.",
+    "The orchestra gave a free concert.",
+    "The flu season started early.",
+    "Children borrowed record numbers of books.",
+    "A hydrogen train was tested.",
+    "The volcano erupted again.",
+]
 MAX_SOURCE_TOKENS = 12
 """The training max_length: sources decoded from the inputs are cut here (the raw documents are not)."""
 
@@ -80,11 +105,11 @@ def save_tiny_bart(folder: str | Path) -> Path:
     return folder
 
 
-def eval_dataset(tokenizer):
+def eval_dataset(tokenizer, documents: list[str] = DOCUMENTS, summaries: list[str] = SUMMARIES):
     """The 10 documents tokenized (cut at :data:`MAX_SOURCE_TOKENS`), with their summaries as labels."""
     import datasets
 
-    raw = datasets.Dataset.from_dict({"document": DOCUMENTS, "summary": SUMMARIES})
+    raw = datasets.Dataset.from_dict({"document": documents, "summary": summaries})
 
     def tokenize(batch):
         encoded = tokenizer(batch["document"], max_length=MAX_SOURCE_TOKENS, truncation=True)
@@ -96,7 +121,7 @@ def eval_dataset(tokenizer):
     return raw.map(tokenize, batched=True, remove_columns=raw.column_names)
 
 
-def seq2seq_trainer(model, tokenizer, data, output_dir, compute_metrics=None, **arguments):
+def seq2seq_trainer(model, tokenizer, data, output_dir, compute_metrics=None, callbacks=None, **arguments):
     """A Seq2SeqTrainer on the CPU (``use_cpu=True``: under torchrun, transformers runs DDP on the CPU only
     then) with eval batches of 3 and generated predictions; ``arguments`` change the TrainingArguments."""
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
@@ -119,6 +144,7 @@ def seq2seq_trainer(model, tokenizer, data, output_dir, compute_metrics=None, **
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
         compute_metrics=compute_metrics,
         processing_class=tokenizer,
+        callbacks=callbacks,
     )
 
 
