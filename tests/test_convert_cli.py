@@ -204,3 +204,52 @@ def test_publish_dry_run_out_a_file_is_one_line_exit_2(tmp_path, under):
     )
     assert done.stderr.startswith("python -m hub_models.publish: error: --out ") and "a-file" in done.stderr
     assert target.read_text() == "not a folder\n"
+
+
+# --- issue 33 §8: a converted folder is written whole --------------------------------------------------
+
+FULL_DISK = (
+    "import resource, runpy, sys; "
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.getrlimit(resource.RLIMIT_FSIZE)[1])); "
+    "sys.argv = ['nlgmetrics', *sys.argv[2:]]; runpy.run_module('nlgmetrics', run_name='__main__')"
+)
+"""``python -m nlgmetrics`` whose files cannot grow past argv[1] bytes: a write past it fails with EFBIG where a
+full disk fails with ENOSPC, for any user (a tiny tmpfs would need root and the right to mount)."""
+
+
+def ctc_args(inputs: Path, output: Path) -> list[str]:
+    args = [
+        "--checkpoint",
+        str(inputs / "doc_to_summ.ckpt"),
+        "--variant",
+        "D-cnndm",
+        "--direction",
+        "doc_to_summ",
+    ]
+    return [*args, "--base", str(inputs / "base"), "--output", str(output)]
+
+
+def test_a_conversion_that_cannot_be_written_leaves_the_earlier_one_whole(ctc_inputs, tmp_path):
+    from nlgmetrics.ctc.convert import main as convert_ctc
+
+    out = tmp_path / "out"
+    assert convert_ctc(ctc_args(ctc_inputs, out)) == 0
+    before = hashes(out)
+    assert max(p.stat().st_size for p in out.iterdir()) > 65536  # the weights cannot be written
+    done = run("-c", FULL_DISK, "65536", "convert", "ctc", *ctc_args(ctc_inputs, out))
+    last = done.stderr.splitlines()[-1]  # after the lines torch's extensions may print when they load
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert last.startswith(f"nlgmetrics: error: {out}: ") and "File too large" in last, last
+    assert hashes(out) == before and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_folder_of_other_files_is_not_replaced_by_a_conversion(ctc_inputs, tmp_path, capsys):
+    from nlgmetrics.ctc.convert import main as convert_ctc
+
+    (tmp_path / "notes.txt").write_text("mine\n")
+    assert convert_ctc(ctc_args(ctc_inputs, tmp_path)) == 2
+    assert capsys.readouterr().err == (
+        f"nlgmetrics: error: --output {tmp_path} holds other files (and no ctc_conversion.json of an earlier "
+        "conversion), which the converted folder would replace: give a new or empty folder\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]

@@ -136,3 +136,13 @@ def test_the_command_line_dry_run_and_its_errors(tmp_path, wheel, weights):
     assert missing.returncode == 2 and missing.stderr.strip().splitlines()[-1].startswith(
         "python -m hub_models.publish: error: no wheel at"
     )
+
+
+def test_a_dry_run_that_fails_halfway_leaves_no_half_staged_out_folder(tmp_path, wheel, weights):
+    """The weights are staged before the wheel is checked: the failure leaves no --out folder (issue 33 §8)."""
+    other = wheel.with_name("nlgmetrics-0.0.1-py3-none-any.whl")
+    other.write_bytes(wheel.read_bytes())
+    out = tmp_path / "staged"
+    with pytest.raises(ValueError, match=f"is not the wheel of nlgmetrics {__version__}"):
+        publish.publish(weights, wheel=other, out=out, dry_run=True, api=FakeHub())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["converted", "dist"]

@@ -49,7 +49,20 @@ def parse_column_items(items: Sequence[str], inputs: Sequence[str], module: str)
         if not sep or not field or not column:
             raise ValueError(f"--column {item!r} must be FIELD=COLUMN, e.g. predictions=summary")
         if field not in inputs:
-            raise ValueError(f"{module} has no input {field!r}; its inputs are {', '.join(inputs)}")
+            reversed_hint = (
+                f" (--column takes FIELD=COLUMN: --column {column}={field} reads {column} from the column "
+                f"{field!r})"
+                if column in inputs
+                else ""
+            )
+            raise ValueError(
+                f"{module} has no input {field!r}; its inputs are {', '.join(inputs)}{reversed_hint}"
+            )
+        if columns.get(field, column) != column:
+            raise ValueError(
+                f"--column {field} is given twice ({columns[field]!r}, then {column!r}); "
+                "read each field from one column"
+            )
         columns[field] = column
     return columns
 

@@ -21,10 +21,36 @@ if TYPE_CHECKING:
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
-    """argparse, with its usage errors as one line like every other error of the command line."""
+    """argparse, with its usage errors as one line like every other error of the command line, and a
+    flag given twice with two different values refused (argparse would keep the last one silently)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for name in (None, "store"):  # None: add_argument without an action
+            self.register("action", name, _StoreOnce)
+        self.flags_given: dict[str, Any] = {}
+        """The values of this parse's ``store`` flags so far, by destination."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        self.flags_given = {}
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str):
         self.exit(2, f"nlgmetrics: error: {message} (see '{self.prog} --help')\n")
+
+
+class _StoreOnce(argparse._StoreAction):
+    """``store``, but a second value that differs from the first is a usage error naming both."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = parser.flags_given
+        if option_string is not None and self.dest in given and given[self.dest] != values:
+            parser.error(
+                f"{option_string} is given twice with different values ({given[self.dest]!r}, then "
+                f"{values!r}); give it once"
+            )
+        given[self.dest] = values
+        setattr(namespace, self.dest, values)
 
 
 def argument_type(option: Option) -> Callable[[str], Any]:

@@ -10,12 +10,15 @@ stopped. :func:`run_local_workers` starts such a job on this machine (``nlgmetri
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,10 @@ from .core.options import check_positive_int
 UNKEYED_LOAD_OPTIONS = ("device", "batch_size")
 """Load options that do not change the scores: a shard scored with other values is still reused."""
 UNKEYED_COMPUTE_OPTIONS = ("show_progress",)
+
+
+class ShardWriteError(OSError):
+    """A shard's scores could not be written (the disk filled up while scoring): the message names it."""
 
 
 def score_dataset(
@@ -55,7 +62,6 @@ def score_dataset(
 
     import nlgmetrics
 
-    from .core.result import package_versions
     from .core.runtime import requested_device, wants_cuda  # torch: imported when a job runs
     from .core.validation import check_inputs
     from .modules import SPECS
@@ -69,6 +75,7 @@ def score_dataset(
     if missing:
         raise ValueError(f"data has no {', '.join(missing)}; {metric} needs {', '.join(fields)}")
 
+    check_shard_folder(output_dir, int(os.environ.get("WORLD_SIZE", "1")))  # before any process group
     state = PartialState(cpu=not wants_cuda(load_options.get("device")))
     rank, world = state.process_index, state.num_processes
     whole = data if _is_dataset(data) else {name: list(data[name]) for name in fields}
@@ -80,18 +87,9 @@ def score_dataset(
     except ValueError as err:
         raise ValueError(f"{err} (index within shard {rank}, which starts at example {start})") from None
 
-    job = {
-        "metric": metric,
-        "config": config,
-        "load_options": {k: v for k, v in load_options.items() if k not in UNKEYED_LOAD_OPTIONS},
-        "compute_options": {k: v for k, v in compute_options.items() if k not in UNKEYED_COMPUTE_OPTIONS},
-        "versions": package_versions(),
-        "shard": [rank, world, start],
-        "inputs": hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest(),
-    }
-    key = hashlib.sha256(json.dumps(job, sort_keys=True, default=str).encode()).hexdigest()
-    path = Path(output_dir) / f"shard-{rank}-of-{world}.json"
-    result = _read_shard(path, key)
+    key = shard_key(metric, config, load_options, compute_options, inputs, (rank, world, start))
+    path = Path(output_dir) / shard_name(rank, world)
+    result = _read_shard(path, key, len(inputs[fields[0]]))
     if result is None:
         if requested_device(load_options.get("device")) in (None, "cuda"):
             load_options["device"] = str(state.device)  # this process's own GPU
@@ -128,21 +126,102 @@ def _is_dataset(data: Any) -> bool:
     return isinstance(data, datasets.Dataset)
 
 
-def _read_shard(path: Path, key: str) -> dict | None:
-    """The shard's result if ``path`` holds it for the same job (same key), else None."""
+def shard_name(rank: int, world: int) -> str:
+    """The file of shard ``rank`` of a ``world``-process job."""
+    return f"shard-{rank}-of-{world}.json"
+
+
+def shard_key(
+    metric: str,
+    config: str | None,
+    load_options: Mapping[str, Any],
+    compute_options: Mapping[str, Any],
+    inputs: Mapping[str, list],
+    shard: tuple[int, int, int],
+) -> str:
+    """What a shard file must have been written for to be read back: the job (metric, config, the options
+    that change scores, package versions), the shard (rank, world, first example) and its inputs."""
+    from .core.result import package_versions
+
+    job = {
+        "metric": metric,
+        "config": config,
+        "load_options": {k: v for k, v in load_options.items() if k not in UNKEYED_LOAD_OPTIONS},
+        "compute_options": {k: v for k, v in compute_options.items() if k not in UNKEYED_COMPUTE_OPTIONS},
+        "versions": package_versions(),
+        "shard": list(shard),
+        "inputs": hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest(),
+    }
+    return hashlib.sha256(json.dumps(job, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def check_shard_folder(folder: str | os.PathLike, world: int, flag: str = "output_dir") -> Path:
+    """Before any model loads or process group starts: the shard folder can be written (not a file, nor
+    under one, nor read-only or full: :func:`~nlgmetrics.core.files.check_writable_folder`), and none of
+    the job's shard names is taken by something other than a file. A ValueError naming ``flag``."""
+    from .core.files import check_writable_folder
+
+    folder = check_writable_folder(folder, flag)
+    for rank in range(world):
+        path = folder / shard_name(rank, world)
+        if (path.exists() or path.is_symlink()) and not path.is_file():
+            raise ValueError(
+                f"{flag} {folder}: {path.name} is {'a folder' if path.is_dir() else 'not a file'}, where "
+                "that shard's scores go; remove it"
+            )
+    return folder
+
+
+def shard_problem(result: Any, count: int) -> str | None:
+    """Why a saved shard result is not one of ``count`` examples (None: it is): a result is an object
+    with a ``scores`` list, every list has one value per example, and every per-example score list (one
+    with a ``mean_*``) and every mean holds numbers (NaN and InfoLM's ±inf are numbers)."""
+    from .core.result import mean_key
+
+    if not isinstance(result, dict) or not isinstance(result.get("scores"), list):
+        return "it holds no result with a list of scores"
+    for name, value in result.items():
+        if isinstance(value, list) and len(value) != count:
+            return f"its {name} has {len(value)} values for the shard's {count} examples"
+        numbers = [value] if name.startswith("mean_") else []
+        if isinstance(value, list) and mean_key(name) in result:
+            numbers = value
+        bad = [v for v in numbers if isinstance(v, bool) or not isinstance(v, (int, float))]
+        if bad:
+            return f"its {name} holds {bad[0]!r}, not a number"
+    return None
+
+
+def _read_shard(path: Path, key: str, count: int) -> dict | None:
+    """The shard's result if ``path`` holds a valid one (:func:`shard_problem`) for the same job (same
+    key), else None: a shard of another job silently, an unreadable or invalid one with a warning."""
+    from .core.runtime import NLGMetricsWarning
+
+    if not path.is_file():
+        return None
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return saved["result"] if isinstance(saved, dict) and saved.get("key") == key else None
+    except (OSError, ValueError) as err:
+        problem = f"it cannot be read ({err})"
+    else:
+        if not isinstance(saved, dict) or saved.get("key") != key:
+            return None  # another job's shard: scored again, as documented
+        problem = shard_problem(saved.get("result"), count)
+        if problem is None:
+            return saved["result"]
+    warnings.warn(f"{path}: {problem}; scoring the shard again", NLGMetricsWarning, stacklevel=2)
+    return None
 
 
 def _write_shard(path: Path, key: str, result: dict) -> None:
-    """Written to a temporary file then renamed, so a shard file is always whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
-    os.replace(partial, path)
+    """Written whole (:func:`~nlgmetrics.core.files.replaced_when_complete`): a shard file is complete."""
+    from .core.files import write_text_whole
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_whole(path, json.dumps({"key": key, "result": result}))
+    except OSError as err:
+        raise ShardWriteError(f"cannot write the shard {path} ({err.strerror or err})") from err
 
 
 def end_process_group() -> None:
@@ -180,8 +259,32 @@ def run_local_workers(command: Sequence[str], num_processes: int) -> int:
             if failed or all(code == 0 for code in codes):
                 return failed[0] if failed else 0
             time.sleep(0.1)
+    except KeyboardInterrupt:  # Ctrl-C reached every rank too: let them stop on their own first
+        _wait(workers, STOP_GRACE_S)
+        raise
     finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.terminate()
-            worker.wait()
+        _stop(workers)
+
+
+STOP_GRACE_S = 5.0
+"""How long a rank has to stop after Ctrl-C (removing its temporary files) before it is terminated."""
+
+
+def _wait(workers: Sequence[subprocess.Popen], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    for worker in workers:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            worker.wait(timeout=max(0.0, deadline - time.monotonic()))
+
+
+def _stop(workers: Sequence[subprocess.Popen]) -> None:
+    """Stop the ranks still running as Ctrl-C would (a rank writing a file removes its temporary file),
+    then terminate those that did not stop within :data:`STOP_GRACE_S` (one blocked in a collective)."""
+    running = [worker for worker in workers if worker.poll() is None]
+    for worker in running:
+        worker.send_signal(signal.SIGINT)
+    _wait(running, STOP_GRACE_S)
+    for worker in running:
+        if worker.poll() is None:
+            worker.terminate()
+        worker.wait()

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import kendalltau, pearsonr, spearmanr
 
+from .core.files import replaced_when_complete
 from .core.options import as_int
 from .records import read_records as read_records  # re-exported: read_records(path) for meta_evaluate
 from .significance import check_confidence, check_seed
@@ -636,6 +637,9 @@ def plot(result: Mapping[str, Mapping[str, Mapping[str, Any]]], path: str | Path
     )
     figure.suptitle(title or "Correlation with human scores (bars: 95% bootstrap intervals)", fontsize=11)
     figure.tight_layout(rect=(0, 0, 1, 0.9))
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    try:
+        with replaced_when_complete(path) as temporary:  # an interrupted save leaves the earlier image
+            figure.savefig(temporary, dpi=120, format=path.suffix[1:].lower())
+    finally:
+        plt.close(figure)
     return path

@@ -37,6 +37,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .core.files import replaced_when_complete
+
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv", ".tsv": "tsv"}
 """File suffix → format, for reading and writing."""
 DELIMITERS = {"csv": ",", "tsv": "\t"}
@@ -231,9 +233,14 @@ def per_example(result: Mapping[str, Any], count: int) -> dict[str, list]:
 
 def write_records(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
     """Write ``rows`` in the format of ``path``'s suffix (the columns of CSV/TSV: every key, in order of
-    first appearance)."""
-    path = Path(path)
+    first appearance), whole: to a temporary file renamed onto ``path`` once complete
+    (:func:`nlgmetrics.core.files.replaced_when_complete`), so a failure leaves the earlier file."""
     kind = file_format(path)
+    with replaced_when_complete(path) as temporary:
+        _write_rows(temporary, kind, rows)
+
+
+def _write_rows(path: Path, kind: str, rows: list[dict[str, Any]]) -> None:
     if kind in DELIMITERS:
         header = list(dict.fromkeys(key for row in rows for key in row))
         with path.open("w", newline="", encoding="utf-8") as handle:

@@ -105,3 +105,91 @@ def test_run_local_workers_stops_the_others_when_one_fails():
     assert run_local_workers([sys.executable, "-c", code], 2) == 3
     with pytest.raises(ValueError, match="num_processes=0 must be a positive int"):
         run_local_workers([sys.executable, "-c", "pass"], 0)
+
+
+# --- issue 33 §10: a shard is read back only when it is a result of its examples ------------------------
+
+BAD_SHARDS = {
+    "one score too few": lambda r: {**r, "scores": r["scores"][:-1]},
+    "a score that is a text": lambda r: {**r, "scores": [*r["scores"][:-1], "0.5"]},
+    "a score that is a list": lambda r: {**r, "scores": [*r["scores"][:-1], [0.5]]},
+    "a score that is null": lambda r: {**r, "scores": [*r["scores"][:-1], None]},
+    "a score that is a boolean": lambda r: {**r, "scores": [*r["scores"][:-1], True]},
+    "no scores": lambda r: {k: v for k, v in r.items() if k != "scores"},
+    "a mean that is a text": lambda r: {**r, "mean_score": "high"},
+    "a result that is a list": lambda r: list(r["scores"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SHARDS))
+def test_a_shard_that_does_not_fit_its_examples_is_scored_again(tmp_path, one_process, case):
+    from nlgmetrics.core.runtime import NLGMetricsWarning
+    from nlgmetrics.distributed import score_dataset
+
+    inputs = {"predictions": PREDICTIONS, "sources": SOURCES}
+    assert score_dataset("ctc_consistency", inputs, "D-xsum", output_dir=tmp_path) == one_process
+    path = tmp_path / "shard-0-of-1.json"
+    saved = json.loads(path.read_text())
+    path.write_text(json.dumps({**saved, "result": BAD_SHARDS[case](saved["result"])}))
+    with pytest.warns(NLGMetricsWarning, match=r"shard-0-of-1\.json: it.*; scoring the shard again"):
+        again = score_dataset("ctc_consistency", inputs, "D-xsum", output_dir=tmp_path)
+    assert again == one_process and json.loads(path.read_text()) == saved
+
+
+def test_a_shard_name_taken_by_a_folder_is_refused_before_any_process_group(tmp_path):
+    from nlgmetrics.distributed import score_dataset
+
+    (tmp_path / "shard-0-of-1.json").mkdir()
+    inputs = {"predictions": PREDICTIONS, "sources": SOURCES}
+    with pytest.raises(
+        ValueError, match=r"output_dir .*: shard-0-of-1\.json is a folder, where that shard's"
+    ):
+        score_dataset("ctc_consistency", inputs, "D-xsum", output_dir=tmp_path)
+    with pytest.raises(ValueError, match=r"output_dir .*worker\.py/x is under .*worker\.py, which is a file"):
+        score_dataset("ctc_consistency", inputs, "D-xsum", output_dir=WORKER / "x")
+
+
+def test_cli_rescores_a_shard_with_a_score_too_few_and_reads_a_good_one_back(tmp_path, one_process, capfd):
+    """Two shards written for exactly this job (same key): shard 0 holds one score too few for its three
+    examples and is scored again; shard 1 holds two good (made-up) scores and is read back, which shows
+    that both keys matched."""
+    from nlgmetrics.cli.common import FileScorer, checked_inputs
+    from nlgmetrics.distributed import shard_key
+
+    rows = [{"predictions": p, "sources": s} for p, s in zip(PREDICTIONS, SOURCES)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    argv = ["score", str(source), "--metric", "ctc_consistency", "--config", "D-xsum", "--no-progress"]
+    argv += [
+        "--output",
+        str(tmp_path / "out.jsonl"),
+        "--num-processes",
+        "2",
+        "--shard-dir",
+        str(tmp_path / "s"),
+    ]
+    scorer = FileScorer(cli.build_parser().parse_args(argv))
+    inputs = checked_inputs(scorer.spec, scorer.config, rows, {}, source)
+    (tmp_path / "s").mkdir()
+    made_up = {**one_process, "scores": [100.0, 101.0], "mean_score": 100.5}
+    for rank, (start, end, result) in enumerate(
+        [(0, 3, {**one_process, "scores": one_process["scores"][:2]}), (3, 5, made_up)]
+    ):
+        shard = {name: values[start:end] for name, values in inputs.items()}
+        key = shard_key(
+            "ctc_consistency", "D-xsum", scorer.load_kwargs, scorer.options, shard, (rank, 2, start)
+        )
+        (tmp_path / "s" / f"shard-{rank}-of-2.json").write_text(json.dumps({"key": key, "result": result}))
+    assert cli.main(argv) == 0
+    written = [
+        json.loads(line)["ctc_consistency"] for line in (tmp_path / "out.jsonl").read_text().splitlines()
+    ]
+    assert written == [*one_process["scores"][:3], 100.0, 101.0]
+    assert (
+        "shard-0-of-2.json: its scores has 2 values for the shard's 3 examples; scoring the shard again"
+        in (capfd.readouterr().err)
+    )
+    assert (
+        json.loads((tmp_path / "s" / "shard-0-of-2.json").read_text())["result"]["scores"]
+        == one_process["scores"][:3]
+    )

@@ -85,6 +85,22 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         raise CLIError(f"cannot read {path}: {err}") from err
 
 
+def check_input_file(path: Path) -> Path:
+    """``path`` if it is a file of a format the readers take; a folder, a missing file or another suffix
+    is an error naming the input (checked before any output name is made from it)."""
+    if path.is_dir():
+        raise CLIError(
+            f"the input {str(path)!r} is a folder; give a .jsonl, .ndjson, .json, .csv or .tsv file"
+        )
+    if not path.exists():
+        raise CLIError(f"input file {str(path)!r} does not exist")
+    try:
+        file_format(path)
+    except ValueError as err:
+        raise CLIError(f"the input {err}") from None
+    return path
+
+
 def check_output(path: Path) -> None:
     """Fail before any scoring when the results cannot be written to ``path``."""
     try:
@@ -109,6 +125,14 @@ def check_not_input(output: str | os.PathLike | None, inputs: list[str | os.Path
                 f"{flag} {output} is the input file {source}; writing it would replace the input: "
                 "give another file"
             )
+
+
+def same_path(first: str | os.PathLike, second: str | os.PathLike) -> bool:
+    """Whether two outputs name one file, however written (``./``, ``..``, a symbolic link, or, for
+    files that exist, a hard link)."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    return os.path.exists(first) and os.path.exists(second) and os.path.samefile(first, second)
 
 
 def rows_not_indexes(message: str) -> str:
@@ -237,6 +261,7 @@ def parse_options(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
     """``--option NAME=VALUE`` items, converted with each option's ``cli_type`` and checked."""
     known = cli_compute_options(spec)
     options: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for item in items:
         name, sep, raw = item.partition("=")
         if not sep or not name:
@@ -244,9 +269,15 @@ def parse_options(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
         if name not in known:
             raise CLIError(f"{spec.name} has no option {name!r}; valid: {', '.join(known) or 'none'}")
         try:
-            options[name] = known[name].parse(raw)
+            value = known[name].parse(raw)
         except ValueError as err:
             raise CLIError(f"--option {name}={raw!r}: expected {type_name(known[name])} ({err})") from err
+        if name in options and options[name] != value:
+            raise CLIError(
+                f"--option {name} is given twice with different values ({given[name]!r}, then {raw!r}); "
+                "give it once"
+            )
+        options[name], given[name] = value, raw
     try:
         return spec.check_call(None, options, complete=False)[1]
     except ValueError as err:

@@ -21,6 +21,7 @@ from .common import (
     CLIError,
     FileScorer,
     add_scoring_flags,
+    check_input_file,
     check_not_input,
     check_output,
     direction,
@@ -75,10 +76,14 @@ def _cell(value: Any, width: int) -> str:
 
 def cmd_score(args: argparse.Namespace) -> int:
     scorer = FileScorer(args)
-    path = Path(args.input)
+    path = check_input_file(Path(args.input))
     output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
     check_output(output)
     check_not_input(args.output or output, [args.input], "--output")
+    processes = check_processes(args.num_processes)
+    shard_dir = Path(args.shard_dir) if args.shard_dir else output.with_name(f"{output.name}.shards")
+    if processes > 1:  # before any model loads or process starts
+        check_shard_dir(shard_dir, output, processes)
     rows = read_rows(path)
     if not rows:
         raise CLIError(f"{path} has no rows")
@@ -86,30 +91,25 @@ def cmd_score(args: argparse.Namespace) -> int:
     ignored = unused_columns(rows, scorer.spec.inputs_for(scorer.config), scorer.columns)
 
     world = int(os.environ.get("WORLD_SIZE", "1"))
-    if args.num_processes is not None and args.num_processes < 1:
-        raise CLIError(f"--num-processes must be a positive number of processes, got {args.num_processes}")
-    if world > 1 and args.num_processes not in (None, world):
-        raise CLIError(
-            f"--num-processes {args.num_processes} but this job was launched with {world} processes"
-        )
-    if world == 1 and (args.num_processes or 1) > 1:
+    if world == 1 and processes > 1:
         from ..distributed import run_local_workers
 
-        check_gpu_count(args.num_processes, scorer.load_kwargs.get("device"))
-        return run_local_workers([sys.executable, "-m", "nlgmetrics", *args.argv], args.num_processes)
-    shard_dir = Path(args.shard_dir) if args.shard_dir else output.with_name(f"{output.name}.shards")
+        check_gpu_count(processes, scorer.load_kwargs.get("device"))
+        return run_local_workers([sys.executable, "-m", "nlgmetrics", *args.argv], processes)
     result = score_shard(scorer, inputs, shard_dir) if world > 1 else scorer.compute(inputs)
     if result is None:  # a rank other than the main one: its shard is written
         return 0
 
     scores = score_columns(args.metric, result, len(rows))
+    if args.metric not in scores:  # never a file without its scores presented as scored
+        raise CLIError(f"the result holds no score for each of the {len(rows)} rows; nothing was written")
     for i, row in enumerate(rows):
         row.update({column: values[i] for column, values in scores.items()})
         row[f"{args.metric}_signature"] = result.get("signature", "")
     try:
         write_records(output, rows)
     except OSError as err:
-        raise CLIError(f"cannot write {output}: {err}") from err
+        raise CLIError(f"cannot write {output}: {err.strerror or err}") from err  # not the temporary name
     if world > 1 and not args.shard_dir:  # the output is whole: the default shard folder is not needed
         shutil.rmtree(shard_dir, ignore_errors=True)
     report(scorer, result, rows, scores, args.table)
@@ -122,20 +122,46 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_processes(num_processes: int | None) -> int:
+    """The number of processes of the job: ``--num-processes``, which must agree with a launcher's."""
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    if num_processes is not None and num_processes < 1:
+        raise CLIError(f"--num-processes must be a positive number of processes, got {num_processes}")
+    if world > 1 and num_processes not in (None, world):
+        raise CLIError(f"--num-processes {num_processes} but this job was launched with {world} processes")
+    return max(world, num_processes or 1)
+
+
+def check_shard_dir(shard_dir: Path, output: Path, processes: int) -> None:
+    """The shard folder can take the shards: not the output's path, nor a file or under one, nor
+    read-only or full (:func:`nlgmetrics.distributed.check_shard_folder`)."""
+    from ..distributed import check_shard_folder
+
+    if os.path.realpath(shard_dir) == os.path.realpath(output):
+        raise CLIError(f"--shard-dir {shard_dir} is the output file {output}; give another folder")
+    try:
+        check_shard_folder(shard_dir, processes, "--shard-dir")
+    except ValueError as err:
+        raise CLIError(str(err)) from None
+
+
 def score_shard(scorer: FileScorer, inputs: dict[str, list], shard_dir: Path) -> dict | None:
     """One rank of a job: score its shard; the main rank gets every shard's scores, the others None."""
-    from ..distributed import end_process_group, score_dataset
+    from ..distributed import ShardWriteError, end_process_group, score_dataset
 
     show_progress = scorer.show_progress and os.environ.get("RANK", "0") == "0"
     with model_work(show_progress):
-        result = score_dataset(
-            scorer.spec.name,
-            inputs,
-            scorer.config,
-            output_dir=shard_dir,
-            load_options=scorer.load_kwargs,
-            compute_options={**scorer.options, "show_progress": show_progress},
-        )
+        try:
+            result = score_dataset(
+                scorer.spec.name,
+                inputs,
+                scorer.config,
+                output_dir=shard_dir,
+                load_options=scorer.load_kwargs,
+                compute_options={**scorer.options, "show_progress": show_progress},
+            )
+        except ShardWriteError as err:  # checked before loading, but the disk can fill up since
+            raise CLIError(f"--shard-dir {shard_dir}: {err}") from err
         end_process_group()  # not on an error: a barrier would wait for the failed rank
     return result
 

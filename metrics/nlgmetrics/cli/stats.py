@@ -23,9 +23,18 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from ..core.files import write_text_whole
 from ..modules.spec import parse_bool
 from ..records import field_value, json_safe, per_example
-from .common import CLIError, FileScorer, add_scoring_flags, check_not_input, direction, read_rows
+from .common import (
+    CLIError,
+    FileScorer,
+    add_scoring_flags,
+    check_not_input,
+    direction,
+    read_rows,
+    same_path,
+)
 
 BOOTSTRAP_HELP = {
     "compare": {
@@ -415,6 +424,11 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     scorer = FileScorer(args) if args.metric is not None else None
     for flag, output in (("--output", args.output), ("--plot", args.plot)):
         check_not_input(output, [args.file], flag)
+    if args.output and args.plot and same_path(args.output, args.plot):
+        raise CLIError(
+            f"--output {args.output} and --plot {args.plot} are the same file; the plot would replace the "
+            "result: give two files"
+        )
     try:
         records = read_records(args.file)
     except ValueError as err:
@@ -424,14 +438,16 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     result = _meta_evaluate(records, args)
     if args.output:
         try:
-            Path(args.output).write_text(_json(result) + "\n", encoding="utf-8")
+            write_text_whole(args.output, _json(result) + "\n")
         except OSError as err:
-            raise CLIError(f"cannot write {args.output}: {err}") from err
+            raise CLIError(f"cannot write {args.output}: {err.strerror or err}") from err
     if args.plot:
         try:
             plot(result, args.plot, title=f"{args.predicted} vs {args.human}: {Path(args.file).name}")
-        except (ImportError, OSError) as err:
+        except ImportError as err:
             raise CLIError(str(err)) from err
+        except OSError as err:  # its message would name the temporary file
+            raise CLIError(f"cannot write {args.plot}: {err.strerror or err}") from err
     print(_json(result) if args.json else format_tables(result).rstrip())
     return 0
 

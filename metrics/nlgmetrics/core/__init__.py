@@ -9,6 +9,7 @@
 - :mod:`.validation`: input checks naming the field and the example index
 - :mod:`.result`: summaries (means over defined scores) and the reproducibility signature
 - :mod:`.stopwords`: the English stopword list CTC uses, shipped with the package
+- :mod:`.files`: files written whole (a temporary name beside the target, renamed once complete)
 
 Nothing here imports a metric family, and importing this package loads no model library.
 """

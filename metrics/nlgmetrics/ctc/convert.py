@@ -27,12 +27,14 @@ import torch
 import transformers
 
 from ..console import OneLineErrorParser, quiet_downloads
-from ..convert import card_header, check_output_folder, error_line, os_error_line
+from ..convert import card_header, check_output_folder, error_line, os_error_line, written_folder
 from ..core.hub import quiet_loading
 from ..core.registry import WEIGHTS, WeightSpec
 from ..version import __version__
 from .weights import CTC_CHECKPOINTS, CTC_DRIVE_FOLDER, CTC_RELEASE, ctc_weight_name
 
+METADATA = "ctc_conversion.json"
+"""What a converted folder records of its conversion (read by ``hub_models/publish.py``)."""
 LABELS = {"id2label": {0: "ALIGNED", 1: "HALLUCINATED"}, "label2id": {"ALIGNED": 0, "HALLUCINATED": 1}}
 _BUFFERS = ("embeddings.position_ids", "embeddings.token_type_ids")
 """Buffers older transformers saved in state dicts; current models rebuild them."""
@@ -149,14 +151,28 @@ def convert(
             + ", ".join(f"{v} {d}" for v, ds in CTC_CHECKPOINTS.items() for d in ds)
         )
     architecture = architecture_for(variant)
-    output = check_output_folder(output, [base])
+    output = check_output_folder(output, [base], replaces=METADATA)
     state = read_checkpoint(checkpoint)
     base_config = from_base(transformers.AutoConfig, base, base_revision, "config")
     model = build_model(state, architecture, base_config)
     tokenizer = from_base(transformers.AutoTokenizer, base, base_revision, "tokenizer")
-    output.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(output)
-    tokenizer.save_pretrained(output)
+    with written_folder(output) as folder:  # an interrupted conversion leaves no half folder
+        model.save_pretrained(folder)
+        tokenizer.save_pretrained(folder)
+        write_metadata(folder, checkpoint, variant, direction, architecture, base, base_revision)
+    return output
+
+
+def write_metadata(
+    folder: Path,
+    checkpoint: str | Path,
+    variant: str,
+    direction: str,
+    architecture: str,
+    base: str,
+    base_revision: str | None,
+) -> None:
+    """``ctc_conversion.json`` (what was converted, for ``publish.py``) and the model card."""
     spec = WEIGHTS[ctc_weight_name(variant, direction)]
     metadata = {
         "registry_name": spec.name,
@@ -171,9 +187,8 @@ def convert(
         "checkpoint_sha256": hashlib.sha256(Path(checkpoint).read_bytes()).hexdigest(),
         "converted_with": f"nlgmetrics {__version__}, transformers {transformers.__version__}",
     }
-    (output / "ctc_conversion.json").write_text(json.dumps(metadata, indent=2) + "\n")
-    (output / "README.md").write_text(model_card(spec, variant, direction, metadata))
-    return output
+    (folder / METADATA).write_text(json.dumps(metadata, indent=2) + "\n")
+    (folder / "README.md").write_text(model_card(spec, variant, direction, metadata))
 
 
 def convert_all(checkpoints_dir: str | Path, output_root: str | Path) -> list[Path]:
@@ -189,6 +204,10 @@ def convert_all(checkpoints_dir: str | Path, output_root: str | Path) -> list[Pa
             f"no checkpoints under {checkpoints_dir} (ctc_score's layout <variant>/<direction>.ckpt, "
             "e.g. D-cnndm/doc_to_summ.ckpt); give --checkpoints-dir"
         )
+    for variant, direction, checkpoint in found:  # every target before the first conversion
+        if checkpoint.is_file():
+            name = WEIGHTS[ctc_weight_name(variant, direction)].name
+            check_output_folder(Path(output_root) / name, [checkpoints_dir], replaces=METADATA)
     done = []
     for variant, direction, checkpoint in found:
         if not checkpoint.is_file():

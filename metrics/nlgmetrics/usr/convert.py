@@ -29,12 +29,14 @@ import torch
 import transformers
 
 from ..console import OneLineErrorParser, quiet_downloads
-from ..convert import card_header, check_output_folder, error_line, os_error_line
+from ..convert import card_header, check_output_folder, error_line, os_error_line, written_folder
 from ..core.hub import quiet_loading
 from ..core.registry import WEIGHTS, WeightSpec
 from ..version import __version__
 from .weights import USR_CHECKPOINTS, USR_DRIVE_FOLDER, USR_RELEASE, usr_weight_name
 
+METADATA = "usr_conversion.json"
+"""What a converted folder records of its conversion (read by ``hub_models/publish.py``)."""
 DR_LABELS = {
     "id2label": {0: "OTHER_RESPONSE", 1: "TRUE_RESPONSE"},
     "label2id": {"OTHER_RESPONSE": 0, "TRUE_RESPONSE": 1},
@@ -169,7 +171,7 @@ def convert_one(
     tokenizer_revision: str | None = None,
 ) -> Path:
     """Convert one released folder (``part`` = mlm, dr_c or dr_f) into ``output``."""
-    released, architecture, _ = USR_CHECKPOINTS[part]
+    architecture = USR_CHECKPOINTS[part][1]
     folder, output = Path(folder), Path(output)
     state, config_dict = read_checkpoint(folder)
     try:
@@ -181,9 +183,18 @@ def convert_one(
         raise ConversionError(
             f"the tokenizer has {len(loaded_tokenizer)} tokens but the model only {model.config.vocab_size}"
         )
-    output.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(output)
-    loaded_tokenizer.save_pretrained(output)
+    with written_folder(output) as written:  # an interrupted conversion leaves no half folder
+        model.save_pretrained(written)
+        loaded_tokenizer.save_pretrained(written)
+        write_metadata(written, part, folder, dropped, tokenizer, tokenizer_revision)
+    return output
+
+
+def write_metadata(
+    written: Path, part: str, folder: Path, dropped: list[str], tokenizer: str, tokenizer_revision: str | None
+) -> None:
+    """``usr_conversion.json`` (what was converted, for ``publish.py``) and the model card."""
+    released, architecture, _ = USR_CHECKPOINTS[part]
     spec = WEIGHTS[usr_weight_name(part)]
     weights = folder / "pytorch_model.bin"
     metadata = {
@@ -202,9 +213,8 @@ def convert_one(
         else f"{tokenizer}@{tokenizer_revision or 'main'}",
         "converted_with": f"nlgmetrics {__version__}, transformers {transformers.__version__}",
     }
-    (output / "usr_conversion.json").write_text(json.dumps(metadata, indent=2) + "\n")
-    (output / "README.md").write_text(usr_model_card(spec, part, metadata))
-    return output
+    (written / METADATA).write_text(json.dumps(metadata, indent=2) + "\n")
+    (written / "README.md").write_text(usr_model_card(spec, part, metadata))
 
 
 def convert(
@@ -221,7 +231,10 @@ def convert(
     check_output_folder(output, [])
     for folder in folders.values():  # every folder's files and config first: fail before writing
         read_config(Path(folder))
-    targets = {part: check_output_folder(Path(output) / part, list(folders.values())) for part in folders}
+    targets = {
+        part: check_output_folder(Path(output) / part, list(folders.values()), replaces=METADATA)
+        for part in folders
+    }
     created = [path for path in (Path(output), *targets.values()) if not path.exists()]
     try:
         return {
