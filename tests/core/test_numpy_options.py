@@ -179,7 +179,7 @@ def test_for_trainer_and_combine_take_numpy_options(tmp_path):
         offload=np.bool_(False),
         strict=np.array(True),
     )
-    assert type(made.num_examples) is int and made.num_examples == 2 and made.foreign.strict is True
+    assert type(made.sets.num_examples) is int and made.sets.num_examples == 2 and made.foreign.strict is True
     for bad, message in (
         ({"num_examples": True}, "num_examples=True must be a positive integer"),
         ({"offload": np.int64(1)}, "offload=np.int64(1) must be True or False"),
