@@ -68,7 +68,7 @@ STAND_INS = [s for s in SNIPPETS if s.need is not None and s.need.startswith(NET
 def _run_group(snippets: list[Snippet], workdir: Path, env: dict[str, str]) -> dict[str, str | None]:
     source, report = workdir.parent / f"{workdir.name}.json", workdir.parent / f"{workdir.name}-report.json"
     source.write_text(json.dumps([{"id": s.id, "code": s.code} for s in snippets]), encoding="utf-8")
-    env = {**env, "PYTHONPATH": str(ROOT)}
+    env = {**env, "PYTHONPATH": f"{ROOT / 'metrics'}{os.pathsep}{ROOT}"}  # this checkout's package
     register = subprocess.run(
         [sys.executable, "-m", "nlgmetrics", "register"], env=env, cwd=workdir, capture_output=True, text=True
     )

@@ -22,7 +22,7 @@ RUNS = ["whole-raw", "whole-inputs", "batch-raw", "batch-inputs"]
 def ranks(tmp_path_factory) -> list[dict]:
     folder = tmp_path_factory.mktemp("trainer-ddp")
     command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2"]
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": f"{ROOT / 'metrics'}{os.pathsep}{ROOT}"}
     done = subprocess.run(
         [*command, str(WORKER), str(folder)], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900
     )
