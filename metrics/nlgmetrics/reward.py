@@ -23,6 +23,7 @@ import os
 import sys
 import threading
 import types
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from typing import Any
@@ -36,6 +37,12 @@ PROMPT = "prompt"
 NOT_COLUMNS = frozenset({"trainer_state", "log_extra", "log_metric", "environments", "completion_ids"})
 """What TRL passes a reward beside the dataset's columns."""
 FieldSource = str | Callable[..., str] | None
+CPU_TOKEN_BUDGET = 1024
+"""``max_batch_tokens`` of a reward's module on the CPU when neither it nor ``batch_size`` is given: 16 rows
+(the CPU's default batch) of 64 tokens. A call's few documents and its completions then run in batches of
+their own length, not in one batch padded to the longest document (2.6 times the tokens for 2 CNN/DM
+articles and 8 summaries: benchmarks/results/reward_overhead.md); the scores are the module's, up to the
+float32 rounding of other batch shapes. (On cuda the module batches by a token budget already.)"""
 
 
 def reward(
@@ -139,6 +146,7 @@ class Reward:
     ) -> list[float | None]:
         """One float per completion (None where the metric gives NaN: a blank text), from one compute() of
         them all; ``kwargs`` are TRL's (the dataset's columns, ``log_metric``, ...)."""
+        _claim_name(self, kwargs.get("trainer_state"))
         texts = self._texts(prompts, completions, {k: v for k, v in kwargs.items() if k not in NOT_COLUMNS})
         module, offload = self._module()
         with offload.on_accelerator() if offload is not None else nullcontext():
@@ -207,12 +215,15 @@ class Reward:
 
     def _load(self) -> tuple[Any, Any]:
         import nlgmetrics
-        from nlgmetrics.core.runtime import Offload, process_device
+        from nlgmetrics.core.runtime import Offload, process_device, select_device
 
         module = self._given
         if module is None:
             options = dict(self.load_options)
             options.setdefault("device", process_device())  # each rank on its own GPU, not all on cuda:0
+            batching = (options.get("batch_size"), options.get("max_batch_tokens"))
+            if batching == (None, None) and select_device(options["device"]).type == "cpu":
+                options["max_batch_tokens"] = CPU_TOKEN_BUDGET
             module = nlgmetrics.load(self.metric, self.config, **options)
         return module, Offload([module._ready_scorer()]) if self.offload else None
 
@@ -236,6 +247,30 @@ class ConcurrentReward(Reward):
         self, prompts: Sequence | None = None, completions: Sequence | None = None, **kwargs: Any
     ) -> list[float | None]:
         return await asyncio.to_thread(Reward.__call__, self, prompts, completions, **kwargs)
+
+
+_NAMES: dict[int, tuple[weakref.ref, dict[str, int]]] = {}
+"""id(a trainer's state) → (a weak reference to it, {reward name: id of the reward that logs under it})."""
+_NAMES_LOCK = threading.Lock()
+
+
+def _claim_name(reward: Reward, trainer_state: Any) -> None:
+    """Refuse a second reward of one trainer (TRL passes each its ``trainer_state``) under a name another
+    holds: TRL would merge their numbers into one ``rewards/<name>/mean``."""
+    if trainer_state is None:
+        return
+    key = id(trainer_state)
+    with _NAMES_LOCK:
+        entry = _NAMES.get(key)
+        if entry is None or entry[0]() is not trainer_state:
+            forget = lambda _, key=key: _NAMES.pop(key, None)  # noqa: E731 - the trainer's state is gone
+            entry = _NAMES[key] = (weakref.ref(trainer_state, forget), {})
+        owner = entry[1].setdefault(reward.__name__, id(reward))
+    if owner != id(reward):
+        raise ValueError(
+            f"two rewards of this trainer are named {reward.__name__!r}: TRL would log them as one "
+            f"(rewards/{reward.__name__}/mean); give each its own name="
+        )
 
 
 # ---- what a reward reads --------------------------------------------------------------------------------

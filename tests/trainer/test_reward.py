@@ -18,7 +18,7 @@ import pytest
 import torch
 
 import nlgmetrics
-from nlgmetrics.reward import completion_text
+from nlgmetrics.reward import CPU_TOKEN_BUDGET, completion_text
 from tests.trainer.tiny_causal_lm import prompt_dataset, recording, save_tiny_causal_lm, trl_trainer
 from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
@@ -28,8 +28,15 @@ UNIEVAL_PARTS = ("coherence", "consistency", "fluency", "relevance", "overall")
 USR_PARTS = ("mlm", "dr_c", "dr_f", "usr")
 
 
+OTHER_BATCHES = 1e-5
+"""float32 scores of the same texts in batches of other shapes (as the Trainer DDP tests allow)."""
 UNIT_ROUNDOFF = 2.0**-24
 """float32's: TRL holds the rewards in a float32 tensor and takes their mean there."""
+
+
+def as_a_reward(name: str, config: str | None = None):
+    """The module as a reward loads it here, on the CPU: batched by :data:`CPU_TOKEN_BUDGET` tokens."""
+    return nlgmetrics.load(name, config, max_batch_tokens=CPU_TOKEN_BUDGET)
 
 
 def assert_trl_mean(logged: float, values: list) -> None:
@@ -91,7 +98,7 @@ def rloo(tiny_lm, tmp_path_factory) -> dict:
 
 def test_grpo_logs_the_consistency_of_each_steps_completions(grpo):
     assert len(grpo["logs"]) == len(grpo["calls"]) == 2
-    module = nlgmetrics.load(*CONSISTENCY)
+    module = as_a_reward(*CONSISTENCY)
     for logged, call in zip(grpo["logs"], grpo["calls"]):
         assert len(call["completions"]) == 8 and all(isinstance(c, str) for c in call["completions"])
         scores = module.compute(predictions=call["completions"], sources=call["documents"])["scores"]
@@ -99,7 +106,7 @@ def test_grpo_logs_the_consistency_of_each_steps_completions(grpo):
 
 
 def test_grpo_logs_a_weighted_unieval_reward_and_each_dimension(grpo):
-    module = nlgmetrics.load("unieval")
+    module = as_a_reward("unieval")
     for logged, call in zip(grpo["logs"], grpo["calls"]):
         result = module.compute(
             predictions=call["completions"], sources=call["documents"], references=call["summary"]
@@ -111,7 +118,7 @@ def test_grpo_logs_a_weighted_unieval_reward_and_each_dimension(grpo):
 
 
 def test_rloo_reads_conversations(rloo):
-    module = nlgmetrics.load(*CONSISTENCY)
+    module = as_a_reward(*CONSISTENCY)
     for logged, call in zip(rloo["logs"], rloo["calls"]):
         replies = [completion_text(c, i) for i, c in enumerate(call["completions"])]
         assert all(c[-1]["role"] == "assistant" for c in call["completions"])
@@ -123,7 +130,7 @@ def test_rloo_reads_conversations(rloo):
 
 
 def test_rloo_logs_a_usr_part_and_every_sub_metric(rloo):
-    module = nlgmetrics.load("usr")
+    module = as_a_reward("usr")
     for logged, call in zip(rloo["logs"], rloo["calls"]):
         replies = [completion_text(c, i) for i, c in enumerate(call["completions"])]
         result = module.compute(predictions=replies, sources=call["documents"], contexts=call["documents"])
@@ -156,10 +163,21 @@ def test_one_float_per_completion_and_none_where_the_metric_gives_nan(consistenc
     completions = [SUMMARIES[0], " ", SUMMARIES[2]]
     with pytest.warns(UserWarning, match=r"predictions\[1\]"):
         rewards = call(consistency, completions, DOCUMENTS[:3])
-        want = nlgmetrics.load(*CONSISTENCY).compute(predictions=completions, sources=DOCUMENTS[:3])["scores"]
+        want = as_a_reward(*CONSISTENCY).compute(predictions=completions, sources=DOCUMENTS[:3])["scores"]
     assert rewards[1] is None and math.isnan(want[1])
     assert [rewards[0], rewards[2]] == [want[0], want[2]]
     assert all(type(r) is float for r in (rewards[0], rewards[2]))
+
+
+def test_on_the_cpu_a_reward_batches_by_tokens_unless_told_how(consistency):
+    call(consistency, SUMMARIES[:1], DOCUMENTS[:1])
+    assert consistency._module()[0].runtime.max_batch_tokens == CPU_TOKEN_BUDGET
+    by_rows = nlgmetrics.reward(*CONSISTENCY, sources="document", batch_size=16)
+    rewards = call(by_rows, SUMMARIES[:4], DOCUMENTS[:4])
+    assert by_rows._module()[0].runtime.max_batch_tokens is None
+    want = nlgmetrics.load(*CONSISTENCY).compute(predictions=SUMMARIES[:4], sources=DOCUMENTS[:4])["scores"]
+    assert rewards == want  # the module's own batches: the same numbers
+    assert call(consistency, SUMMARIES[:4], DOCUMENTS[:4]) == pytest.approx(want, abs=OTHER_BATCHES)
 
 
 def test_a_field_from_a_function_of_the_prompt_and_columns(consistency):
@@ -203,6 +221,16 @@ def test_gpu_offload_moves_the_models_only_while_scoring(consistency):
     assert rewards == pytest.approx(want, abs=1e-5)  # float32 on another device's kernels
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="a rank's own GPU needs a CUDA GPU")
+def test_each_rank_loads_on_its_own_gpu(monkeypatch):
+    monkeypatch.delenv("NLGMETRICS_DEVICE", raising=False)
+    rank = torch.cuda.device_count() - 1  # the last GPU: not cuda:0 when there are several
+    monkeypatch.setenv("LOCAL_RANK", str(rank))
+    reward = nlgmetrics.reward(*CONSISTENCY, sources="document")
+    call(reward, SUMMARIES[:2], DOCUMENTS[:2])
+    assert reward._module()[0].runtime.device == torch.device("cuda", rank)
+
+
 def test_the_ready_rewards_import_without_loading_a_model():
     code = (
         "import importlib, sys\n"
@@ -212,6 +240,31 @@ def test_the_ready_rewards_import_without_loading_a_model():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split(maxsplit=1) == ["ctc_consistency", "{'sources': 'source'} []\n"]
+
+
+def test_the_package_attribute_stays_callable_whatever_is_imported_first():
+    """Importing the submodule nlgmetrics.reward (rewards.py does, and unpickling) sets the package's attribute
+    to the module: it is callable as the function."""
+    code = (
+        "import pickle, nlgmetrics.rewards, nlgmetrics\n"
+        "made = nlgmetrics.reward('infolm', references='reference')\n"
+        "print(type(made).__name__, made.fields, pickle.loads(pickle.dumps(made)).__name__)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "Reward {'references': 'reference'} infolm\n"
+
+
+@pytest.mark.parametrize("name", nlgmetrics.list_modules())
+def test_the_declared_parts_are_the_sub_scores_compute_returns(name):
+    from nlgmetrics.modules import SPECS
+
+    spec = SPECS[name]
+    for config in spec.configs if spec.parts is not None else [None]:
+        result = nlgmetrics.load(name, config).compute(**{f: [] for f in spec.inputs_for(config)})
+        returned = tuple(
+            k.removeprefix("mean_") for k in result if k.startswith("mean_") and k != "mean_score"
+        )
+        assert returned == spec.parts_for(config), config
 
 
 def test_a_ready_reward_for_every_module():
@@ -304,6 +357,18 @@ def test_a_missing_column_names_the_datasets_columns(consistency):
         r"prompt, doc, summary",
     ):
         consistency(prompts=["p"], completions=["c"], doc=["d"], summary=["s"], trainer_state=None)
+
+
+def test_two_rewards_of_one_trainer_under_one_name_are_refused(consistency):
+    from transformers import TrainerState
+
+    state, other_state = TrainerState(), TrainerState()
+    twin = nlgmetrics.reward(*CONSISTENCY, sources="document")  # also named ctc_consistency
+    call(consistency, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=state)
+    call(consistency, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=state)  # the same reward again: fine
+    call(twin, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=other_state)  # another trainer: fine
+    with pytest.raises(ValueError, match="two rewards of this trainer are named 'ctc_consistency'"):
+        call(twin, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=state)
 
 
 def test_a_completion_that_is_not_text_is_named(consistency):

@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 
-import nlgmetrics
-from tests.trainer.test_reward import CONSISTENCY, assert_trl_mean
+from tests.trainer.test_reward import CONSISTENCY, OTHER_BATCHES, as_a_reward, assert_trl_mean
 
 WORKER = Path(__file__).with_name("reward_ddp_worker.py")
 ROOT = Path(__file__).resolve().parents[2]
-TOLERANCE = 1e-5  # float32 scores of the same texts in other batches (here: one batch of 8, two of 4)
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +40,7 @@ def test_each_process_scores_only_its_own_completions(ranks):
 
 
 def test_the_logged_reward_is_the_mean_of_both_processes_scores(ranks):
-    module = nlgmetrics.load(*CONSISTENCY)
+    module = as_a_reward(*CONSISTENCY)
     logged_rewards = [
         [{k: v for k, v in log.items() if k.startswith("rewards/")} for log in r["logs"]] for r in ranks
     ]
@@ -57,4 +55,4 @@ def test_the_logged_reward_is_the_mean_of_both_processes_scores(ranks):
             predictions=calls[0]["completions"] + calls[1]["completions"],
             sources=calls[0]["documents"] + calls[1]["documents"],
         )["scores"]
-        assert whole == pytest.approx(shares[0] + shares[1], abs=TOLERANCE)
+        assert whole == pytest.approx(shares[0] + shares[1], abs=OTHER_BATCHES)
