@@ -37,6 +37,7 @@ PROMPT = "prompt"
 NOT_COLUMNS = frozenset({"trainer_state", "log_extra", "log_metric", "environments", "completion_ids"})
 """What TRL passes a reward beside the dataset's columns."""
 FieldSource = str | Callable[..., str] | None
+"""A field: a column's name, ``"prompt"``, a function ``(prompt, **columns) -> str``, or None (not given)."""
 CPU_TOKEN_BUDGET = 1024
 """``max_batch_tokens`` of a reward's module on the CPU when neither it nor ``batch_size`` is given: 16 rows
 (the CPU's default batch) of 64 tokens. A call's few documents and its completions then run in batches of
@@ -68,9 +69,11 @@ def reward(
     ``references``: each field the metric reads, as a dataset column's name, ``"prompt"`` (the prompt's
     text) or a function ``(prompt, **columns) -> str`` of one example. ``part`` scores one sub-score of a
     multi-part metric (a UniEval dimension, a USR sub-metric), ``weights`` ({part: weight}) their weighted
-    sum. ``name`` is TRL's log key (``rewards/<name>/mean``; default the module's name, ``<name>_<part>``
-    with ``part``). ``offload=True`` keeps the models on the CPU between calls; ``concurrent=True`` gives an
-    ``async`` reward that TRL runs beside its other async rewards (the scoring in a worker thread).
+    sum. ``name`` is TRL's log key (``rewards/<name>/mean``; default the module's name, ``<module>_<part>``
+    with ``part``; two rewards of one trainer under one name are refused at their first call).
+    ``offload=True`` keeps the models on the CPU between calls; ``concurrent=True`` gives an ``async`` reward
+    that TRL runs beside its other async rewards (the scoring in a worker thread). On the CPU, with neither
+    ``batch_size`` nor ``max_batch_tokens`` given, the module batches by :data:`CPU_TOKEN_BUDGET` tokens.
     """
     if not isinstance(concurrent, bool):
         raise ValueError(f"concurrent={concurrent!r} must be True or False")
@@ -254,7 +257,7 @@ _NAMES: dict[int, tuple[weakref.ref, dict[str, int]]] = {}
 _NAMES_LOCK = threading.Lock()
 
 
-def _claim_name(reward: Reward, trainer_state: Any) -> None:
+def _claim_name(owner: Reward, trainer_state: Any) -> None:
     """Refuse a second reward of one trainer (TRL passes each its ``trainer_state``) under a name another
     holds: TRL would merge their numbers into one ``rewards/<name>/mean``."""
     if trainer_state is None:
@@ -265,11 +268,11 @@ def _claim_name(reward: Reward, trainer_state: Any) -> None:
         if entry is None or entry[0]() is not trainer_state:
             forget = lambda _, key=key: _NAMES.pop(key, None)  # noqa: E731 - the trainer's state is gone
             entry = _NAMES[key] = (weakref.ref(trainer_state, forget), {})
-        owner = entry[1].setdefault(reward.__name__, id(reward))
-    if owner != id(reward):
+        holder = entry[1].setdefault(owner.__name__, id(owner))
+    if holder != id(owner):
         raise ValueError(
-            f"two rewards of this trainer are named {reward.__name__!r}: TRL would log them as one "
-            f"(rewards/{reward.__name__}/mean); give each its own name="
+            f"two rewards of this trainer are named {owner.__name__!r}: TRL would log them as one "
+            f"(rewards/{owner.__name__}/mean); give each its own name="
         )
 
 
