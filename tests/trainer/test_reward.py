@@ -9,10 +9,14 @@ float32 rounding.
 from __future__ import annotations
 
 import copy
+import json
 import math
+import os
 import pickle
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -22,6 +26,7 @@ from nlgmetrics.reward import CPU_TOKEN_BUDGET, completion_text
 from tests.trainer.tiny_causal_lm import prompt_dataset, recording, save_tiny_causal_lm, trl_trainer
 from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
+ROOT = Path(__file__).resolve().parents[2]
 CONSISTENCY = ("ctc_consistency", "E-minilm")
 QUALITY = {"coherence": 0.5, "fluency": 0.5}
 UNIEVAL_PARTS = ("coherence", "consistency", "fluency", "relevance", "overall")
@@ -265,6 +270,31 @@ def test_the_declared_parts_are_the_sub_scores_compute_returns(name):
             k.removeprefix("mean_") for k in result if k.startswith("mean_") and k != "mean_score"
         )
         assert returned == spec.parts_for(config), config
+
+
+def test_trls_command_line_takes_a_ready_reward(tiny_lm, tmp_path):
+    """``trl grpo --reward_funcs nlgmetrics.rewards.ctc_consistency``, as the docs write it: its default config
+    (D-cnndm, tiny here) reads the dataset's ``source`` column."""
+    rows = [json.dumps({"prompt": f"Summarize: {d}", "source": d}) for d in DOCUMENTS[:4]]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "train.jsonl").write_text("\n".join(rows) + "\n")
+    arguments = (
+        f"grpo --model_name_or_path {tiny_lm} --dataset_name {tmp_path / 'data'} "
+        "--reward_funcs nlgmetrics.rewards.ctc_consistency --reward_weights 1.0 --max_steps 1 "
+        "--per_device_train_batch_size 4 --num_generations 4 --max_completion_length 6 --use_cpu --bf16 false "
+        f"--logging_steps 1 --save_strategy no --report_to none --output_dir {tmp_path / 'out'}"
+    ).split()
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'metrics'}{os.pathsep}{ROOT}", "HF_DATASETS_OFFLINE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "trl.cli.main", *arguments],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    logged = re.search(r"'rewards/ctc_consistency/mean': '([^']+)'", done.stdout + done.stderr)
+    assert logged is not None and math.isfinite(float(logged.group(1)))
 
 
 def test_a_ready_reward_for_every_module():
