@@ -42,6 +42,11 @@ KNOWN: dict[str, tuple[str, str]] = {
         "python -m benchmarks.trainer_overhead",
         "what `nlgmetrics.for_trainer` adds to a `compute()` at evaluation.",
     ),
+    "reward_overhead": (
+        "python -m benchmarks.reward_overhead",
+        "what `nlgmetrics.reward` adds per TRL call, 12 calls of 8 completions against one `compute()` of "
+        "the 96, and `concurrent=True` in TRL's own reward loop.",
+    ),
     "space_load": (
         "python -m benchmarks.space_load",
         "the Space under many visitors, through the real Gradio server.",

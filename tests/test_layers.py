@@ -4,8 +4,8 @@
     notes' shape) < console (one-line errors and warnings) and convert (what the converters share) < the
     families (ctc, infolm, unieval, usr: each its module.py, card.py, weights.py, convert.py; modules imports
     them only by name, through the table) < the services on them (records, columns, significance, meta_eval,
-    judgments, distributed, registration, testing, cards) < trainer, evalsets and combined (for_trainer on
-    distributed and evalsets, which set is scored; combine)
+    judgments, distributed, registration, testing, cards) < trainer, evalsets, combined, reward and rewards
+    (for_trainer on distributed and evalsets, which set is scored; combine; the TRL rewards)
     < ui < cli < the package top and __main__
 
 Read from every ``import`` and ``from ... import`` in the source (lazy ones inside functions too).
@@ -35,7 +35,7 @@ FLOORS = [
         "cards",
         "columns",
     },
-    {"trainer", "evalsets", "combined"},
+    {"trainer", "evalsets", "combined", "reward", "rewards"},
     {"ui"},
     {"cli"},
     {"__init__", "__main__"},

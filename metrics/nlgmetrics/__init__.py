@@ -22,6 +22,7 @@ _WEIGHTS.gather_from(_family_weights)  # core names no family: the registry read
 if TYPE_CHECKING:
     from .combined import combine
     from .modules.metric import NLGMetric
+    from .reward import reward
     from .significance import compare, compare_many
     from .trainer import for_trainer
 
@@ -80,6 +81,7 @@ _LAZY = {
     "register": "registration",
     "for_trainer": "trainer",
     "combine": "combined",
+    "reward": "reward",  # the module is callable too: importing it replaces this attribute (see reward.py)
 }
 """Public functions imported from their submodule on first use (keeps ``import nlgmetrics`` light)."""
 
@@ -102,4 +104,5 @@ __all__ = [
     "load",
     "register",
     "release",
+    "reward",
 ]

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,12 +29,11 @@ from transformers import TrainerCallback
 
 from .combined import ForeignGuard, feature_names
 from .core.options import check_bool
-from .core.runtime import requested_device, warn
+from .core.runtime import Offload, process_device, warn
 from .core.validation import FIELDS, as_list
 from .evalsets import Batches, EvalSets, Seen, at_loop_end, check_field, current_loop, loader_facts
 from .modules import SPECS
 from .modules.metric import NLGMetric
-from .modules.spec import EVALUATE_OPTIONS
 
 logger = logging.getLogger(__name__)
 
@@ -158,7 +156,9 @@ class TrainerMetrics(TrainerCallback):
         _check_fields_given(self.metrics, self.fields)
         self.sets.check_tied()
         _check_keys(self.metrics)
-        self.offload = _Offload([m.module for m in self.metrics if m.ours]) if offload else None
+        self.offload = (
+            Offload([m.module._ready_scorer() for m in self.metrics if m.ours]) if offload else None
+        )
         self.signatures: dict[str, str] = {}
         self.last_share: tuple[int, int] | None = None
         self._batches = Batches()
@@ -474,7 +474,7 @@ def _load(key: str, spec: Any, offload: bool) -> TrainerMetric:
             f"module loaded: evaluate.load({name!r})"
         )
     load_options, compute_options = _split_options(key, name, options)
-    load_options.setdefault("device", _process_device())
+    load_options.setdefault("device", process_device())
     import nlgmetrics
 
     module = nlgmetrics.load(name, config, **load_options)
@@ -485,19 +485,7 @@ def _split_options(key: str, name: str, options: Any) -> tuple[dict, dict]:
     """(load options, compute options) of a metric's options dict; an unknown name lists the valid ones."""
     if not isinstance(options, Mapping):
         raise ValueError(f"metric {key!r}: the options must be a dict, got {options!r}")
-    spec = SPECS[name]
-    load = {o.name for o in spec.all_load_options} | set(EVALUATE_OPTIONS)
-    compute = {o.name for o in spec.all_compute_options}
-    unknown = sorted(set(options) - load - compute)
-    if unknown:
-        raise ValueError(
-            f"metric {key!r} ({name}) has no option {', '.join(unknown)}; load options: "
-            f"{', '.join(sorted(load - set(EVALUATE_OPTIONS)))}; compute options: {', '.join(sorted(compute))}"
-        )
-    load_options = {k: v for k, v in options.items() if k in load}
-    given = {k: v for k, v in options.items() if k in compute}
-    checked = SPECS[name].check_call(None, given, complete=False)[1]
-    return load_options, checked
+    return SPECS[name].split_options(options, f"metric {key!r} ({name})")
 
 
 def _check_keys(metrics: list[TrainerMetric]) -> None:
@@ -627,49 +615,6 @@ def _gathered(texts: list[str]) -> list[str]:
     from accelerate.utils import gather_object
 
     return gather_object(texts)
-
-
-def _process_device() -> str | None:
-    """This process's accelerator under a launcher (``cuda:<LOCAL_RANK>``); None: the default choice."""
-    import torch
-
-    chosen = requested_device()
-    if chosen not in (None, "cuda") or not torch.cuda.is_available():
-        return chosen
-    return f"cuda:{os.environ.get('LOCAL_RANK', torch.cuda.current_device())}"
-
-
-class _Offload:
-    """Our modules' models on the CPU between evaluations, on their accelerator only while scoring."""
-
-    def __init__(self, modules: list[Any]):
-        self.models = [model for module in modules for model in _models_of(module)]
-        self.device = {id(m): next(m.parameters()).device for m in self.models}
-        self._to_cpu()
-
-    def _to_cpu(self) -> None:
-        import torch
-
-        for model in self.models:
-            model.to("cpu")
-        if torch.cuda.is_available():
-            torch.cuda.empty_cache()
-
-    @contextmanager
-    def on_accelerator(self) -> Iterator[None]:
-        for model in self.models:
-            model.to(self.device[id(model)])
-        try:
-            yield
-        finally:
-            self._to_cpu()
-
-
-def _models_of(module: NLGMetric) -> list:
-    """The torch models an evaluate module of ours holds (through its scorer)."""
-    from .core.runtime import models_in
-
-    return models_in(module._ready_scorer())
 
 
 __all__ = ["TrainerMetrics", "for_trainer", "trainer_keys"]

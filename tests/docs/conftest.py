@@ -1,5 +1,6 @@
-"""The README's training-script example loads ``facebook/bart-base``: the snippet tests give it a tiny BART
-(MiniLM's WordPiece vocabulary) saved under that name in the tests' Hugging Face cache."""
+"""The training examples load ``facebook/bart-base`` (the Trainer) and ``Qwen/Qwen2.5-0.5B-Instruct`` (the
+GRPO policy): the snippet tests give them a tiny BART and a tiny causal LM (MiniLM's WordPiece vocabulary)
+saved under those names in the tests' Hugging Face cache."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import pytest
 
 from nlgmetrics.testing import install_in_cache
+from tests.trainer.tiny_causal_lm import save_tiny_causal_lm
 from tests.trainer.tiny_seq2seq import save_tiny_bart
 
 
@@ -15,3 +17,9 @@ from tests.trainer.tiny_seq2seq import save_tiny_bart
 def tiny_bart_base(tmp_path_factory) -> None:
     folder = save_tiny_bart(tmp_path_factory.mktemp("bart-base"))
     install_in_cache(folder, os.environ["HF_HUB_CACHE"], "facebook/bart-base", "main")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tiny_policy(tmp_path_factory) -> None:
+    folder = save_tiny_causal_lm(tmp_path_factory.mktemp("policy"))
+    install_in_cache(folder, os.environ["HF_HUB_CACHE"], "Qwen/Qwen2.5-0.5B-Instruct", "main")

@@ -87,6 +87,17 @@ def wants_cuda(device: str | torch.device | None = None) -> bool:
     return torch.cuda.is_available() if asked is None else asked.startswith("cuda")
 
 
+def process_device() -> str | None:
+    """This process's accelerator under a launcher (``torchrun``, ``accelerate launch``): ``cuda:<LOCAL_RANK>``,
+    so that every rank loads its models on its own GPU, not all on ``cuda:0``; the device asked for
+    (:func:`requested_device`) when it is not plain ``cuda``; None where there is no GPU (the default choice).
+    ``for_trainer`` and ``reward`` load with it."""
+    chosen = requested_device()
+    if chosen not in (None, "cuda") or not torch.cuda.is_available():
+        return chosen
+    return f"cuda:{os.environ.get('LOCAL_RANK', torch.cuda.current_device())}"
+
+
 def select_device(device: str | torch.device | None = None) -> torch.device:
     """The device to run on: ``device`` if given, else ``$NLGMETRICS_DEVICE``, else cuda, then mps, then cpu.
 
@@ -274,6 +285,34 @@ def model_names(obj: Any) -> dict[int, str]:
         if isinstance(getattr(item, "model", None), torch.nn.Module)
         and isinstance(getattr(item, "name", None), str)
     }
+
+
+class Offload:
+    """The models ``holders`` hold (:func:`models_in`: scorers, modules' scorers) on the CPU between uses, on
+    their own device only inside :meth:`on_accelerator` (a training run keeps the accelerator's memory).
+
+    The models are the process's cached copies: every holder of the same weights sees them move."""
+
+    def __init__(self, holders: list[Any]):
+        self.models = list({id(m): m for h in holders for m in models_in(h)}.values())
+        self.device = {id(m): next(m.parameters()).device for m in self.models}
+        self._to_cpu()
+
+    def _to_cpu(self) -> None:
+        for model in self.models:
+            model.to("cpu")
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+
+    @contextmanager
+    def on_accelerator(self) -> Iterator[None]:
+        """The models on their own device inside the block, back on the CPU after it (also after an error)."""
+        for model in self.models:
+            model.to(self.device[id(model)])
+        try:
+            yield
+        finally:
+            self._to_cpu()
 
 
 def weight_storages(models: list[torch.nn.Module]) -> dict[tuple[str, int], int]:

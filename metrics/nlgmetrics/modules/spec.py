@@ -108,6 +108,40 @@ class ModuleSpec:
     """Inputs of the configs whose inputs differ from ``inputs`` (the default config's)."""
     default_why: str = ""
     """Why ``default_config`` is the default, in a sentence or two (the metric card says it)."""
+    parts: Callable[[str, Mapping[str, Any]], tuple[str, ...]] | None = None
+    """``parts(config, options)``: the sub-scores a call returns beside ``scores`` (each a per-example list
+    with its ``mean_<part>``: UniEval's dimensions and ``overall``, USR's ``mlm``, ...), for a config name
+    and the call's compute options as given; None: ``scores`` alone. Read without loading a model (a
+    reward checks ``part=`` against it)."""
+
+    def parts_for(self, config: str | None, options: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+        """The sub-scores of a call on ``config`` (None: the default) with compute ``options``.
+
+        >>> from nlgmetrics.modules import SPECS
+        >>> SPECS["usr"].parts_for(None), SPECS["ctc_consistency"].parts_for("E-minilm")
+        (('mlm', 'dr_c', 'dr_f', 'usr'), ())
+        >>> SPECS["unieval"].parts_for("summarization", {"dimensions": ["fluency"]})
+        ('fluency', 'overall')
+        """
+        if self.parts is None:
+            return ()
+        return tuple(self.parts(config or self.default_config, options or {}))
+
+    def split_options(self, options: Mapping[str, Any], label: str) -> tuple[dict, dict]:
+        """(load options, compute options) of one dict of both, for callers that take them together
+        (``for_trainer``, ``reward``): the compute options checked by value; an unknown name is a ValueError
+        naming ``label`` and listing the valid ones. The load options are checked when the module loads."""
+        load = {o.name for o in self.all_load_options} | set(EVALUATE_OPTIONS)
+        compute = {o.name for o in self.all_compute_options}
+        unknown = sorted(set(options) - load - compute)
+        if unknown:
+            raise ValueError(
+                f"{label} has no option {', '.join(unknown)}; load options: "
+                f"{', '.join(sorted(load - set(EVALUATE_OPTIONS)))}; compute options: {', '.join(sorted(compute))}"
+            )
+        load_options = {k: v for k, v in options.items() if k in load}
+        given = {k: v for k, v in options.items() if k in compute}
+        return load_options, self.check_call(None, given, complete=False)[1]
 
     def range_label(self, config: str | None = None) -> str:
         """The score's range in a few words for ``config`` (a config name, or ``"D:./folder"``).

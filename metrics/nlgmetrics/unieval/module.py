@@ -9,6 +9,7 @@ evaluate class ``Unieval`` (made on first use).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..modules import metric_classes
@@ -59,6 +60,21 @@ def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
     return UniEvalScorer(config or spec.default_config, **load_options)
 
 
+def parts(task: str, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The sub-scores a call returns: the chosen dimensions (all of the task's by default), the custom
+    questions, then ``overall`` (unless ``overall=False``, or the task has none: fact).
+
+    >>> parts("fact", {}), parts("summarization", {"dimensions": "fluency", "questions": {"clarity": "..."}})
+    (('consistency',), ('fluency', 'clarity', 'overall'))
+    """
+    known = TASKS[task].dimensions
+    chosen = options.get("dimensions")
+    chosen = list(known) if chosen is None else [chosen] if isinstance(chosen, str) else list(chosen)
+    chosen += list(options.get("questions") or ())
+    with_overall = options.get("overall") is not False and TASKS[task].overall
+    return (*chosen, *(("overall",) if with_overall else ()))
+
+
 def sentence_scores(details: dict) -> list[tuple[str, float | None]]:
     """(sentence, score) pairs of the first per-sentence dimension of one example, for a heat map."""
     for sentences in details.values():
@@ -96,6 +112,7 @@ SPEC = ModuleSpec(
         "references": ["Elizabeth was hospitalized after attending a party with Peter."],
     },
     details=sentence_scores,
+    parts=parts,
     default_why="The configs are UniEval's tasks, not variants of one measurement: pick your task's. "
     "Summarization comes first, as in UniEval's code and paper (SummEval), and its evaluator `unieval-sum` "
     "also serves data2text.",

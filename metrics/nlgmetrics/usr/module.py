@@ -7,11 +7,12 @@ its evaluate class ``Usr`` (made on first use).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..modules import metric_classes
 from ..modules.spec import ModuleSpec
-from .defaults import DEFAULT_CONFIG
+from .defaults import DEFAULT_CONFIG, SUB_METRICS
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 
 if TYPE_CHECKING:
@@ -64,6 +65,11 @@ def token_log_probs(details: dict) -> list[tuple[str, float | None]]:
     return [(t["token"], round(t["log_prob"] / scale, 3)) for t in tokens]
 
 
+def parts(config: str, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The sub-scores every call returns: the three sub-metrics, then ``usr`` (their combination)."""
+    return (*SUB_METRICS, "usr")
+
+
 SPEC = ModuleSpec(
     name="usr",
     family="usr",
@@ -92,6 +98,7 @@ SPEC = ModuleSpec(
         "contexts": ["jazz originated in the african-american communities of new orleans ."],
     },
     details=token_log_probs,
+    parts=parts,
     default_why="The only released models (Topical-Chat); the paper's PersonaChat models were never released.",
 )
 
