@@ -97,6 +97,17 @@ class Scorer(ABC):
             )
         self.runtime = Runtime.of(runtime, **where)
 
+    def refuse_int8(self, config: str | None) -> None:
+        """Called by a family's constructor before any weights load: ``quantize="int8"`` where the module
+        refuses it for ``config`` (the spec's ``int8_refusal``: a config, an aligner such as ``"D:./x"``, or
+        every config) is one ValueError saying why."""
+        why = self.spec.int8_refusal(config) if self.runtime.quantize == "int8" else ""
+        if why:
+            raise ValueError(
+                f"quantize='int8' is refused for {self.spec.name} {config or self.spec.default_config}: {why}; "
+                "use dtype='bfloat16' (on accelerators and CPUs with bf16 units) or float32"
+            )
+
     @property
     def name(self) -> str:
         """The module's name, for messages and signatures."""

@@ -108,6 +108,17 @@ class ModuleSpec:
     """Inputs of the configs whose inputs differ from ``inputs`` (the default config's)."""
     default_why: str = ""
     """Why ``default_config`` is the default, in a sentence or two (the metric card says it)."""
+    int8_refused: dict[str, str] = field(default_factory=dict)
+    """Why ``quantize="int8"`` is refused, keyed as ``range_labels`` (a config, an aligner kind, or "" for
+    every config): int8 moved its scores past the bound that keeps correlations within 0.01 of float32's
+    (``benchmarks/cpu_precision.py``). Not listed: int8 is allowed. The card says which."""
+
+    def _by_config(self, table: Mapping[str, str], config: str | None) -> str:
+        """``table``'s entry for ``config`` (a config name, or ``"D:./folder"``): the config's own, else its
+        aligner kind's (before the first "-" or ":"), else the "" entry; "" when none."""
+        config = config or self.default_config
+        kind = re.split(r"[-:]", config, maxsplit=1)[0]
+        return next((table[key] for key in (config, kind, "") if key in table), "")
 
     def range_label(self, config: str | None = None) -> str:
         """The score's range in a few words for ``config`` (a config name, or ``"D:./folder"``).
@@ -116,12 +127,11 @@ class ModuleSpec:
         >>> SPECS["ctc_consistency"].range_label("E-minilm"), SPECS["ctc_engagingness"].range_label("E-minilm")
         ('[-1, 1]', 'unbounded (a sum over tokens)')
         """
-        config = config or self.default_config
-        kind = re.split(r"[-:]", config, maxsplit=1)[0]
-        for key in (config, kind, ""):
-            if key in self.range_labels:
-                return self.range_labels[key]
-        return ""
+        return self._by_config(self.range_labels, config)
+
+    def int8_refusal(self, config: str | None = None) -> str:
+        """Why ``quantize="int8"`` is refused for ``config`` (:attr:`int8_refused`); "" where it is allowed."""
+        return self._by_config(self.int8_refused, config)
 
     def direction_label(self) -> str:
         """``higher is better``, ``lower is better``, or where the direction comes from."""
