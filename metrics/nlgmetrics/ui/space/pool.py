@@ -7,6 +7,8 @@ pool holds: parameters and buffers as loaded, a weight shared between models (or
 once. Past it, the least recently used model that no request is using is evicted (its weights leave
 the process-wide cache and are freed); one model bigger than the whole budget is served alone.
 Concurrent requests for the same model and options are scored in one compute() (:mod:`.merging`).
+A model is held per (module, config) and per the precision a request asks for (the load options
+:data:`SPACE_LOAD_OPTIONS`, e.g. ``dtype="bfloat16"``): each precision is its own copy of the weights.
 
 """
 
@@ -37,6 +39,33 @@ from .merging import Merger
 
 DEFAULT = "(default)"
 """The value of an option or config drop-down that leaves the choice to the module."""
+
+SPACE_LOAD_OPTIONS = ("dtype", "quantize")
+"""The load options a visitor may choose (the precision: :data:`~nlgmetrics.core.options.COMMON_LOAD_OPTIONS`'
+rows); where the models run and their batch sizes are the Space's own."""
+
+Key = tuple
+"""A held model: ``(module, config)``, then ``(name, value)`` of each chosen load option, sorted."""
+
+
+def pool_key(name: str, config: str, load: dict[str, Any] | None = None) -> Key:
+    """The key of module ``name`` with ``config`` loaded with ``load`` (the default precision: no more).
+
+    >>> pool_key("infolm", "bert-base-uncased", {"quantize": "int8"})
+    ('infolm', 'bert-base-uncased', ('quantize', 'int8'))
+    """
+    return (name, config, *sorted((load or {}).items()))
+
+
+def key_label(key: Key) -> str:
+    """``module:config`` with the chosen load options, for messages and thread names.
+
+    >>> key_label(("infolm", "bert-base-uncased", ("dtype", "bfloat16")))
+    'infolm:bert-base-uncased (dtype=bfloat16)'
+    """
+    extra = ", ".join(f"{name}={value}" for name, value in key[2:])
+    return f"{key[0]}:{key[1]}" + (f" ({extra})" if extra else "")
+
 
 MB = 2**20
 """A megabyte of the budget: 2**20 bytes."""
@@ -114,36 +143,37 @@ class _Held:
 
 
 class ModelPool:
-    """The loaded modules, one per (module, config), shared by every request within ``budget_mb``
-    megabytes of weights; each scores at most ``limits.model_concurrency`` merged requests at a time."""
+    """The loaded modules, one per (module, config, chosen load options: :func:`pool_key`), shared by every
+    request within ``budget_mb`` megabytes of weights; each scores at most ``limits.model_concurrency``
+    merged requests at a time."""
 
     def __init__(self, limits: Limits, budget_mb: float | None = None):
         self.limits = limits
         self.budget_mb = budget_mb or limits.max_model_mb or default_budget_mb()
-        self._held: dict[tuple[str, str], _Held] = {}
-        self._slots: dict[tuple[str, str], threading.BoundedSemaphore] = {}
-        self._workers: dict[tuple[str, str], ThreadPoolExecutor] = {}
+        self._held: dict[Key, _Held] = {}
+        self._slots: dict[Key, threading.BoundedSemaphore] = {}
+        self._workers: dict[Key, ThreadPoolExecutor] = {}
         """Each model's own compute threads (``model_concurrency`` of them): a thread's first tokenizer call
         copies the tokenizer (:func:`...core.tokenize.thread_tokenizer`, ~50 ms for MiniLM's), so the model
         runs on long-lived threads of its own rather than on whichever Gradio worker thread holds the turn."""
         self._total_bytes = 0
         self._lock = threading.Lock()
-        self._loading: dict[tuple[str, str], threading.Lock] = {}
-        self._known_mb: dict[tuple[str, str], float] = {}
+        self._loading: dict[Key, threading.Lock] = {}
+        self._known_mb: dict[Key, float] = {}
         self.merger = Merger(limits.max_examples)
         self._on_gpu = zerogpu.on_gpu(self._compute_now)
 
     # ---- models -------------------------------------------------------------------------------------
 
-    def get(self, name: str, config: str):
+    def get(self, name: str, config: str, load: dict[str, Any] | None = None):
         """The loaded module (loading it, within the budget, on first use)."""
-        with self.using(name, config) as module:
+        with self.using(name, config, load) as module:
             return module
 
     @contextmanager
-    def using(self, name: str, config: str) -> Iterator[Any]:
+    def using(self, name: str, config: str, load: dict[str, Any] | None = None) -> Iterator[Any]:
         """The loaded module, counted as in use (never evicted) inside the block."""
-        key = (name, config)
+        key = pool_key(name, config, load)
         module = self._acquire(key)
         try:
             yield module
@@ -153,7 +183,7 @@ class ModelPool:
                 self._held[key].last_used = time.time()
             self._fit()
 
-    def _acquire(self, key: tuple[str, str]):
+    def _acquire(self, key: Key):
         with self._lock:
             if key in self._held:
                 return self._use(key)
@@ -171,7 +201,7 @@ class ModelPool:
                 self._held[key] = held
                 self._slots.setdefault(key, threading.BoundedSemaphore(self.limits.model_concurrency))
                 self._workers[key] = ThreadPoolExecutor(
-                    self.limits.model_concurrency, thread_name_prefix=f"nlgmetrics-{key[0]}:{key[1]}"
+                    self.limits.model_concurrency, thread_name_prefix=f"nlgmetrics-{key_label(key)}"
                 )
                 self._total_bytes = self._count_bytes()
                 self._known_mb[key] = held.mb
@@ -179,20 +209,21 @@ class ModelPool:
         self._fit()
         return module
 
-    def _use(self, key: tuple[str, str]):
+    def _use(self, key: Key):
         held = self._held[key]
         held.users += 1
         held.last_used = time.time()
         return held.module
 
     @staticmethod
-    def _load(name: str, config: str):
+    def _load(name: str, config: str, *load: tuple[str, Any]):
+        """Module ``name`` with ``config``, loaded with the chosen load options (the rest of a :data:`Key`)."""
         import nlgmetrics
 
         from ...core.hub import WeightsUnavailableError
 
         try:
-            return nlgmetrics.load(name, config)
+            return nlgmetrics.load(name, config, **dict(load))
         except WeightsUnavailableError as err:
             status = config_status(SPECS[name], config)
             if status.available is False:
@@ -234,23 +265,25 @@ class ModelPool:
         del models, evicted
         free_memory(lambda: any(ref() is not None for ref in refs))  # gc only for cycles
 
-    def held(self, name: str, config: str):
+    def held(self, name: str, config: str, load: dict[str, Any] | None = None):
         """The module if the pool holds it now, else None (nothing loaded, nothing marked as used)."""
         with self._lock:
-            held = self._held.get((name, config))
+            held = self._held.get(pool_key(name, config, load))
         return None if held is None else held.module
 
-    def loaded(self) -> list[tuple[str, str]]:
+    def loaded(self) -> list[Key]:
         with self._lock:
             return sorted(self._held)
 
     def status(self) -> dict:
-        """What ``/loaded`` answers: the budget and each loaded model's weights, most recently used first."""
+        """What ``/loaded`` answers: the budget and each loaded model's weights (with ``load``, the chosen
+        load options, when the model was loaded with some), most recently used first."""
         with self._lock:
             models = [
-                {"module": k[0], "config": k[1], "mb": round(h.mb, 1), "last_used": h.last_used}
+                {"module": k[0], "config": k[1], **({"load": dict(k[2:])} if k[2:] else {}), "mb": round(h.mb, 1),
+                 "last_used": h.last_used}
                 for k, h in sorted(self._held.items(), key=lambda item: -item[1].last_used)
-            ]
+            ]  # fmt: skip
         return {"budget_mb": self.budget_mb, "models": models}
 
     def preload(self, pairs: list[tuple[str, str]]) -> None:
@@ -270,42 +303,54 @@ class ModelPool:
 
     # ---- scoring ------------------------------------------------------------------------------------
 
-    def compute(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
-        """The module's compute() of checked fields and options; requests waiting for the same model with
-        the same options are scored together when each example's scores depend on it alone."""
-        with self.using(name, config) as module:
+    def compute(
+        self,
+        name: str,
+        config: str,
+        fields: dict[str, list],
+        options: dict[str, Any],
+        load: dict[str, Any] | None = None,
+    ) -> dict:
+        """The module's compute() of checked fields and options, on the model loaded with ``load`` (chosen
+        load options; None: the default precision); requests waiting for the same model with the same
+        options are scored together when each example's scores depend on it alone."""
+        key = pool_key(name, config, load)
+        with self.using(name, config, load) as module:
             scorer = module.scorer
             together = scorer is not None and scorer.examples_independent(
                 scorer.spec.check_call(None, options, scorer.config, scorer=scorer)[1]
             )
         if not together or not fields.get("predictions"):
-            with self._slots[(name, config)]:
-                return self._run(name, config, fields, options)
-        key = (
-            name,
-            config,
+            with self._slots[key]:
+                return self._run(key, fields, options)
+        merge_key = (
+            *key,
             json.dumps(options, sort_keys=True, default=repr),
             tuple(f for f in fields if fields[f] is None),
         )
         return self.merger.run(
-            key,
+            merge_key,
             fields,
-            lambda merged: self._run(name, config, merged, options),
-            lambda: self._slots[(name, config)],
+            lambda merged: self._run(key, merged, options),
+            lambda: self._slots[key],
         )
 
-    def _run(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
+    def _run(self, key: Key, fields: dict[str, list], options: dict[str, Any]) -> dict:
         """The compute on one of the model's own threads (the caller holds one of its slots), in the
         caller's context (Gradio's request, which ZeroGPU's ``spaces.GPU`` reads)."""
-        with self.using(name, config):
+        with self.using(key[0], key[1], dict(key[2:])):
             context = contextvars.copy_context()
-            worker = self._workers[(name, config)]
-            return worker.submit(context.run, self._on_gpu, name, config, fields, options).result()
+            worker = self._workers[key]
+            return worker.submit(context.run, self._on_gpu, *key[:2], fields, options, key[2:]).result()
 
-    def _compute_now(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
-        """Runs the model (on ZeroGPU inside ``spaces.GPU``, in its GPU worker process: no locks taken there)."""
-        held = self._held.get((name, config))
-        module = held.module if held is not None else self._load(name, config)
+    def _compute_now(
+        self, name: str, config: str, fields: dict[str, list], options: dict[str, Any], load: tuple = ()
+    ) -> dict:
+        """Runs the model (on ZeroGPU inside ``spaces.GPU``, in its GPU worker process: no locks taken there);
+        ``load``: the rest of its :data:`Key`."""
+        key = (name, config, *load)
+        held = self._held.get(key)
+        module = held.module if held is not None else self._load(*key)
         return module.compute(**fields, **options)
 
 
@@ -346,11 +391,27 @@ def _user_error(err: BaseException):
     return gr.Error(_error_text(err), print_exception=False)
 
 
+def chosen_load_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the precision a request chose, the rest of its options): each of :data:`SPACE_LOAD_OPTIONS` given is
+    checked by its declaration and by what this machine runs (a one-line refusal before any model loads,
+    e.g. bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module."""
+    from ...core.runtime import Runtime
+
+    load = {k: options[k] for k in SPACE_LOAD_OPTIONS if options.get(k) not in (None, DEFAULT)}
+    rest = {k: v for k, v in options.items() if k not in SPACE_LOAD_OPTIONS}
+    try:
+        Runtime.resolve(**load)
+    except ValueError as err:
+        raise SpaceError(str(err)) from None
+    return load, rest
+
+
 def score_records(
     pool: ModelPool, name: str, config: str | None, records: Any, options: Any, *, extra_ok: bool = False
 ) -> tuple[dict, str, str]:
     """What every mode and the API run: checks, then the module's compute(); returns
-    (result, config used, note)."""
+    (result, config used, note). ``options`` holds compute() options and the precision the visitor chose
+    (:data:`SPACE_LOAD_OPTIONS`)."""
     if name not in SPECS:
         raise SpaceError(f"unknown module {name!r}; this Space has {', '.join(sorted(SPECS))}")
     spec = SPECS[name]
@@ -368,6 +429,7 @@ def score_records(
         options = {}
     if not isinstance(options, dict):
         raise SpaceError(f"options must be a JSON object of {name}.compute() options")
+    load, options = chosen_load_options(options)
     given = [f for f in FIELDS if f in options]
     if given:
         raise SpaceError(
@@ -382,4 +444,4 @@ def score_records(
     options = spec.check_call(None, options, config, complete=False)[1]
     check_option_sizes(options, pool.limits)
     fields = records_to_fields(inputs, records, pool.limits, extra_ok=extra_ok, list_fields=spec.list_inputs)
-    return pool.compute(name, config, fields, options), config, note
+    return pool.compute(name, config, fields, options, load), config, note
