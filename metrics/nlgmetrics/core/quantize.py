@@ -127,6 +127,3 @@ def int8_error_bound(x: torch.Tensor, linear: torch.nn.Linear) -> torch.Tensor:
     bound += (rows.shape[-1] + 1) * u * (rows.abs() @ w.abs().T + bias.abs())
     bound += 4 * u * (rounded.abs() @ rounded_w.abs().T + bias.abs())
     return bound.reshape(*x.shape[:-1], w.shape[0])
-
-
-INT8_REFUSED: dict[str, str] = {}

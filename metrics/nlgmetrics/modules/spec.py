@@ -111,7 +111,8 @@ class ModuleSpec:
     int8_refused: dict[str, str] = field(default_factory=dict)
     """Why ``quantize="int8"`` is refused, keyed as ``range_labels`` (a config, an aligner kind, or "" for
     every config): int8 moved its scores past the bound that keeps correlations within 0.01 of float32's
-    (``benchmarks/cpu_precision.py``). Not listed: int8 is allowed. The card says which."""
+    (``benchmarks/cpu_precision.py``). Not listed, or listed with no reason (a config allowed inside a
+    refused aligner kind): int8 is allowed. The card says which."""
 
     def _by_config(self, table: Mapping[str, str], config: str | None) -> str:
         """``table``'s entry for ``config`` (a config name, or ``"D:./folder"``): the config's own, else its
