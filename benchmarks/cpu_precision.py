@@ -264,8 +264,9 @@ def markdown(report: dict) -> str:
     lines = [
         "# CPU precision modes: float32, bfloat16 and int8 side by side",
         "",
-        f"{report['machine']}; the modes interleaved in each round, medians over the rounds shown; load "
-        f"average {report['load_average']}. Written by `benchmarks/cpu_precision.py`. "
+        f"{report['machine']}; the modes interleaved in each round, medians over the rounds shown (each "
+        "family's load average as its run ended is in the last table: a shared machine slows wall time more "
+        "than CPU time). Written by `benchmarks/cpu_precision.py`. "
         "Ours = `compute()` end to end; floor = the time inside the model bodies' forward calls of that run. "
         f"Goal: ≥ {GOAL}× float32 in the family's faster allowed mode. "
         f"r = RMS |Δ| / std of the float32 scores; int8 is allowed where r ≤ {R_BOUND:.4f} (every "
@@ -297,7 +298,11 @@ def markdown(report: dict) -> str:
                     f"| {row['label'] if k == 0 else ''} | {size(row) if k == 0 else ''} | "
                     f"{mode if k == 0 else ''} | {timing} | {key} | {d['max_abs_delta']:.2e} | {r} |"
                 )
-    lines += ["", "| family | faster allowed mode | speed-up | goal met | int8 |", "|---|---|---|---|---|"]
+    lines += [
+        "",
+        "| family | faster allowed mode | speed-up | goal met | int8 | load average |",
+        "|---|---|---|---|---|---|",
+    ]
     for row in report["results"]:
         verdict = verdicts(row)
         best = verdict["faster_mode"]
@@ -308,11 +313,16 @@ def markdown(report: dict) -> str:
         speed = f"{verdict['modes'][best]['speedup']:.2f}×" if best else "-"
         lines.append(
             f"| {row['label']} | {best or 'none'} | {speed} | {'yes' if verdict['meets_goal'] else '**no**'} | "
-            f"{int8_text} |"
+            f"{int8_text} | {row.get('load', '')} |"
         )
     commands = [f"`{row['command']} --merge`" for row in report["results"] if "command" in row]
     lines += ["", f"Each row was measured by: {'; '.join(commands)}."] if commands else []
     return "\n".join(lines) + "\n"
+
+
+def load() -> str:
+    """The machine's load average (1, 5, 15 minutes) as the run ends: how shared the cores were."""
+    return " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def command(args: argparse.Namespace, family: str) -> str:
@@ -335,7 +345,9 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases(Path(tmp), args.examples, args.families):
-            rows.append(measure(case, args.rounds) | {"command": command(args, case["family"])})
+            rows.append(
+                measure(case, args.rounds) | {"command": command(args, case["family"]), "load": load()}
+            )
             print(
                 json.dumps({k: v for k, v in rows[-1].items() if k != "modes"} | verdicts(rows[-1])),
                 flush=True,
@@ -348,7 +360,6 @@ def main() -> None:
         "what": __doc__.strip().split("\n")[0],
         "machine": f"{platform.processor() or platform.machine()} ({torch.backends.cpu.get_cpu_capability()}), "
         f"{torch.get_num_threads()} torch threads, torch {torch.__version__}",
-        "load_average": " / ".join(f"{x:.1f}" for x in os.getloadavg()),
         "results": rows,
     }
     RESULTS.mkdir(exist_ok=True)

@@ -120,8 +120,9 @@ def measure(models: dict[str, torch.nn.Module], batch: dict[str, torch.Tensor], 
 
 def markdown(report: dict) -> str:
     base = next(r for r in report["rows"] if r["candidate"] == "float32")
+    capped = " with torch's kernels capped at AVX2" if "capped at AVX2" in report["machine"] else ""
     lines = [
-        "# int8 on the CPU: torch.ao, torchao or ours (the real MiniLM)",
+        f"# int8 on the CPU: torch.ao, torchao or ours (the real MiniLM){capped}",
         "",
         f"{report['machine']}; {report['texts']} SummEval documents × {report['tokens']} tokens, "
         f"{report['rounds']} rounds (candidates interleaved), medians; load average {report['load_average']}. "
@@ -153,7 +154,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--texts", type=int, default=16)
     parser.add_argument("--output", default="int8_choice", help="results file stem in benchmarks/results/")
+    parser.add_argument("--redraw", action="store_true", help="only rewrite the table from the JSON")
     args = parser.parse_args()
+    if args.redraw:
+        report = json.loads((RESULTS / f"{args.output}.json").read_text())
+        (RESULTS / f"{args.output}.md").write_text(markdown(report))
+        return
     folder = source_of(WEIGHTS["all-MiniLM-L6-v2"], "E").source
     tokenizer = AutoTokenizer.from_pretrained(folder)
     base = AutoModel.from_pretrained(folder).eval()
