@@ -279,7 +279,7 @@ module scores, and the signature then says `|matmul:tf32`; elsewhere it does not
 for bf16 and TF32 are pending (`benchmarks/gpu_speed.py` on a GPU machine)."""
 
 _CPU_MODES = """**On the CPU.** `dtype="bfloat16"` runs where the CPU has bf16 units (AVX512-BF16 or AMX, with torch's
-AVX512 kernels; elsewhere it is refused in one line: emulated, it is slower than float32).
+AVX512 kernels; elsewhere it is refused in one line: without bf16 units it is emulated, slower than float32).
 `quantize="int8"` runs the Linear layers of the transformer blocks in dynamic int8: each token's inputs and
 each output channel's weights on their own int8 scale, exact integer products, float32 between the layers
 (embeddings and heads stay float32); a token's numbers never depend on the other texts of its batch, and

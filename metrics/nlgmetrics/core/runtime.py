@@ -126,11 +126,10 @@ def select_device(device: str | torch.device | None = None) -> torch.device:
 
 
 def cpu_bf16_missing() -> str | None:
-    """Why bfloat16 would be emulated on this CPU (None: torch runs it on bf16 units). bf16 is fast only
-    where the CPU has them, AVX512-BF16 or AMX-BF16 (``torch.cpu.get_capabilities()``), and torch runs
-    its AVX512 kernels (``torch.backends.cpu.get_cpu_capability()``: lower under ``ATEN_CPU_CAPABILITY``,
-    e.g. ``default``, where its bf16 element-wise kernels are plain scalar code)."""
-    capability = torch.backends.cpu.get_cpu_capability()
+    """Why this CPU does not run bfloat16 as measured (None: it does): torch must report bf16 units, AVX512-BF16
+    or AMX-BF16 (``torch.cpu.get_capabilities()``; without them every bf16 operation is emulated, slower than
+    float32), and run its AVX512 kernels (``torch.backends.cpu.get_cpu_capability()``; lower under
+    ``ATEN_CPU_CAPABILITY``, e.g. ``default``, which asks for torch's portable kernels)."""
     get_capabilities = getattr(torch.cpu, "get_capabilities", None)  # torch >= 2.10
     if get_capabilities is not None:
         features = get_capabilities()
@@ -138,9 +137,13 @@ def cpu_bf16_missing() -> str | None:
     else:
         units = torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()
     if not units:
-        return "torch reports neither AVX512-BF16 nor AMX-BF16 on this CPU"
+        return "needs bf16 units, and torch reports neither AVX512-BF16 nor AMX-BF16 on this CPU: bf16 would be emulated, slower than float32"
+    capability = torch.backends.cpu.get_cpu_capability()
     if capability != "AVX512":
-        return f"torch runs its {capability} kernels here (ATEN_CPU_CAPABILITY), not its AVX512 ones"
+        return (
+            f"needs torch's AVX512 kernels, and torch runs its {capability} kernels here (ATEN_CPU_CAPABILITY): "
+            "bf16 is offered where torch runs it on bf16 units with its AVX512 kernels"
+        )
     return None
 
 
@@ -161,8 +164,7 @@ def resolve_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torc
         )
     if device.type == "cpu" and dtype == torch.bfloat16 and (missing := cpu_bf16_missing()):
         raise ValueError(
-            f"dtype='bfloat16' on the cpu needs bf16 units that torch uses, and {missing}: emulated bf16 "
-            "gains nothing over float32; use float32 (the default) or quantize='int8'"
+            f"dtype='bfloat16' on the cpu {missing}; use float32 (the default) or quantize='int8'"
         )
     return dtype
 
