@@ -295,6 +295,7 @@ def test_the_space_offers_the_precision_from_the_declaration_and_holds_a_model_p
         score_records,
         ui_options,
     )
+    from nlgmetrics.ui.space.app import loaded_line
     from nlgmetrics.ui.space.pool import DEFAULT
 
     spec = SPECS["ctc_consistency"]
@@ -317,6 +318,7 @@ def test_the_space_offers_the_precision_from_the_declaration_and_holds_a_model_p
         ("ctc_consistency", "E-minilm", ("quantize", "int8")),
     ]
     assert {json.dumps(m.get("load")) for m in pool.status()["models"]} == {"null", '{"quantize": "int8"}'}
+    assert "`ctc_consistency:E-minilm (quantize=int8)`" in loaded_line(pool.status())
     with pytest.raises(SpaceError, match=r"^dtype='float16' is not supported on the cpu"):
         score_records(pool, spec.name, "E-minilm", records, {"dtype": "float16"})
 

@@ -51,9 +51,19 @@ def banner(limits: Limits) -> str:
 def loaded_line(status: dict) -> str:
     """The page's status line: the models loaded now, their weights and the budget (``/loaded``'s answer)."""
     models = status["models"]
-    shown = ", ".join(f"`{m['module']}:{m['config']}` {m['mb']:.0f} MB" for m in models) or "none yet"
+    shown = ", ".join(f"`{_label(m)}` {m['mb']:.0f} MB" for m in models) or "none yet"
     held = sum(m["mb"] for m in models)
     return f"Models loaded: {shown} ({held:.0f} of {status['budget_mb']:.0f} MB of weights; the least recently used leaves first)"
+
+
+def _label(model: dict) -> str:
+    """``module:config`` of a loaded model, with the precision chosen for it (``/loaded``'s ``load``).
+
+    >>> _label({"module": "infolm", "config": "bert-base-uncased", "load": {"dtype": "bfloat16"}, "mb": 1.0})
+    'infolm:bert-base-uncased (dtype=bfloat16)'
+    """
+    load = ", ".join(f"{k}={v}" for k, v in model.get("load", {}).items())
+    return f"{model['module']}:{model['config']}" + (f" ({load})" if load else "")
 
 
 def _by_family() -> dict[str, list[ModuleSpec]]:
@@ -81,7 +91,8 @@ def build_space(limits: Limits | None = None):
 
     def api_score(module: str, config: str, records: str, options: str) -> dict:
         """Score records (a JSON list of objects with the module's input fields) with a registered config
-        (``"default"`` for the module's default) and compute() options (a JSON object); returns the
+        (``"default"`` for the module's default) and compute() options (a JSON object, which may also choose
+        the precision: ``{"dtype": "bfloat16"}`` or ``{"quantize": "int8"}``); returns the
         compute() result with ``config`` (the config that scored) and ``note`` (why it is not the one
         asked for, when the default's weights are missing here; else "")."""
         if module in SPECS and (not isinstance(config, str) or not config.strip()):
@@ -94,7 +105,8 @@ def build_space(limits: Limits | None = None):
 
     def api_loaded() -> dict:
         """The models loaded now: ``{"budget_mb", "models": [{"module", "config", "mb", "last_used"}]}``
-        (megabytes of weights, 2**20 bytes; ``last_used`` in seconds since the epoch), most recent first."""
+        (megabytes of weights, 2**20 bytes; ``last_used`` in seconds since the epoch; ``load`` too when a
+        precision was chosen, e.g. ``{"quantize": "int8"}``), most recent first."""
         return pool.status()
 
     with gr.Blocks(title="nlgmetrics") as demo:
