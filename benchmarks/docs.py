@@ -55,6 +55,23 @@ KNOWN: dict[str, tuple[str, str]] = {
         "python -m benchmarks.precision",
         'how far `dtype="bfloat16"` scores are from float32 (see [Precision](precision.md)).',
     ),
+    "cpu_precision": (
+        "python -m benchmarks.cpu_precision",
+        "float32, bfloat16 and int8 on the CPU side by side for every family in its real shape, each with its "
+        "bare-forward floor and its drift (see [Precision](precision.md#on-the-cpu)).",
+    ),
+    "precision_meta_eval": (
+        "python -m benchmarks.precision_meta_eval",
+        "SummEval's judged summaries through `nlgmetrics meta-eval` with E-minilm in each precision mode.",
+    ),
+    "int8_choice": (
+        "python -m benchmarks.int8_choice",
+        "which int8 on the CPU: torch.ao's dynamic quantization, torchao's, or ours, on the real MiniLM.",
+    ),
+    "int8_choice_avx2": (
+        "ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 python -m benchmarks.int8_choice --output int8_choice_avx2",
+        "the same on the same CPU with torch's kernels capped at AVX2: a CPU without AVX-512 and bf16 units.",
+    ),
     "unieval_meta_eval": (
         "python -m benchmarks.unieval_meta_eval",
         "UniEval's published tables, recomputed from its released predictions with `meta_evaluate` "

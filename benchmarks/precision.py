@@ -5,10 +5,11 @@
 
 Every module is scored twice through ``nlgmetrics.load(...).compute()`` on the same inputs, in float32
 (the reference numbers) and in bfloat16, and each score list is compared: max and mean |Δ|, and the
-spread of the float32 scores (their standard deviation) for scale. bfloat16 is refused on the CPU in
-normal use (it is slow there); the measurement lifts that check for its own bfloat16 runs, so the
-numbers are those of bfloat16 weights and activations with the CPU's kernels (GPU kernels accumulate
-in another order: the GPU figures, and TF32's, come from ``benchmarks/gpu_speed.py`` on a GPU machine).
+spread of the float32 scores (their standard deviation) for scale. bfloat16 on the CPU is refused where
+the CPU has no bf16 units; the measurement lifts that check for its own bfloat16 runs, so the numbers are
+those of bfloat16 weights and activations with the CPU's kernels (GPU kernels accumulate in another order:
+the GPU figures, and TF32's, come from ``benchmarks/gpu_speed.py`` on a GPU machine). Speed and int8 on
+the CPU: ``benchmarks/cpu_precision.py``.
 
 Models and inputs (random weights in the real shapes where the real weights are not on this machine,
 built by the speed benchmarks' builders):
@@ -46,19 +47,16 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 @contextmanager
 def bfloat16_on_cpu() -> Iterator[None]:
-    """Let the scorers load bfloat16 weights on the CPU (refused in normal use), for this measurement."""
+    """Let the scorers load bfloat16 weights on this CPU even where it lacks bf16 units (refused there in
+    normal use: emulated, slower than float32), for measurements and the precision tests' numbers."""
     from nlgmetrics.core import runtime
 
-    original = runtime.resolve_dtype
-
-    def permissive(dtype, device):
-        return original(dtype, torch.device("cuda") if device.type == "cpu" else device)
-
-    runtime.resolve_dtype = permissive
+    original = runtime.cpu_bf16_missing
+    runtime.cpu_bf16_missing = lambda: None
     try:
         yield
     finally:
-        runtime.resolve_dtype = original
+        runtime.cpu_bf16_missing = original
 
 
 def summeval_inputs(n: int) -> dict[str, list]:

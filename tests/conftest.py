@@ -69,6 +69,7 @@ def pytest_terminal_summary(terminalreporter):
 
 NUMERIC = {
     "tests/core/test_core.py",
+    "tests/core/test_cpu_precision.py",
     "tests/core/test_meta_eval.py",
     "tests/core/test_precision.py",
     "tests/ctc/test_ctc_parity.py",

@@ -27,7 +27,7 @@ from typing import Any
 
 from .core.registry import WeightSpec, is_published
 from .modules import SPECS, ModuleSpec, Option, family_part
-from .modules.card_notes import CardNotes, notes_for
+from .modules.card_notes import CardNotes, notes_for, sci
 from .modules.spec import FIELDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -278,14 +278,73 @@ within the probabilistic rounding bound of bf16's 2^-8 unit roundoff at that dep
 module scores, and the signature then says `|matmul:tf32`; elsewhere it does nothing but warn. GPU figures
 for bf16 and TF32 are pending (`benchmarks/gpu_speed.py` on a GPU machine)."""
 
+_CPU_MODES = """**On the CPU.** `dtype="bfloat16"` runs where the CPU has bf16 units (AVX512-BF16 or AMX, with torch's
+AVX512 kernels; elsewhere it is refused in one line: without bf16 units it is emulated, slower than float32).
+`quantize="int8"` runs the Linear layers of the transformer blocks in dynamic int8: each token's inputs and
+each output channel's weights on their own int8 scale, exact integer products, float32 between the layers
+(embeddings and heads stay float32); a token's numbers never depend on the other texts of its batch, and
+each layer's error stays within its two rounding steps (tested). {int8} The signature says which mode ran:
+`|dtype:bfloat16|device:cpu` or `|dtype:float32|quantize:int8|device:cpu`. {measured}Rank systems in one mode
+and report float32 numbers in papers."""
 
-def precision_section(notes: CardNotes) -> str:
+
+def int8_status(spec: ModuleSpec) -> str:
+    """Where ``quantize="int8"`` is allowed, and why it is refused elsewhere (the declaration's
+    ``int8_refused``; a key with no reason is allowed)."""
+    allowed = [key for key, why in spec.int8_refused.items() if not why]
+    refused = {key: why for key, why in spec.int8_refused.items() if why}
+    if not refused:
+        return (
+            "int8 is allowed for every config: its measured drift is within the bound that keeps correlations "
+            "within 0.01 of float32's."
+        )
+
+    def where(key: str) -> str:
+        return "every config" if not key else f"`{key}`" if key in spec.configs else f"the {key} aligners"
+
+    reasons = "; ".join(f"{where(key)}: {why}" for key, why in refused.items())
+    rest = f" It is allowed for {', '.join(f'`{k}`' for k in allowed)}." if allowed else ""
+    if "" not in refused and not allowed:
+        rest = " It is allowed for the rest."
+    return f"int8 is refused for {reasons}.{rest}"
+
+
+def cpu_measured(spec: ModuleSpec) -> str:
+    """The family's rows of ``benchmarks/results/cpu_precision.json``: each mode's speed-up over float32 and
+    its largest |Δ| per example, in one sentence."""
+    data = results("cpu_precision")
+    rows = [r for r in data["results"] if r["family"].split("-")[0] == spec.family]
+    parts = []
+    for row in rows:
+        base, modes = row["modes"]["float32"], []
+        for mode in ("bfloat16", "int8"):
+            cell = row["modes"][mode]
+            if "refused" in cell:
+                modes.append(f"{mode} refused there")
+                continue
+            worst = max(d["max_abs_delta"] for d in cell["drift"].values())
+            modes.append(
+                f"{mode} {base['ours_s'] / cell['ours_s']:.2f}× as fast as float32 (max |Δ| {sci(worst)})"
+            )
+        parts.append(f"{row['label']}, {row['examples']} examples: {', '.join(modes)}")
+    if not parts:
+        return ""
+    return (
+        f"Measured on random weights in the real shapes, E-minilm's real MiniLM excepted ({data['machine']}; "
+        f"`benchmarks/results/cpu_precision.md`): {'; '.join(parts)}. "
+    )
+
+
+def precision_section(spec: ModuleSpec, notes: CardNotes) -> str:
     measured = notes.precision(results) if notes.precision else ""
     bound = _PRECISION_BOUND.format(more=f"; {notes.precision_bound}" if notes.precision_bound else "")
+    cpu = _CPU_MODES.format(int8=int8_status(spec), measured=cpu_measured(spec))
     return f"""## Precision
 
-`float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators only) moved {measured}.
-{bound}"""
+`float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators, and CPUs with bf16 units) moved {measured}.
+{bound}
+
+{cpu}"""
 
 
 def references_section(spec: ModuleSpec, notes: CardNotes) -> str:
@@ -326,7 +385,7 @@ def card(name: str) -> str:
         f"### Examples\n\n{notes.examples}",
         f"## Limitations and Bias\n\n{notes.limitations}",
         f"### Deviations from the reference implementation ({notes.reference})\n\n{notes.deviations}",
-        precision_section(notes),
+        precision_section(spec, notes),
         f"## Runtime\n\n{runtime}",
         f"## Citation\n\n```bibtex\n{spec.citation.strip()}\n```",
         references_section(spec, notes),

@@ -131,7 +131,7 @@ def test_the_option_table_is_plain_data_shared_by_every_interface():
     assert (
         names
         == list(options_module.RUNTIME_OPTIONS)
-        == ["device", "dtype", "batch_size", "max_batch_tokens", "allow_tf32"]
+        == ["device", "dtype", "batch_size", "max_batch_tokens", "allow_tf32", "quantize"]
         == list(WhereToRun.__annotations__)  # the type of a scorer's **where names the same options
     )
 

@@ -15,6 +15,16 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 
+def quantized(weights: tuple, quantize: str | None) -> tuple:
+    """``(model, tokenizer, *extra)`` with the model's transformer blocks in dynamic int8 when ``quantize``
+    says so (:func:`~nlgmetrics.core.quantize.quantize_blocks`), else as loaded."""
+    if quantize == "int8":
+        from .quantize import quantize_blocks
+
+        quantize_blocks(weights[0])
+    return weights
+
+
 class WrapperArgs(TypedDict, total=False):
     """What :class:`ModelWrapper` takes besides the weights: the type of a subclass's ``**common``."""
 
@@ -84,8 +94,8 @@ class ModelWrapper:
         cls, run: Runtime, key: tuple[str, str, str | None], load: Callable[[], tuple], *, name: str
     ) -> Self:
         """The wrapper over ``load()``'s weights, cached under ``(kind, source, revision)`` and ``run``'s
-        device and dtype; ``run`` gives the batch sizes."""
-        model, tokenizer, *extra = run.cached(*key, load)
+        device, dtype and quantization (applied here, once per cached entry); ``run`` gives the batch sizes."""
+        model, tokenizer, *extra = run.cached(*key, lambda: quantized(load(), run.quantize))
         batch_size = run.rows(per_text=cls.rows_per_text)
         return cls(
             model, tokenizer, *extra, batch_size=batch_size, name=name, max_batch_tokens=run.max_batch_tokens

@@ -187,9 +187,44 @@ def name_option(name: str, help: str) -> Option:
 MODEL_REVISION = name_option("model_revision", "Hub revision of a model repo that is not registered")
 """The revision of a ``model`` option's repo (InfoLM, UniEval)."""
 
+DTYPE_NAMES = ("float32", "bfloat16", "float16")
+DTYPE_ALIASES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16", "half": "float16"}
+QUANTIZE_MODES = ("int8",)
+"""What ``quantize`` takes (None, the default: no quantization)."""
+
+
+def check_dtype(name: str, value: Any) -> Any:
+    """A dtype name (:data:`DTYPE_NAMES` or an alias) or a ``torch.dtype``; whether the device runs it is
+    decided with the device, in :meth:`~nlgmetrics.core.runtime.Runtime.resolve`.
+
+    >>> check_dtype("dtype", "bf16")
+    'bf16'
+    >>> check_dtype("dtype", "int8")
+    Traceback (most recent call last):
+    ...
+    ValueError: dtype='int8' is not one of 'float32', 'bfloat16', 'float16' (or fp32, bf16, fp16, half); \
+for int8 use quantize='int8'
+    """
+    is_torch_dtype = type(value).__name__ == "dtype" and type(value).__module__ == "torch"
+    if is_torch_dtype or (isinstance(value, str) and (value in DTYPE_NAMES or value in DTYPE_ALIASES)):
+        return value
+    hint = "; for int8 use quantize='int8'" if value == "int8" else ""
+    raise ValueError(
+        f"{name}={value!r} is not one of {', '.join(map(repr, DTYPE_NAMES))} (or {', '.join(DTYPE_ALIASES)})"
+        + hint
+    )
+
+
+check_dtype.choices = DTYPE_NAMES  # read by user interfaces (a drop-down)
+
 COMMON_LOAD_OPTIONS = (
     Option("device", 'where to run: "cuda", "cuda:1", "mps" or "cpu" (default: cuda, then mps, then cpu)'),
-    Option("dtype", '"float32" (default; the reference numbers) or "float16"/"bfloat16" on accelerators'),
+    Option(
+        "dtype",
+        '"float32" (default; the reference numbers), "bfloat16" (accelerators, and CPUs with bf16 units: '
+        'AVX512-BF16 or AMX) or "float16" (accelerators)',
+        check=check_dtype,
+    ),
     Option("batch_size", "inputs per forward pass (default adapts to the device)", cli_type=int),
     Option(
         "max_batch_tokens",
@@ -204,9 +239,18 @@ COMMON_LOAD_OPTIONS = (
         False,
         cli_type=bool,
     ),
+    Option(
+        "quantize",
+        '"int8": the Linear layers of the transformer blocks in dynamic int8 on the CPU (per-token '
+        "activations, per-channel weights; faster where bf16 is not, scores move: see the card's Precision); "
+        "default: none",
+        check=check_choice(QUANTIZE_MODES),
+    ),
 )
-"""Where and how to run, for every module. Their values are checked in one place, where they are resolved
-together: :meth:`nlgmetrics.core.runtime.Runtime.resolve` (so these rows carry no check of their own)."""
+"""Where and how to run, for every module. Their values are resolved together in one place,
+:meth:`nlgmetrics.core.runtime.Runtime.resolve`, which also decides what the machine allows (bf16 units,
+int8 on the CPU); the rows of ``dtype`` and ``quantize`` carry their choices (user interfaces offer them as
+drop-downs) and ``resolve`` checks a value with the row's own check."""
 RUNTIME_OPTIONS = tuple(option.name for option in COMMON_LOAD_OPTIONS)
 COMMON_COMPUTE_OPTIONS = (
     Option("show_progress", "show a progress bar counting examples", False, check_bool, cli_type=bool),

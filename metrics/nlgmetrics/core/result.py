@@ -7,6 +7,9 @@ True
 >>> signature("ctc_consistency", "E-minilm", ["E:repo@0123abc@layer6"], "float32",
 ...           versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
 'nlgmetrics:0.1.0|module:ctc_consistency|config:E-minilm|weights:E:repo@0123abc@layer6|dtype:float32|transformers:4.57.0|torch:2.13.0'
+>>> signature("ctc_consistency", "E-minilm", ["E:repo@0123abc@layer6"], "float32", quantize="int8", device="cpu",
+...           versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
+'nlgmetrics:0.1.0|module:ctc_consistency|config:E-minilm|weights:E:repo@0123abc@layer6|dtype:float32|quantize:int8|device:cpu|transformers:4.57.0|torch:2.13.0'
 >>> signature("infolm", "bert-base-uncased", ["repo@0123abc"], "float32", tf32=True,
 ...           versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
 'nlgmetrics:0.1.0|module:infolm|config:bert-base-uncased|weights:repo@0123abc|dtype:float32|matmul:tf32|transformers:4.57.0|torch:2.13.0'
@@ -58,11 +61,15 @@ def signature(
     dtype: str,
     *,
     tf32: bool = False,
+    quantize: str | None = None,
+    device: str | None = None,
     versions: Mapping[str, str] | None = None,
 ) -> str:
     """One line that pins how a score was made (like bert_score's hash): module, config, every weight
     as ``repo@revision`` (with the layer where one is chosen), dtype (``|matmul:tf32`` after it when
-    float32 matmuls ran in TF32 on CUDA: ``allow_tf32=True``) and the package versions."""
+    float32 matmuls ran in TF32 on CUDA: ``allow_tf32=True``; ``|quantize:int8`` when the Linear layers ran
+    in int8), the device type where the numbers depend on its kernels (``|device:cpu``: given for reduced
+    precision) and the package versions."""
     versions = versions or package_versions()
     parts = [
         f"nlgmetrics:{versions['nlgmetrics']}",
@@ -71,6 +78,8 @@ def signature(
         f"weights:{'+'.join(weights)}",
         f"dtype:{dtype}",
         *(["matmul:tf32"] if tf32 else []),
+        *([f"quantize:{quantize}"] if quantize else []),
+        *([f"device:{device}"] if device else []),
         f"transformers:{versions['transformers']}",
         f"torch:{versions['torch']}",
     ]

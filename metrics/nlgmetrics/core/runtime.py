@@ -31,7 +31,7 @@ import torch
 from tqdm.auto import tqdm
 
 from .batching import resolve_token_budget
-from .options import check_bool, check_positive_int
+from .options import QUANTIZE_MODES, check_bool, check_choice, check_dtype, check_positive_int
 
 T = TypeVar("T")
 
@@ -44,6 +44,7 @@ _DTYPES = {
     "bfloat16": torch.bfloat16,
     "bf16": torch.bfloat16,
 }
+"""Every name :func:`~nlgmetrics.core.options.check_dtype` takes, as a torch dtype."""
 
 
 _RUNNABLE = ("cpu", "cuda", "mps")
@@ -135,19 +136,71 @@ def select_device(device: str | torch.device | None = None) -> torch.device:
     return resolved
 
 
+def cpu_bf16_missing() -> str | None:
+    """Why this CPU does not run bfloat16 as measured (None: it does): torch must report bf16 units, AVX512-BF16
+    or AMX-BF16 (``torch.cpu.get_capabilities()``; without them every bf16 operation is emulated, slower than
+    float32), and run its AVX512 kernels (``torch.backends.cpu.get_cpu_capability()``; lower under
+    ``ATEN_CPU_CAPABILITY``, e.g. ``default``, which asks for torch's portable kernels)."""
+    get_capabilities = getattr(torch.cpu, "get_capabilities", None)  # torch >= 2.10
+    if get_capabilities is not None:
+        features = get_capabilities()
+        units = bool(features.get("avx512_bf16") or features.get("amx_bf16"))
+    else:
+        units = torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()
+    if not units:
+        return "needs bf16 units, and torch reports neither AVX512-BF16 nor AMX-BF16 on this CPU: bf16 would be emulated, slower than float32"
+    capability = torch.backends.cpu.get_cpu_capability()
+    if capability != "AVX512":
+        return (
+            f"needs torch's AVX512 kernels, and torch runs its {capability} kernels here (ATEN_CPU_CAPABILITY): "
+            "bf16 is offered where torch runs it on bf16 units with its AVX512 kernels"
+        )
+    return None
+
+
 def resolve_dtype(dtype: str | torch.dtype | None, device: torch.device) -> torch.dtype:
-    """float32 by default; float16/bfloat16 only on accelerators."""
+    """float32 by default; bfloat16 on accelerators and on CPUs with bf16 units (:func:`cpu_bf16_missing`);
+    float16 on accelerators. Anything else is one ValueError line saying why and what to use instead."""
     if dtype is None:
         return torch.float32
     if isinstance(dtype, str):
-        if dtype not in _DTYPES:
-            raise ValueError(f"dtype={dtype!r} is not one of {sorted(_DTYPES)}")
+        check_dtype("dtype", dtype)
         dtype = _DTYPES[dtype]
     if dtype not in (torch.float32, torch.float16, torch.bfloat16):
-        raise ValueError(f"dtype={dtype} is not supported; use float32, float16 or bfloat16")
-    if dtype != torch.float32 and device.type == "cpu":
-        raise ValueError(f"dtype={dtype} is only supported on accelerators; use float32 on cpu")
+        raise ValueError(f"dtype={dtype} is not supported; use float32, bfloat16 or float16")
+    if device.type == "cpu" and dtype == torch.float16:
+        raise ValueError(
+            "dtype='float16' is not supported on the cpu (emulated there, slower than float32); use float32, "
+            "or bfloat16 on a CPU with bf16 units"
+        )
+    if device.type == "cpu" and dtype == torch.bfloat16 and (missing := cpu_bf16_missing()):
+        raise ValueError(
+            f"dtype='bfloat16' on the cpu {missing}; use float32 (the default) or quantize='int8'"
+        )
     return dtype
+
+
+def resolve_quantize(quantize: str | None, device: torch.device, dtype: torch.dtype) -> str | None:
+    """None (no quantization) or ``"int8"``: dynamic int8 Linear layers, on the CPU, over a float32 model,
+    where this torch has the CPU int8 matmul (:func:`~nlgmetrics.core.quantize.int8_missing`)."""
+    if quantize is None:
+        return None
+    check_choice(QUANTIZE_MODES)("quantize", quantize)
+    if device.type != "cpu":
+        raise ValueError(
+            f"quantize={quantize!r} runs on the cpu only (dynamic int8 matmuls); on {device.type} use "
+            "dtype='bfloat16' or 'float16'"
+        )
+    if dtype != torch.float32:
+        raise ValueError(
+            f"quantize={quantize!r} quantizes a float32 model; with it leave dtype at float32 (int8 Linear "
+            f"layers with {str(dtype).removeprefix('torch.')} between them are not supported)"
+        )
+    from .quantize import int8_missing
+
+    if missing := int8_missing():
+        raise ValueError(f"quantize={quantize!r} cannot run here: {missing}; use float32 or dtype='bfloat16'")
+    return quantize
 
 
 def tf32_in_effect(allow_tf32: Any, device: torch.device) -> bool:
@@ -390,6 +443,7 @@ class WhereToRun(TypedDict, total=False):
     batch_size: int | None
     max_batch_tokens: int | None
     allow_tf32: bool | None
+    quantize: str | None
 
 
 @dataclass(frozen=True)
@@ -399,7 +453,8 @@ class Runtime:
 
     ``batch_size`` is the user's (None: by device, see :meth:`rows`); ``max_batch_tokens`` the token
     budget in effect (the user's, or on cuda with neither given one from the GPU's memory); ``tf32``
-    whether float32 matmuls run in TF32.
+    whether float32 matmuls run in TF32; ``quantize`` None or ``"int8"`` (the transformer blocks' Linear
+    layers in dynamic int8, :mod:`~nlgmetrics.core.quantize`).
     """
 
     device: torch.device
@@ -407,6 +462,7 @@ class Runtime:
     batch_size: int | None = None
     max_batch_tokens: int | None = None
     tf32: bool = False
+    quantize: str | None = None
 
     @classmethod
     def resolve(
@@ -416,28 +472,31 @@ class Runtime:
         batch_size: int | None = None,
         max_batch_tokens: int | None = None,
         allow_tf32: bool | None = False,
+        quantize: str | None = None,
     ) -> Runtime:
         """The one place the load options that say where and how to run are checked and resolved
         (a ValueError names the bad one): :func:`select_device`, :func:`resolve_dtype`, the batch sizes
-        (positive ints), the token budget and :func:`tf32_in_effect`."""
+        (positive ints), the token budget, :func:`tf32_in_effect` and :func:`resolve_quantize`."""
         if batch_size is not None:  # numpy's ints taken, as Python ints from here on
             batch_size = check_positive_int("batch_size", batch_size)
         if max_batch_tokens is not None:
             max_batch_tokens = check_positive_int("max_batch_tokens", max_batch_tokens)
         chosen = select_device(device)
+        resolved = resolve_dtype(dtype, chosen)
         return cls(
             device=chosen,
-            dtype=resolve_dtype(dtype, chosen),
+            dtype=resolved,
             batch_size=batch_size,
             max_batch_tokens=resolve_token_budget(chosen, batch_size, max_batch_tokens),
             tf32=tf32_in_effect(allow_tf32, chosen),
+            quantize=resolve_quantize(quantize, chosen, resolved),
         )
 
     @classmethod
     def of(cls, runtime: Runtime | None, **where: Any) -> Runtime:
         """``runtime`` when the caller resolved it already (an evaluate module does, at load), else
-        :meth:`resolve` of ``where`` (device, dtype, batch_size, max_batch_tokens, allow_tf32); both is a
-        TypeError."""
+        :meth:`resolve` of ``where`` (device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize); both
+        is a TypeError."""
         if runtime is None:
             return cls.resolve(**where)
         given = [name for name, value in where.items() if value not in (None, False)]
@@ -455,9 +514,16 @@ class Runtime:
         (a masked LM's rows are masked copies: 4 per text)."""
         return self.batch_size or per_text * default_batch_size(self.device)
 
+    @property
+    def reduced(self) -> bool:
+        """Whether the numbers are not float32's (bf16/fp16 weights, or int8 Linear layers): their rounding
+        then depends on the device's kernels, so the signature names the device."""
+        return self.dtype != torch.float32 or self.quantize is not None
+
     def cached(self, kind: str, source: str, revision: str | None, load: Callable[[], T]) -> T:
-        """``load()`` once per process per (kind, source, revision, device, dtype): the weight cache."""
-        return cached((kind, source, revision, str(self.device), str(self.dtype)), load)
+        """``load()`` once per process per (kind, source, revision, device, dtype, quantize): the weight cache
+        (a quantized model is its own entry)."""
+        return cached((kind, source, revision, str(self.device), str(self.dtype), self.quantize), load)
 
 
 class Progress:

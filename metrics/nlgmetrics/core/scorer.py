@@ -54,7 +54,7 @@ def split_options(
     Traceback (most recent call last):
     ...
     ValueError: demo does not take the option devic; its options are device, dtype, batch_size, \
-max_batch_tokens, allow_tf32, show_progress, return_details
+max_batch_tokens, allow_tf32, quantize, show_progress, return_details
     """
     load_table = (*load_options, *COMMON_LOAD_OPTIONS)
     names = [o.name for o in (*load_table, *compute_options, *COMMON_COMPUTE_OPTIONS)]
@@ -82,12 +82,13 @@ class Scorer(ABC):
     def __init__(self, runtime: Runtime | None = None, **where: Unpack[WhereToRun]) -> None:
         """Where and how to run, decided once: ``runtime`` when the caller resolved it already (an evaluate
         module does, at load), else :meth:`Runtime.resolve` of the load options ``device`` (``"cuda"``,
-        ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu), ``dtype`` (``float32``, or
-        ``float16``/``bfloat16`` on accelerators), ``batch_size`` (rows per forward pass, a positive int;
+        ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu), ``dtype`` (``float32``; ``bfloat16``
+        on accelerators and CPUs with bf16 units; ``float16`` on accelerators), ``batch_size`` (rows per forward pass, a positive int;
         default by device), ``max_batch_tokens`` (padded tokens per forward pass instead: each batch holds
         as many length-sorted rows as fit; on cuda with neither given, a budget from the device's memory;
         scores do not depend on it) and ``allow_tf32`` (float32 matmuls in TF32 on CUDA: faster, not the
-        reference numbers, and the signature says so). Giving both is a TypeError."""
+        reference numbers, and the signature says so) and ``quantize`` (``"int8"``: the transformer blocks'
+        Linear layers in dynamic int8 on the CPU). Giving both is a TypeError."""
         unknown = sorted(set(where) - set(RUNTIME_OPTIONS))
         if unknown:
             raise TypeError(
@@ -95,6 +96,17 @@ class Scorer(ABC):
                 f"{', '.join(RUNTIME_OPTIONS)}"
             )
         self.runtime = Runtime.of(runtime, **where)
+
+    def refuse_int8(self, config: str | None) -> None:
+        """Called by a family's constructor before any weights load: ``quantize="int8"`` where the module
+        refuses it for ``config`` (the spec's ``int8_refusal``: a config, an aligner such as ``"D:./x"``, or
+        every config) is one ValueError saying why."""
+        why = self.spec.int8_refusal(config) if self.runtime.quantize == "int8" else ""
+        if why:
+            raise ValueError(
+                f"quantize='int8' is refused for {self.spec.name} {config or self.spec.default_config}: {why}; "
+                "use dtype='bfloat16' (on accelerators and CPUs with bf16 units) or float32"
+            )
 
     @property
     def name(self) -> str:
@@ -132,7 +144,16 @@ class Scorer(ABC):
     @functools.cached_property
     def signature(self) -> str:
         """The line every result carries (:func:`~nlgmetrics.core.result.signature`), made once per scorer."""
-        return signature(self.name, self.config_label(), self.weights(), self.dtype_name, tf32=self.tf32)
+        run = self.runtime
+        return signature(
+            self.name,
+            self.config_label(),
+            self.weights(),
+            self.dtype_name,
+            tf32=self.tf32,
+            quantize=run.quantize,
+            device=run.device.type if run.reduced else None,
+        )
 
     # ---- options ------------------------------------------------------------------------------------
 

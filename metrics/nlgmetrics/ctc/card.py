@@ -273,7 +273,31 @@ def precision(results: Results) -> str:
     )
     return (
         f"consistency scores of {data['examples']} SummEval pairs by at most: {measured} (`benchmarks/precision.py`, "
-        "bf16 on the CPU; random weights in the real shapes except MiniLM; `benchmarks/results/precision.md`)"
+        "bf16 on the CPU; random weights in the real shapes except MiniLM; `benchmarks/results/precision.md`). "
+        + judged_precision(results)
+    )
+
+
+def judged_precision(results: Results) -> str:
+    """How far each mode moved E-minilm's correlations with SummEval's expert consistency scores
+    (``benchmarks/precision_meta_eval.py``)."""
+    data = results("precision_meta_eval")
+    modes = []
+    for run in data["runs"]:
+        if run["mode"] == "float32":
+            continue
+        if "refused" in run:
+            modes.append(f"{run['mode']} was refused on the measuring machine")
+            continue
+        rows = [r for r in data["rows"] if r["mode"] == run["mode"]]
+        inside = all(r["inside_ci"] for r in rows)
+        modes.append(
+            f"{run['mode']} by at most {max(r['abs_delta'] for r in rows):.4f} "
+            f"({'inside' if inside else 'not always inside'} float32's 95% intervals)"
+        )
+    return (
+        f"On SummEval's {data['records']:,} judged summaries, E-minilm's sample, summary and system correlations "
+        f"with the experts' consistency moved: {'; '.join(modes)} (`benchmarks/results/precision_meta_eval.md`)"
     )
 
 

@@ -62,6 +62,17 @@ RANGE_LABELS = {
 }
 """The range in a few words, by aggregation and aligner kind (``ModuleSpec.range_label``)."""
 
+INT8_REFUSED = {
+    "E-minilm": "",  # allowed: measured on the real MiniLM and on SummEval's judgments
+    "E": "only E-minilm's MiniLM is measured in int8, and roberta-large's body moved the D aligner's scores past "
+    "the bound",
+    "D": "it moved the scores of a D aligner of roberta-large's shape past the bound that keeps correlations "
+    "within 0.01 of float32's",
+    "R": "it moved the scores of an R aligner of bert-base's shape past the bound that keeps correlations within "
+    "0.01 of float32's",
+}
+"""Where CTC refuses ``quantize="int8"`` (``ModuleSpec.int8_refused``): ``benchmarks/cpu_precision.py``."""
+
 _EXAMPLE = {
     "predictions": ["The cat sat on the mat."],
     "sources": ["A cat was sitting on the mat."],
@@ -125,6 +136,7 @@ def _spec(aspect: str) -> ModuleSpec:
         higher_is_better=True,
         score_range=RANGES[ASPECTS[aspect].aggregation],
         range_labels=RANGE_LABELS[ASPECTS[aspect].aggregation],
+        int8_refused=INT8_REFUSED,
         codebase_urls=("https://github.com/tanyuqian/ctc-gen-eval",),
         reference_urls=("https://aclanthology.org/2021.emnlp-main.599",),
         example={name: _EXAMPLE[name] for name in ASPECTS[aspect].inputs},

@@ -128,7 +128,7 @@ class CTCScorer(Scorer):
         aligner: a registered variant (``E-bert``, ``E-roberta``, ``E-roberta-mnli``, ``E-minilm``), a
             custom ``"E:<repo-or-dir>[@layer]"``, or None for the aspect's default.
         aligner_revision: Hub revision for a custom aligner repo (registered ones are pinned).
-        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32: where and how to run, as
+        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize: where and how to run, as
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a text).
 
     ``long_inputs="window"`` windows only the context side ``b`` of each alignment ``align(a → b)``;
@@ -149,6 +149,7 @@ class CTCScorer(Scorer):
         self.aspect = aspect_named(aspect)
         self.spec = SPECS[f"ctc_{aspect}"]
         self.config = None if self.choice.custom else self.choice.name
+        self.refuse_int8(self.choice.name)
         self.sources: dict[str, AlignerSource] = {}
         self.aligners: dict[AlignerSource, Aligner] = {}
         option = f"aligner={self.choice.name!r}" if self.choice.custom is not None else None

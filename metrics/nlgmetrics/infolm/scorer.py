@@ -206,7 +206,7 @@ class InfoLMScorer(Scorer):
         model: a key of the registry (default ``bert-base-uncased``, pinned), a Hub repo id or a local
             folder of any masked LM saved with its vocabulary head.
         model_revision: Hub revision for a repo id that is not registered.
-        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32: where and how to run, as
+        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize: where and how to run, as
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a masked copy).
     """
 
@@ -222,6 +222,7 @@ class InfoLMScorer(Scorer):
         self.spec = SPECS["infolm"]
         name = DEFAULT_MODEL if model is None else model
         self.config = name if name in self.spec.configs else None
+        self.refuse_int8(name)
         self.source = resolve_weight(name, model_revision, role="masked_lm", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):
             self.lm = InfoLMModel.load(self.source.path, self.source.revision, self.runtime, name=name)

@@ -9,7 +9,7 @@ widgets, the card builder and the Space read it without loading torch or evaluat
 >>> SPECS["infolm"].check_load_options({"devic": "cpu"})
 Traceback (most recent call last):
 ...
-TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size, max_batch_tokens, allow_tf32 (...)
+TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize (...)
 """
 
 from __future__ import annotations
@@ -143,6 +143,19 @@ class ModuleSpec:
         given = {k: v for k, v in options.items() if k in compute}
         return load_options, self.check_call(None, given, complete=False)[1]
 
+    int8_refused: dict[str, str] = field(default_factory=dict)
+    """Why ``quantize="int8"`` is refused, keyed as ``range_labels`` (a config, an aligner kind, or "" for
+    every config): int8 moved its scores past the bound that keeps correlations within 0.01 of float32's
+    (``benchmarks/cpu_precision.py``). Not listed, or listed with no reason (a config allowed inside a
+    refused aligner kind): int8 is allowed. The card says which."""
+
+    def _by_config(self, table: Mapping[str, str], config: str | None) -> str:
+        """``table``'s entry for ``config`` (a config name, or ``"D:./folder"``): the config's own, else its
+        aligner kind's (before the first "-" or ":"), else the "" entry; "" when none."""
+        config = config or self.default_config
+        kind = re.split(r"[-:]", config, maxsplit=1)[0]
+        return next((table[key] for key in (config, kind, "") if key in table), "")
+
     def range_label(self, config: str | None = None) -> str:
         """The score's range in a few words for ``config`` (a config name, or ``"D:./folder"``).
 
@@ -150,12 +163,11 @@ class ModuleSpec:
         >>> SPECS["ctc_consistency"].range_label("E-minilm"), SPECS["ctc_engagingness"].range_label("E-minilm")
         ('[-1, 1]', 'unbounded (a sum over tokens)')
         """
-        config = config or self.default_config
-        kind = re.split(r"[-:]", config, maxsplit=1)[0]
-        for key in (config, kind, ""):
-            if key in self.range_labels:
-                return self.range_labels[key]
-        return ""
+        return self._by_config(self.range_labels, config)
+
+    def int8_refusal(self, config: str | None = None) -> str:
+        """Why ``quantize="int8"`` is refused for ``config`` (:attr:`int8_refused`); "" where it is allowed."""
+        return self._by_config(self.int8_refused, config)
 
     def direction_label(self) -> str:
         """``higher is better``, ``lower is better``, or where the direction comes from."""

@@ -168,7 +168,7 @@ class UniEvalScorer(Scorer):
         model: the registered evaluator of the task by default; any registered seq2seq name, Hub repo
             id or local folder of a T5 Boolean-QA checkpoint.
         model_revision: Hub revision for a repo that is not registered.
-        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32: where and how to run, as
+        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize: where and how to run, as
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a question).
     """
 
@@ -188,6 +188,7 @@ class UniEvalScorer(Scorer):
         :meth:`required_inputs`)."""
         self.custom_model = model is not None
         self.task: Task = TASKS[self.config]
+        self.refuse_int8(self.config)
         name = self.task.model if model is None else model
         self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):

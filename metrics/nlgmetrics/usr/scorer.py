@@ -126,7 +126,7 @@ class USRScorer(Scorer):
     Args:
         mlm, dr_c, dr_f: a registered weight name, a Hub repo id or a folder replacing the registered
             (converted, released) model of that sub-metric.
-        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32: where and how to run, as
+        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize: where and how to run, as
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a masked copy for USR-MLM, a pair for DR).
     """
 
@@ -145,6 +145,7 @@ class USRScorer(Scorer):
         self.spec = SPECS["usr"]
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         self.config = None if any(given.values()) else config
+        self.refuse_int8(config)
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {
             part: resolve_weight(

@@ -86,7 +86,8 @@ def build_space(limits: Limits | None = None):
 
     def api_score(module: str, config: str, records: str, options: str) -> dict:
         """Score records (a JSON list of objects with the module's input fields) with a registered config
-        (``"default"`` for the module's default) and compute() options (a JSON object); returns the
+        (``"default"`` for the module's default) and compute() options (a JSON object, which may also choose
+        the precision: ``{"dtype": "bfloat16"}`` or ``{"quantize": "int8"}``); returns the
         compute() result with ``config`` (the config that scored), ``note`` (why it is not the one
         asked for, when the default's weights are missing here; else "") and ``ignored_fields`` (the
         records' other fields, not scored: [] when none)."""
@@ -107,7 +108,8 @@ def build_space(limits: Limits | None = None):
         """The weights loaded now: ``{"budget_mb", "total_mb", "models": [{"module", "config", "mb", "weights",
         "last_used"}], "weights": [{"name", "mb", "models"}]}`` (megabytes of weights, 2**20 bytes; ``total_mb``
         counts each set of weights once, as the budget does, while a model's ``mb`` is its own weights, shared
-        or not; ``last_used`` in seconds since the epoch), models most recent first."""
+        or not; ``last_used`` in seconds since the epoch; ``load`` too when a precision was chosen, e.g.
+        ``{"quantize": "int8"}``), models most recent first."""
         return pool.status()
 
     with gr.Blocks(title="nlgmetrics") as demo:

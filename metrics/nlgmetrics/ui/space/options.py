@@ -1,9 +1,12 @@
-"""The controls every mode shares, from the modules' declarations: compute() options as widgets and typed
-values, the config drop-down and the fields a config reads.
+"""The controls every mode shares, from the modules' declarations: compute() options and the precision
+(the load options ``dtype`` and ``quantize``, from :data:`~nlgmetrics.core.options.COMMON_LOAD_OPTIONS`) as
+widgets and typed values, the config drop-down and the fields a config reads.
 
 >>> from nlgmetrics.modules import SPECS
 >>> parse_options(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
 {'temperature': 0.5, 'idf': False}
+>>> parse_options(SPECS["infolm"], {"temperature": "(default)", "quantize": "int8"})
+{'quantize': 'int8'}
 >>> config_inputs(SPECS["unieval"], "dialogue")
 ('predictions', 'sources', 'contexts')
 """
@@ -15,10 +18,10 @@ from typing import Any
 
 from ...core.availability import READY, config_note, config_status, default_choice
 from ...modules import SPECS
-from ...modules.spec import ModuleSpec, Option
+from ...modules.spec import COMMON_LOAD_OPTIONS, ModuleSpec, Option
 from ..widget import field_label
 from .context import FamilyContext
-from .pool import DEFAULT, SpaceError, resolve_config
+from .pool import DEFAULT, SPACE_LOAD_OPTIONS, SpaceError, resolve_config
 
 
 def config_inputs(spec: ModuleSpec, chosen: str | None) -> tuple[str, ...]:
@@ -33,19 +36,27 @@ def config_inputs(spec: ModuleSpec, chosen: str | None) -> tuple[str, ...]:
     return spec.inputs_for(config)
 
 
+def precision_options() -> dict[str, Option]:
+    """The load options a visitor chooses (:data:`~.pool.SPACE_LOAD_OPTIONS`), as every module declares them."""
+    return {o.name: o for o in COMMON_LOAD_OPTIONS if o.name in SPACE_LOAD_OPTIONS}
+
+
 def ui_options(specs: Sequence[ModuleSpec]) -> dict[str, Option]:
-    """The compute() options the modules offer a user (those with a command-line type), by name."""
+    """The compute() options the modules offer a user (those with a command-line type), by name, then the
+    precision (:func:`precision_options`, shown for every module)."""
     out: dict[str, Option] = {}
     for spec in specs:
         for option in spec.compute_options:
             if option.cli_type is not None:
                 out.setdefault(option.name, option)
-    return out
+    return {**out, **precision_options()}
 
 
 def parse_options(spec: ModuleSpec, values: dict[str, Any]) -> dict[str, Any]:
-    """The options the user set (blank or "(default)" leaves one to the module), typed as declared."""
-    declared = {o.name: o for o in spec.compute_options if o.cli_type is not None}
+    """The options the user set (blank or "(default)" leaves one to the module), typed as declared: the
+    module's compute() options, checked, then the precision chosen (checked with the machine when scoring:
+    :func:`~.pool.chosen_load_options`)."""
+    declared = {o.name: o for o in spec.compute_options if o.cli_type is not None} | precision_options()
     out: dict[str, Any] = {}
     for name, value in values.items():
         option = declared.get(name)
@@ -55,14 +66,20 @@ def parse_options(spec: ModuleSpec, values: dict[str, Any]) -> dict[str, Any]:
             out[name] = option.parse(value) if isinstance(value, str) else value
         except ValueError as err:
             raise SpaceError(str(err)) from None
-    return spec.check_call(None, out, complete=False)[1]
+    load = {k: out.pop(k) for k in SPACE_LOAD_OPTIONS if k in out}
+    return {**spec.check_call(None, out, complete=False)[1], **load}
+
+
+def own_options(spec: ModuleSpec) -> set[str]:
+    """The options shown for module ``spec``: its compute() options and the precision."""
+    return {o.name for o in spec.compute_options} | set(SPACE_LOAD_OPTIONS)
 
 
 def option_components(options: dict[str, Option], shown: ModuleSpec) -> dict[str, Any]:
     """One drop-down (choices, booleans) or text box per option; only ``shown``'s own are visible."""
     import gradio as gr
 
-    own = {o.name for o in shown.compute_options}
+    own = own_options(shown)
     comps = {}
     for name, option in options.items():
         choices = getattr(option.check, "choices", None)
@@ -146,7 +163,7 @@ def on_module(ctx: FamilyContext, name: str) -> list:
     updates = [gr.update(choices=config_choices(spec), value="")]
     inputs = config_inputs(spec, "")
     updates += [gr.update(visible=f in inputs, label=field_label(spec, f)) for f in ctx.fields]
-    own = {o.name: o for o in spec.compute_options}
+    own = {o.name: o for o in (*spec.compute_options, *precision_options().values())}
     updates += [
         gr.update(visible=o in own, label=f"{o}: {own[o].help}" if o in own else None) for o in ctx.options
     ]

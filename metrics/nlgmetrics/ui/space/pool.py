@@ -9,6 +9,8 @@ least recently used set of weights that no request is using leaves: every module
 (they are all idle) and its weights leave the cache and are freed (a set also used by a module that stays
 is kept). One set bigger than the whole budget is served alone, by the modules that share it. Concurrent
 requests for the same model and options are scored in one compute() (:mod:`.merging`).
+A model is held per (module, config) and per the precision a request asks for (the load options
+:data:`SPACE_LOAD_OPTIONS`, e.g. ``dtype="bfloat16"``): each precision is its own set of weights.
 
 """
 
@@ -40,6 +42,33 @@ from .merging import Merger
 
 DEFAULT = "(default)"
 """The value of an option or config drop-down that leaves the choice to the module."""
+
+SPACE_LOAD_OPTIONS = ("dtype", "quantize")
+"""The load options a visitor may choose (the precision: :data:`~nlgmetrics.core.options.COMMON_LOAD_OPTIONS`'
+rows); where the models run and their batch sizes are the Space's own."""
+
+Key = tuple
+"""A held model: ``(module, config)``, then ``(name, value)`` of each chosen load option, sorted."""
+
+
+def pool_key(name: str, config: str, load: dict[str, Any] | None = None) -> Key:
+    """The key of module ``name`` with ``config`` loaded with ``load`` (the default precision: no more).
+
+    >>> pool_key("infolm", "bert-base-uncased", {"quantize": "int8"})
+    ('infolm', 'bert-base-uncased', ('quantize', 'int8'))
+    """
+    return (name, config, *sorted((load or {}).items()))
+
+
+def key_label(key: Key) -> str:
+    """``module:config`` with the chosen load options, for messages and thread names.
+
+    >>> key_label(("infolm", "bert-base-uncased", ("dtype", "bfloat16")))
+    'infolm:bert-base-uncased (dtype=bfloat16)'
+    """
+    extra = ", ".join(f"{name}={value}" for name, value in key[2:])
+    return f"{key[0]}:{key[1]}" + (f" ({extra})" if extra else "")
+
 
 MB = 2**20
 """A megabyte of the budget: 2**20 bytes."""
@@ -168,22 +197,23 @@ def weight_label(key: tuple, names: dict[tuple, str]) -> str:
 
 
 class ModelPool:
-    """The loaded modules, one per (module, config), shared by every request within ``budget_mb``
-    megabytes of weights; each scores at most ``limits.model_concurrency`` merged requests at a time."""
+    """The loaded modules, one per (module, config, chosen load options: :func:`pool_key`), shared by every
+    request within ``budget_mb`` megabytes of weights; each scores at most ``limits.model_concurrency``
+    merged requests at a time."""
 
     def __init__(self, limits: Limits, budget_mb: float | None = None):
         self.limits = limits
         self.budget_mb = budget_mb or limits.max_model_mb or default_budget_mb()
-        self._held: dict[tuple[str, str], _Held] = {}
-        self._slots: dict[tuple[str, str], threading.BoundedSemaphore] = {}
-        self._workers: dict[tuple[str, str], ThreadPoolExecutor] = {}
+        self._held: dict[Key, _Held] = {}
+        self._slots: dict[Key, threading.BoundedSemaphore] = {}
+        self._workers: dict[Key, ThreadPoolExecutor] = {}
         """Each model's own compute threads (``model_concurrency`` of them): a thread's first tokenizer call
         copies the tokenizer (:func:`...core.tokenize.thread_tokenizer`, ~50 ms for MiniLM's), so the model
         runs on long-lived threads of its own rather than on whichever Gradio worker thread holds the turn."""
         self._total_bytes = 0
         self._lock = threading.Lock()
-        self._loading: dict[tuple[str, str], threading.Lock] = {}
-        self._known: dict[tuple[str, str], dict[tuple, dict]] = {}
+        self._loading: dict[Key, threading.Lock] = {}
+        self._known: dict[Key, dict[tuple, dict]] = {}
         """Each module's sets of weights when it was last loaded: what loading it again needs room for."""
         self._names: dict[tuple, str] = {}
         """A short name per set of weights (:func:`weight_label`)."""
@@ -192,15 +222,15 @@ class ModelPool:
 
     # ---- models -------------------------------------------------------------------------------------
 
-    def get(self, name: str, config: str):
+    def get(self, name: str, config: str, load: dict[str, Any] | None = None):
         """The loaded module (loading it, within the budget, on first use)."""
-        with self.using(name, config) as module:
+        with self.using(name, config, load) as module:
             return module
 
     @contextmanager
-    def using(self, name: str, config: str) -> Iterator[Any]:
+    def using(self, name: str, config: str, load: dict[str, Any] | None = None) -> Iterator[Any]:
         """The loaded module, counted as in use (never evicted) inside the block."""
-        key = (name, config)
+        key = pool_key(name, config, load)
         module = self._acquire(key)
         try:
             yield module
@@ -210,7 +240,7 @@ class ModelPool:
                 self._held[key].last_used = time.time()
             self._fit()
 
-    def _acquire(self, key: tuple[str, str]):
+    def _acquire(self, key: Key):
         with self._lock:
             if key in self._held:
                 return self._use(key)
@@ -226,7 +256,7 @@ class ModelPool:
                 self._held[key] = held
                 self._slots.setdefault(key, threading.BoundedSemaphore(self.limits.model_concurrency))
                 self._workers[key] = ThreadPoolExecutor(
-                    self.limits.model_concurrency, thread_name_prefix=f"nlgmetrics-{key[0]}:{key[1]}"
+                    self.limits.model_concurrency, thread_name_prefix=f"nlgmetrics-{key_label(key)}"
                 )
                 self._total_bytes = self._count_bytes()
                 self._known[key] = held.weights
@@ -245,20 +275,21 @@ class ModelPool:
                 self._names.setdefault(key, next((names[id(m)] for m in models if id(m) in names), ""))
         return {key: weight_storages(models) for key, models in sets.items()}
 
-    def _use(self, key: tuple[str, str]):
+    def _use(self, key: Key):
         held = self._held[key]
         held.users += 1
         held.last_used = time.time()
         return held.module
 
     @staticmethod
-    def _load(name: str, config: str):
+    def _load(name: str, config: str, *load: tuple[str, Any]):
+        """Module ``name`` with ``config``, loaded with the chosen load options (the rest of a :data:`Key`)."""
         import nlgmetrics
 
         from ...core.hub import WeightsUnavailableError
 
         try:
-            return nlgmetrics.load(name, config)
+            return nlgmetrics.load(name, config, **dict(load))
         except WeightsUnavailableError as err:
             status = config_status(SPECS[name], config)
             if status.available is False:
@@ -310,11 +341,11 @@ class ModelPool:
         held = {w for h in self._held.values() for w in h.weights}
         return _bytes(storages for w, storages in needs.items() if w not in held) / MB
 
-    def _victims(self, keep: set[tuple], emptying: bool) -> list[tuple[str, str]]:
+    def _victims(self, keep: set[tuple], emptying: bool) -> list[Key]:
         """The modules to evict next (the caller holds the lock): those built on the least recently used set
         of weights whose modules are all idle, none of them using a set in ``keep`` (about to be used); never
         the whole pool unless ``emptying`` (room for a module about to load)."""
-        users: dict[tuple, list[tuple[str, str]]] = {}
+        users: dict[tuple, list[Key]] = {}
         for key, held in self._held.items():
             for weights in held.weights:
                 users.setdefault(weights, []).append(key)
@@ -328,26 +359,28 @@ class ModelPool:
             candidates.append((max(h.last_used for h in helds), keys))
         return min(candidates, key=lambda c: c[0])[1] if candidates else []
 
-    def held(self, name: str, config: str):
+    def held(self, name: str, config: str, load: dict[str, Any] | None = None):
         """The module if the pool holds it now, else None (nothing loaded, nothing marked as used)."""
         with self._lock:
-            held = self._held.get((name, config))
+            held = self._held.get(pool_key(name, config, load))
         return None if held is None else held.module
 
-    def loaded(self) -> list[tuple[str, str]]:
+    def loaded(self) -> list[Key]:
         with self._lock:
             return sorted(self._held)
 
     def status(self) -> dict:
         """What ``/loaded`` answers: the budget, the weights held in all (``total_mb``, each set once), each
         loaded module (its own weights' ``mb`` and the sets it uses, most recently used first) and each set of
-        weights (its ``mb`` and the modules built on it)."""
+        weights (its ``mb`` and the modules built on it); a model loaded with chosen load options (a precision)
+        has them as ``load``."""
         with self._lock:
             ordered = sorted(self._held.items(), key=lambda item: -item[1].last_used)
             models = [
                 {
                     "module": k[0],
                     "config": k[1],
+                    **({"load": dict(k[2:])} if k[2:] else {}),
                     "mb": round(h.mb, 1),
                     "weights": [weight_label(w, self._names) for w in h.weights],
                     "last_used": h.last_used,
@@ -360,7 +393,7 @@ class ModelPool:
                     entry = sets.setdefault(
                         w, {"name": weight_label(w, self._names), "mb": round(_bytes([storages]) / MB, 1)}
                     )
-                    entry.setdefault("models", []).append(f"{k[0]}:{k[1]}")
+                    entry.setdefault("models", []).append(key_label(k))
             total = self._total_bytes / MB
         return {
             "budget_mb": self.budget_mb,
@@ -386,42 +419,54 @@ class ModelPool:
 
     # ---- scoring ------------------------------------------------------------------------------------
 
-    def compute(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
-        """The module's compute() of checked fields and options; requests waiting for the same model with
-        the same options are scored together when each example's scores depend on it alone."""
-        with self.using(name, config) as module:
+    def compute(
+        self,
+        name: str,
+        config: str,
+        fields: dict[str, list],
+        options: dict[str, Any],
+        load: dict[str, Any] | None = None,
+    ) -> dict:
+        """The module's compute() of checked fields and options, on the model loaded with ``load`` (chosen
+        load options; None: the default precision); requests waiting for the same model with the same
+        options are scored together when each example's scores depend on it alone."""
+        key = pool_key(name, config, load)
+        with self.using(name, config, load) as module:
             scorer = module.scorer
             together = scorer is not None and scorer.examples_independent(
                 scorer.spec.check_call(None, options, scorer.config, scorer=scorer)[1]
             )
         if not together or not fields.get("predictions"):
-            with self._slots[(name, config)]:
-                return self._run(name, config, fields, options)
-        key = (
-            name,
-            config,
+            with self._slots[key]:
+                return self._run(key, fields, options)
+        merge_key = (
+            *key,
             json.dumps(options, sort_keys=True, default=repr),
             tuple(f for f in fields if fields[f] is None),
         )
         return self.merger.run(
-            key,
+            merge_key,
             fields,
-            lambda merged: self._run(name, config, merged, options),
-            lambda: self._slots[(name, config)],
+            lambda merged: self._run(key, merged, options),
+            lambda: self._slots[key],
         )
 
-    def _run(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
+    def _run(self, key: Key, fields: dict[str, list], options: dict[str, Any]) -> dict:
         """The compute on one of the model's own threads (the caller holds one of its slots), in the
         caller's context (Gradio's request, which ZeroGPU's ``spaces.GPU`` reads)."""
-        with self.using(name, config):
+        with self.using(key[0], key[1], dict(key[2:])):
             context = contextvars.copy_context()
-            worker = self._workers[(name, config)]
-            return worker.submit(context.run, self._on_gpu, name, config, fields, options).result()
+            worker = self._workers[key]
+            return worker.submit(context.run, self._on_gpu, *key[:2], fields, options, key[2:]).result()
 
-    def _compute_now(self, name: str, config: str, fields: dict[str, list], options: dict[str, Any]) -> dict:
-        """Runs the model (on ZeroGPU inside ``spaces.GPU``, in its GPU worker process: no locks taken there)."""
-        held = self._held.get((name, config))
-        module = held.module if held is not None else self._load(name, config)
+    def _compute_now(
+        self, name: str, config: str, fields: dict[str, list], options: dict[str, Any], load: tuple = ()
+    ) -> dict:
+        """Runs the model (on ZeroGPU inside ``spaces.GPU``, in its GPU worker process: no locks taken there);
+        ``load``: the rest of its :data:`Key`."""
+        key = (name, config, *load)
+        held = self._held.get(key)
+        module = held.module if held is not None else self._load(*key)
         return module.compute(**fields, **options)
 
 
@@ -462,6 +507,21 @@ def _user_error(err: BaseException):
     return gr.Error(_error_text(err), print_exception=False)
 
 
+def chosen_load_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the precision a request chose, the rest of its options): each of :data:`SPACE_LOAD_OPTIONS` given is
+    checked by its declaration and by what this machine runs (a one-line refusal before any model loads,
+    e.g. bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module."""
+    from ...core.runtime import Runtime
+
+    load = {k: options[k] for k in SPACE_LOAD_OPTIONS if options.get(k) not in (None, DEFAULT)}
+    rest = {k: v for k, v in options.items() if k not in SPACE_LOAD_OPTIONS}
+    try:
+        Runtime.resolve(**load)
+    except ValueError as err:
+        raise SpaceError(str(err)) from None
+    return load, rest
+
+
 class Scored(NamedTuple):
     """What :func:`score_records` returns: the compute() result, the config that scored, why it is not the one
     asked for ("" when it is), and the records' fields that were not scored (in order of first appearance)."""
@@ -474,7 +534,8 @@ class Scored(NamedTuple):
 
 def score_records(pool: ModelPool, name: str, config: str | None, records: Any, options: Any) -> Scored:
     """What every mode and the API run: checks, then the module's compute(); the records' fields that are
-    not the config's inputs are ignored and named (one rule with the command line)."""
+    not the config's inputs are ignored and named (one rule with the command line). ``options`` holds
+    compute() options and the precision the visitor chose (:data:`SPACE_LOAD_OPTIONS`)."""
     if name not in SPECS:
         raise SpaceError(f"unknown module {name!r}; this Space has {', '.join(sorted(SPECS))}")
     spec = SPECS[name]
@@ -483,6 +544,7 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
         options = {}
     if not isinstance(options, dict):
         raise SpaceError(f"options must be a JSON object of {name}.compute() options")
+    load, options = chosen_load_options(options)
     given = [f for f in FIELDS if f in options]
     if given:
         raise SpaceError(
@@ -497,7 +559,7 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
     options = spec.check_call(None, options, config, complete=False)[1]
     check_option_sizes(options, pool.limits)
     fields = records_to_fields(inputs, records, pool.limits, list_fields=spec.list_inputs)
-    result = pool.compute(name, config, fields, options)
+    result = pool.compute(name, config, fields, options, load)
     return Scored(result, config, note, unused_columns(records, inputs))
 
 

@@ -45,15 +45,15 @@ def gpu_seconds(examples: int) -> int:
     return min(MAX_SECONDS, round(BASE_SECONDS + SECONDS_PER_EXAMPLE * examples))
 
 
-def on_gpu(run: Callable[[str, str, dict, dict], Any]) -> Callable[[str, str, dict, dict], Any]:
-    """``run(module, config, fields, options)`` wrapped in ``spaces.GPU`` on ZeroGPU (the duration from the
-    number of examples in ``fields``), else ``run`` itself. Its arguments and result are plain data (they
-    cross to the GPU worker process)."""
+def on_gpu(run: Callable[..., Any]) -> Callable[..., Any]:
+    """``run(module, config, fields, options, load)`` wrapped in ``spaces.GPU`` on ZeroGPU (the duration
+    from the number of examples in ``fields``), else ``run`` itself. Its arguments and result are plain data
+    (they cross to the GPU worker process)."""
     if not on_zerogpu():
         return run
     spaces = importlib.import_module("spaces")
 
-    def duration(module: str, config: str, fields: dict, options: dict) -> int:
+    def duration(module: str, config: str, fields: dict, options: dict, load: tuple = ()) -> int:
         return gpu_seconds(len(fields["predictions"]))
 
     return spaces.GPU(run, duration=duration)
