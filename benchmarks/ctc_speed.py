@@ -55,9 +55,9 @@ def prepare(
     from tokenizers import ByteLevelBPETokenizer
     from transformers import AutoTokenizer, BertConfig, BertModel, RobertaConfig, RobertaModel
 
-    from hub_models.convert_ctc import convert
     from nlgmetrics.core.registry import WEIGHTS
     from nlgmetrics.ctc.aligners.base import source_of
+    from nlgmetrics.ctc.convert import convert
     from nlgmetrics.testing import _wordpiece_vocab
     from tests.references.ctc import original_checkpoint
 

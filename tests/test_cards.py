@@ -46,13 +46,6 @@ def test_cards_are_up_to_date():
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_the_old_script_still_checks_the_cards():
-    run = subprocess.run(
-        [sys.executable, "scripts/build_cards.py", "--check"], cwd=ROOT, capture_output=True, text=True
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-
-
 def test_check_names_each_stale_card_and_how_to_regenerate(tmp_path, monkeypatch, capsys):
     for name in SPECS:
         (tmp_path / "metrics" / name).mkdir(parents=True)

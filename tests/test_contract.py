@@ -29,8 +29,9 @@ import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.core.hub import WeightsUnavailableError
 from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.validation import FIELDS
 from nlgmetrics.modules import MODULES, SPECS
-from nlgmetrics.modules.spec import FIELDS, ModuleSpec
+from nlgmetrics.modules.spec import ModuleSpec
 
 REPO = Path(__file__).resolve().parent.parent
 NAMES = sorted(MODULES)

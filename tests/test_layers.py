@@ -14,6 +14,7 @@ Read from every ``import`` and ``from ... import`` in the source (lazy ones insi
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "metrics" / "nlgmetrics"
@@ -86,3 +87,36 @@ def test_no_import_goes_up_a_floor_or_sideways():
             if LEVEL[target] > LEVEL[source] or (LEVEL[target] == LEVEL[source] == FAMILIES):
                 wrong.append(f"{path.relative_to(PACKAGE)}:{line} imports {target}")
     assert wrong == []
+
+
+ARCHITECTURE = PACKAGE.parents[1] / "docs" / "architecture.md"
+GROUPS = {"entry points": "__init__", "services": "records", "<family>/": "ctc"}
+"""docs/architecture.md's row labels that name a floor by a word, not a file: label -> a name on that floor."""
+
+
+def architecture_rows(text: str) -> list[tuple[str, str]]:
+    """(label, the row's text) of each row of the page's floors block, top first."""
+    block = re.search(r"## The floors\n\n```\n(.*?)^```", text, re.S | re.M).group(1)
+    rows: list[tuple[str, str]] = []
+    for line in block.splitlines():
+        if line and not line[0].isspace():
+            label, _, rest = line.partition("  ")
+            rows.append((label, rest.strip()))
+        elif rows:
+            rows[-1] = (rows[-1][0], f"{rows[-1][1]} {line.strip()}")
+    return rows
+
+
+def test_the_architecture_page_lists_the_floors_top_down():
+    """Its rows go down the floors of FLOORS, and each name of a floor is in a row of that floor."""
+    rows = architecture_rows(ARCHITECTURE.read_text(encoding="utf-8"))
+    names = [GROUPS.get(label, label.removesuffix("/").removesuffix(".py")) for label, _ in rows]
+    levels = [LEVEL[name] for name in names]
+    assert levels == sorted(levels, reverse=True), [label for label, _ in rows]
+    mentioned = {
+        name
+        for (_, text), level in zip(rows, levels, strict=True)
+        for name in LEVEL
+        if LEVEL[name] == level and re.search(rf"(^|[\s(,;:]){re.escape(name)}(\.py|/)", text)
+    }
+    assert sorted(set(LEVEL) - set(names) - mentioned - {"__init__", "__main__"}) == []

@@ -12,8 +12,8 @@ import pytest
 from nlgmetrics import cli
 from nlgmetrics.cli.common import CLIError, gather_inputs, parse_options, read_rows
 from nlgmetrics.cli.score import score_columns
+from nlgmetrics.core.options import parse_bool
 from nlgmetrics.modules import SPECS
-from nlgmetrics.modules.spec import parse_bool
 from nlgmetrics.records import field_value, read_records, write_records
 from nlgmetrics.ui import space
 from nlgmetrics.ui.records import Limits, read_upload, records_to_fields, scored_records, write_scored

@@ -16,7 +16,7 @@ NVIDIA_HERE = Path("/proc/driver/nvidia/version").exists()
 def _plan(tmp_path: Path, path: str, **env: str) -> subprocess.CompletedProcess:
     """What demo.sh/test.sh would do to install torch into a new environment (DRY_RUN=1)."""
     script = "source scripts/venv.sh && make_venv && install_torch"
-    environ = {k: v for k, v in os.environ.items() if k not in ("TORCH", "TORCH_SPEC")}
+    environ = {k: v for k, v in os.environ.items() if k != "TORCH"}
     environ.update(PATH=path, VENV=str(tmp_path / "venv"), DRY_RUN="1", **env)
     return subprocess.run(["bash", "-c", script], cwd=ROOT, env=environ, capture_output=True, text=True)
 

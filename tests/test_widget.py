@@ -16,9 +16,9 @@ from gradio_client import Client
 
 from nlgmetrics.core.hub import WeightsUnavailableError
 from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.core.validation import FIELDS
 from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS
-from nlgmetrics.modules.spec import FIELDS
 from nlgmetrics.ui import widget
 from nlgmetrics.ui.widget import build_widget, load_for_widget
 

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from .core.registry import WeightSpec, is_published
+from .core.validation import FIELDS
 from .modules import SPECS, ModuleSpec, Option, family_part
 from .modules.card_notes import CardNotes, notes_for, sci
-from .modules.spec import FIELDS
 
 ROOT = Path(__file__).resolve().parents[2]
 """The checkout: ``metrics/<module>/README.md`` and ``benchmarks/results/`` live under it."""

@@ -1,7 +1,7 @@
 """Parity through the converter: D and R aligners against ctc_score on the same original checkpoint.
 
 For each trained-aligner architecture (RoBERTa D, ALBERT D as D-mix-albert, BERT R) a tiny random
-base is saved as a ctc_score-format ``.ckpt``, converted by ``hub_models.convert_ctc``, and scored
+base is saved as a ctc_score-format ``.ckpt``, converted by ``nlgmetrics.ctc.convert``, and scored
 by our modules (``aligner="D:<folder>"``) and by ctc_score's own aligner classes on the same
 checkpoint. The reference gets only the corrections the spec lists, and a local base instead of
 the hard-coded Hub ids (its ``__init__`` is re-done with a local path; everything else is its code):

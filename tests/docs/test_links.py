@@ -120,3 +120,18 @@ def test_the_benchmarks_check_names_a_stale_page(tmp_path):
     subprocess.run(command, cwd=ROOT, check=True)
     assert "## CTC aligner speed\n\n`python -m benchmarks.ctc_speed`:" in page.read_text()
     assert subprocess.run([*command, "--check"], cwd=ROOT).returncode == 0
+
+
+def test_the_benchmarks_page_names_only_commands_that_exist(tmp_path):
+    """A results file is listed under the command that writes it: its KNOWN row, else the benchmark module of
+    its name; with neither the page is not written (it would name a module that does not exist)."""
+    (tmp_path / "house_counts.md").write_text("# House counts\n\n| a |\n|---|\n| 1 |\n")
+    page = benchmarks_docs.render(tmp_path)
+    assert "## House counts\n\n`python -m benchmarks.house_counts` From" in page
+    assert "No GPU run is committed yet" in page
+    (tmp_path / "gpu_speed.md").write_text("# GPU speed\n\n| a |\n|---|\n| 1 |\n")
+    page = benchmarks_docs.render(tmp_path)
+    assert "Its results are the GPU section below." in page and "## GPU speed" in page
+    (tmp_path / "made_up.md").write_text("# Made up\n")
+    with pytest.raises(ValueError, match=r"results/made_up\.md: no benchmarks/made_up\.py writes it; add"):
+        benchmarks_docs.render(tmp_path)

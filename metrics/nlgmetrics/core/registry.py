@@ -1,7 +1,8 @@
 """Every model weight the metrics use, named once: the registry's rules and its table.
 
-A :class:`WeightSpec` says where a weight lives on the Hugging Face Hub (repo id and
-pinned revision), how it is loaded, where it originally came from and under which
+A :class:`WeightSpec` says where a weight lives on the Hugging Face Hub (repo id and revision: a commit id
+where it is :attr:`~WeightSpec.pinned`, else a branch while it is :attr:`~WeightSpec.awaiting_pin` or a
+release tag until it is published), how it is loaded, where it originally came from and under which
 licence. Metric code never spells a repo id itself; it looks the weight up here. Each weight has
 roles (what a module may use it as: ``encoder``, ``token_classifier``, ``regressor``,
 ``masked_lm``, ``seq2seq``, ``sequence_classifier``) and the families that use it, so a module offers only the
@@ -46,7 +47,7 @@ ROLES = {
 
 @dataclass(frozen=True)
 class WeightSpec:
-    """One set of pretrained weights on the Hub, pinned to a revision."""
+    """One set of pretrained weights on the Hub at a registered revision (pinned where that is a commit id)."""
 
     name: str
     repo_id: str

@@ -48,7 +48,7 @@ Three aligner kinds, as in the paper (§3.5), each reproducing `ctc_score` exact
   apply).
 
 The D and R checkpoints are the authors' (Google Drive), converted to standard transformers classes by
-`hub_models/convert_ctc.py` and published under `nlgmetrics/` by `hub_models/publish.py` (the Configs
+`nlgmetrics convert ctc` and published under `nlgmetrics/` by `hub_models/publish.py` (the Configs
 table marks those not on the Hub yet), which records the commit of each upload: from then on the metrics
 load that commit id, not a tag."""
 
@@ -313,7 +313,7 @@ def notes(name: str) -> CardNotes:
         description=f"{WHAT[aspect]}\n\n{ALIGNERS}",
         fields=FIELDS,
         option_notes=OPTION_NOTES,
-        unpublished_hint='a folder converted by `hub_models/convert_ctc.py` loads meanwhile with `aligner="D:<folder>"` '
+        unpublished_hint='a folder converted by `nlgmetrics convert ctc` loads meanwhile with `aligner="D:<folder>"` '
         '/ `aligner="R:<folder>"`.',
         configs_note="`E-minilm` is ours (not in the paper): small, fast and offline; its layer was chosen on the "
         "meta-evaluation sets (`benchmarks/minilm_layer_selection.py`).",

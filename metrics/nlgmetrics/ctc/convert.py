@@ -375,7 +375,7 @@ trained on {domain} only; scores are not calibrated across models.
 
 - Original checkpoint: `{variant}/{direction}.ckpt` from the authors' release, {CTC_DRIVE_FOLDER}
   (sha256 `{metadata["checkpoint_sha256"]}`), as used by the `ctc_score` package.
-- Converted by `hub_models/convert_ctc.py` ({metadata["converted_with"]}): keys renamed to
+- Converted by `nlgmetrics convert ctc` ({metadata["converted_with"]}): keys renamed to
   `{spec.architecture}`, unused pooler and stale buffers dropped, every other tensor loaded strictly.
 - Revision: this upload is tagged `{CTC_RELEASE}`; nlgmetrics pins the commit id of the upload itself
   (`hub_models/publish.py` records it in nlgmetrics' `core/data/published_revisions.json`), which,

@@ -1,6 +1,7 @@
 """CTC's registered weights: the three encoders of its E aligners with the embedded MiniLM, and the
 authors' trained D and R aligners (converted by ``nlgmetrics convert ctc``), with the way to get them.
 
+>>> from nlgmetrics.core.registry import how_to_get, load_hint
 >>> spec = WEIGHTS["roberta-large"]
 >>> spec.repo_id, spec.revision[:7], spec.hidden_layer
 ('FacebookAI/roberta-large', '722cf37', 17)
@@ -12,7 +13,7 @@ not published on the Hub yet: convert the original checkpoint (from https://driv
 
 from __future__ import annotations
 
-from ..core.registry import HUB_ORG, WeightSpec, how_to_get, load_hint, published_revision  # noqa: F401
+from ..core.registry import HUB_ORG, WeightSpec, published_revision
 
 CTC_RELEASE = "v1.0"
 """The tag hub_models/publish.py puts on every converted CTC checkpoint repo; a checkpoint not yet

@@ -59,7 +59,7 @@ class CardNotes:
     how_to_use: str = ""
     """After the How to Use example: downloads, offline use, patterns."""
     fields: dict[str, str] = field(default_factory=dict)
-    """compute() input fields: ``(type): meaning`` replacing the shared wording of :data:`~nlgmetrics.modules.spec.FIELDS`."""
+    """compute() input fields: ``(type): meaning`` replacing the shared wording of :data:`~nlgmetrics.core.validation.FIELDS`."""
     inputs_note: str = ""
     option_types: dict[str, str] = field(default_factory=dict)
     """An option's type where its declared ``cli_type`` (what text parses to) says less than it takes."""

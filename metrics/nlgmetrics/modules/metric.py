@@ -26,8 +26,9 @@ import datasets
 import evaluate
 
 from ..core.options import RUNTIME_OPTIONS
+from ..core.validation import FIELDS
 from .evaluate_state import discard_cache, is_streaming, start_empty_shard
-from .spec import EVALUATE_OPTIONS, FIELDS, ModuleSpec
+from .spec import EVALUATE_OPTIONS, ModuleSpec
 
 _STRING = datasets.Value("string", id="sequence")
 

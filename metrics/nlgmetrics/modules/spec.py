@@ -20,20 +20,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.options import (  # noqa: F401  (re-exported: the modules' declarations import them from here)
+from ..core.options import (
     COMMON_COMPUTE_OPTIONS,
     COMMON_LOAD_OPTIONS,
     Option,
-    check_bool,
-    check_choice,
-    check_optional_str,
-    check_positive_int,
     checked_options,
     defaults_of,
     not_taken,
-    parse_bool,
 )
-from ..core.validation import FIELDS, check_inputs  # noqa: F401  (FIELDS re-exported)
+from ..core.validation import check_inputs
 
 EVALUATE_OPTIONS = (
     "cache_dir",

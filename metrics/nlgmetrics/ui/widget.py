@@ -42,7 +42,7 @@ def _spec(name: str):
 
 def field_label(spec, field: str) -> str:
     """A text box's label: the field and what it holds (several: one per line)."""
-    from ..modules.spec import FIELDS
+    from ..core.validation import FIELDS
 
     several = " (one per line)" if field in spec.list_inputs else ""
     return f"{field}: {FIELDS.get(field, field)}{several}"
@@ -149,11 +149,6 @@ def build_widget(name: str, config_name: str | None = None, **load_kwargs: Any) 
     demo.nlgmetrics_config = shown
     demo.nlgmetrics_banner = banner
     return demo
-
-
-def launch_widget(name: str, config_name: str | None = None, **load_kwargs: Any) -> None:
-    """Build and launch the widget; host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT."""
-    build_widget(name, config_name, **load_kwargs).launch()
 
 
 def main(name: str, argv: list[str] | None = None) -> None:

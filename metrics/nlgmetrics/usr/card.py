@@ -35,7 +35,7 @@ This module reproduces the released code (`examples/dstc9_eval.py`, `run_lm_fine
    Not clipped."""
 
 HOW_TO_USE = """The three roberta-base models (~1.5 GB) are downloaded on first use. They are the authors' released
-checkpoints, converted to standard transformers folders by `hub_models/convert_usr.py` and published as
+checkpoints, converted to standard transformers folders by `nlgmetrics convert usr` and published as
 `nlgmetrics/usr-mlm-topical_chat`, `nlgmetrics/usr-dr_c-topical_chat` and `nlgmetrics/usr-dr_f-topical_chat`
 (pinned to the release tag until their upload commits are recorded, then to those commits). To run offline,
 download them once (`hf download nlgmetrics/usr-mlm-topical_chat --revision v1.0`, and the two others) and
@@ -182,8 +182,8 @@ and fact, retrieval given the fact), combined by the released regression into an
         fields=FIELDS,
         option_notes=OPTION_NOTES,
         options_note="**mlm**, **dr_c** and **dr_f** replace one of the registered models, e.g. with your own "
-        "PersonaChat models converted with `hub_models/convert_usr.py`; the signature then says `config:custom`.",
-        unpublished_hint="a folder converted by `hub_models/convert_usr.py` (`nlgmetrics convert usr`) loads "
+        "PersonaChat models converted with `nlgmetrics convert usr`; the signature then says `config:custom`.",
+        unpublished_hint="a folder converted by `nlgmetrics convert usr` loads "
         "meanwhile with `mlm=`, `dr_c=` and `dr_f=`.",
         outputs=OUTPUTS,
         signature=SIGNATURE,

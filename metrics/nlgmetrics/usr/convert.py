@@ -352,7 +352,7 @@ scores are not calibrated beyond the released regression.
 
 - Original checkpoint: `{metadata["checkpoint"]}` (sha256 `{metadata["checkpoint_sha256"]}`) from the authors'
   release, {USR_DRIVE_FOLDER}, a transformers 2.1.1 `save_pretrained` folder.
-- Converted by `hub_models/convert_usr.py` ({metadata["converted_with"]}); every tensor loaded strictly;
+- Converted by `nlgmetrics convert usr` ({metadata["converted_with"]}); every tensor loaded strictly;
   {dropped_text} (transformers 2.x built a pooler that USR never uses: current classes have none).
 - Tokenizer: {metadata["tokenizer"]} (the roberta-base byte-level BPE).
 - Revision: this upload is tagged `{USR_RELEASE}`; nlgmetrics pins the commit id of the upload itself

@@ -21,13 +21,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ...core.hub import check_source, looks_like_path
 from ...core.model import ModelWrapper
-from ...core.registry import ResolvedWeight, WeightSpec, check_model_folder, resolve_weight
+from ...core.registry import (
+    ResolvedWeight,
+    WeightSpec,
+    check_model_folder,
+    check_source,
+    looks_like_path,
+    resolve_weight,
+)
 from ...core.runtime import Runtime
 from ...core.stopwords import is_stopword
 from ...core.validation import is_blank
-from ..options import AGGREGATIONS, LONG_INPUTS  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
     from typing_extensions import Self

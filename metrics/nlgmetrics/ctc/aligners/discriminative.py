@@ -122,7 +122,7 @@ def load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dt
         source.revision,
         device,
         dtype,
-        head="trained token-classification head (a D aligner converted by hub_models/convert_ctc.py)",
+        head="trained token-classification head (a D aligner converted by nlgmetrics convert ctc)",
     )
     if model.config.num_labels != 2:
         raise ValueError(

@@ -39,7 +39,7 @@ def load_regressor(source: AlignerSource, device: torch.device, dtype: torch.dty
         source.revision,
         device,
         dtype,
-        head="trained regression head (an R aligner converted by hub_models/convert_ctc.py)",
+        head="trained regression head (an R aligner converted by nlgmetrics convert ctc)",
     )
     if model.config.num_labels != 1:
         raise ValueError(

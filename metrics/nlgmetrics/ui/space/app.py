@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.availability import banner_markdown
+from ...core.validation import FIELDS
 from ...modules import SPECS
-from ...modules.spec import FIELDS, ModuleSpec
+from ...modules.spec import ModuleSpec
 from ...records import json_safe
 from ..records import Limits, preload_pairs
 from ..widget import example_texts
