@@ -116,6 +116,16 @@ def test_a_run_that_left_out_a_folder_is_refused_in_one_line_and_writes_nothing(
     assert not (root / "r.json").exists() and (root / "PAGE.md").read_text() == page
 
 
+def test_the_report_s_own_check_failing_in_a_refreshing_run_is_said_apart_not_counted(tmp_path):
+    stale = {"tests/docs/test_links.py": "def test_the_durations_report_is_current():\n    assert False\n"}
+    root = checkout(tmp_path, {**SUITE, **stale})
+    assert durations.main(tool(root, str(run_suite(root)))) == 0
+    data = json.loads((root / "r.json").read_text())
+    assert data["outcomes"]["failed"] == 0 and data["failed"] == [] and data["replaced_a_stale_report"]
+    assert f"`{durations.SELF_CHECK}` failed in that run" in (root / "PAGE.md").read_text()
+    assert durations.missing_tests([durations.SELF_CHECK]) == []  # the name of this checkout's own check
+
+
 def test_a_run_with_failures_is_written_only_when_asked_and_names_them(tmp_path):
     failing = {"tests/alpha/test_fails.py": "def test_fails():\n    assert 1 == 2\n"}
     root = checkout(tmp_path, {**SUITE, **failing})
