@@ -34,7 +34,7 @@ os.environ.update(
     }
 )
 # Parity references run on the CPU: modules default to it here too, also on a GPU machine (the GPU
-# tests in tests/test_gpu.py ask for cuda explicitly). Set NLGMETRICS_DEVICE to run the suite elsewhere.
+# tests in tests/core/test_gpu.py ask for cuda explicitly). Set NLGMETRICS_DEVICE to run the suite elsewhere.
 os.environ.setdefault("NLGMETRICS_DEVICE", "cpu")
 
 
@@ -54,5 +54,5 @@ if not (NLTK_SOURCE / "corpora" / "stopwords" / "english").is_file():
     )
 os.environ["NLTK_DATA"] = str(_private_copy(NLTK_SOURCE, TMP / "nltk_data"))
 
-sys.path.insert(0, str(ROOT))  # tests import helpers from tests/ and benchmarks/
+sys.path.insert(0, str(ROOT))  # tests import tests/, references/ and benchmarks/ from this checkout
 collect_ignore = ["metrics/nlgmetrics/__main__.py"]

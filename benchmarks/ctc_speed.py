@@ -39,7 +39,7 @@ def peak_rss_mb() -> float:
 
 
 def summeval_pairs(n: int) -> tuple[list[str], list[str]]:
-    from tests.references import meta_eval_data
+    from references import meta_eval_data
 
     inputs, _ = meta_eval_data.summeval()
     return inputs["predictions"][:n], inputs["sources"][:n]
@@ -59,7 +59,7 @@ def prepare(
     from nlgmetrics.ctc.aligners.base import source_of
     from nlgmetrics.ctc.convert import convert
     from nlgmetrics.testing import _wordpiece_vocab
-    from tests.references.ctc import original_checkpoint
+    from references.ctc import original_checkpoint
 
     torch.manual_seed(0)
     paths = {"E": {"model": source_of(WEIGHTS["all-MiniLM-L6-v2"], "E").source}}
@@ -122,7 +122,7 @@ def worker(side: str, kind: str, n: int, paths: dict) -> dict:
     if side == "reference":
         from ctc_score import SummarizationScorer
 
-        from tests.references import ctc as reference_ctc
+        from references import ctc as reference_ctc
 
         scorer = SummarizationScorer(align="E-bert", device="cpu")
         if kind == "E":

@@ -55,7 +55,7 @@ def module_inputs() -> dict[str, dict[str, list]]:
     """Per module, ``N_EXAMPLES`` examples of every field it may read: the contract tests' varied declared
     example, and :data:`FALLBACK` repeated for the fields that example lacks."""
     from nlgmetrics.modules import SPECS
-    from tests.test_contract import examples
+    from references.examples import examples
 
     return {
         name: {**{f: v * N_EXAMPLES for f, v in FALLBACK.items()}, **examples(name, N_EXAMPLES)}

@@ -195,7 +195,7 @@ def reference_run(family: dict, device: str, pairs: int) -> tuple[Callable[[], N
         if family["module"].startswith("ctc") and family["kind"] == "D":
             from ctc_score import SummarizationScorer
 
-            from tests.references import ctc as reference_ctc
+            from references import ctc as reference_ctc
 
             aligner = reference_ctc.CorrectedReferenceD(
                 "mean", Path(family["paths"]["base"]), Path(family["paths"]["ckpt"])

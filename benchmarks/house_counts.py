@@ -7,7 +7,7 @@ Counted (the package ``metrics/nlgmetrics``, read with ``ast``; nothing is impor
 - ``imports_in_functions``: ``import``/``from ... import`` statements inside a function body, and how many of
   them import the package's own code;
 - ``module_getattr``: files that define or assign a module-level ``__getattr__`` (lazy attributes);
-- ``arrows_up``: imports that go up the floors of ``tests/test_layers.py`` (a bare ``import nlgmetrics``
+- ``arrows_up``: imports that go up the floors of ``tests/house/test_layers.py`` (a bare ``import nlgmetrics``
   inside the package counts as an import of the package top);
 - ``compute_path``: the package files and named functions one warm ``compute()`` of ctc_consistency on
   ``E-minilm`` enters (``sys.setprofile``; comprehensions and lambdas not counted as named);
@@ -70,7 +70,7 @@ def module_getattr() -> list[str]:
 
 def arrows_up() -> list[str]:
     sys.path.insert(0, str(ROOT))
-    from tests import test_layers as layers
+    from tests.house import test_layers as layers
 
     up = []
     for path in sorted(PACKAGE.rglob("*.py")):

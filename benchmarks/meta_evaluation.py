@@ -37,7 +37,7 @@ from pathlib import Path
 from nlgmetrics.core import runtime
 from nlgmetrics.ctc import ASPECTS, ENGAGINGNESS_JOIN, CTCScorer
 from nlgmetrics.meta_eval import COEFFICIENTS, meta_evaluate
-from tests.references import meta_eval_data
+from references import meta_eval_data
 
 RESULTS = Path(__file__).parent / "results"
 ALIGNER = "E-minilm"

@@ -15,7 +15,7 @@ from scipy.stats import pearsonr
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc import ASPECTS, CTCScorer
 from nlgmetrics.ctc.aligners.base import source_of
-from tests.references import meta_eval_data
+from references import meta_eval_data
 
 
 def correlations(aligner: str) -> dict[str, float]:

@@ -61,7 +61,7 @@ def bfloat16_on_cpu() -> Iterator[None]:
 
 def summeval_inputs(n: int) -> dict[str, list]:
     """``n`` SummEval (summary, document, first reference) triples spread over the 100 documents."""
-    from tests.references import meta_eval_data
+    from references import meta_eval_data
 
     inputs, _ = meta_eval_data.summeval()
     picked = [round(i * len(inputs["predictions"]) / n) for i in range(n)]

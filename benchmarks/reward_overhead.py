@@ -39,7 +39,7 @@ CONSISTENCY = ("ctc_consistency", "E-minilm")
 
 def grpo_inputs(name: str) -> tuple[list[str], list[str]]:
     """(completions, documents): DOCUMENTS documents of the set, each with GENERATIONS outputs, in groups."""
-    from tests.references import meta_eval_data
+    from references import meta_eval_data
 
     inputs = getattr(meta_eval_data, name)()[0]
     outputs: dict[str, list[str]] = {}

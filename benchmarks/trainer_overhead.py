@@ -58,7 +58,7 @@ def measure(n: int, tokenizer, module) -> dict:
 
     import nlgmetrics
     from nlgmetrics.trainer import trainer_keys
-    from tests.references import meta_eval_data
+    from references import meta_eval_data
 
     inputs, _ = meta_eval_data.summeval()
     summaries, documents = inputs["predictions"][:n], inputs["sources"][:n]

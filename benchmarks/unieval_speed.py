@@ -10,7 +10,7 @@ SummEval documents (with ``▁Yes``/``▁No``) are built in a temporary folder. 
 ``n`` (document, system summary) pairs of ``../shared/data/meta_eval/summeval/summeval.jsonl`` with the
 first reference, scored on all four summarization dimensions.
 
-- ``unieval``: UniEval's loop as ``tests/references/unieval.py`` re-implements it from the spec:
+- ``unieval``: UniEval's loop as ``references/unieval.py`` re-implements it from the spec:
   dimension after dimension, batches of 8 in the given order, full-vocabulary softmax.
 - ``ours``: :class:`nlgmetrics.unieval.UniEvalScorer` (one length-sorted stream, two answer logits),
   batch size ``--batch-size`` (default 8, the same as UniEval's).
@@ -129,7 +129,7 @@ def worker(implementation: str, folder: str, n: int, device: str, batch_size: in
     if implementation == "unieval":
         from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-        from tests.references import unieval as reference
+        from references import unieval as reference
 
         tokenizer = AutoTokenizer.from_pretrained(folder)
         model = AutoModelForSeq2SeqLM.from_pretrained(folder).eval().to(device)

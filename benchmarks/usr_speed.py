@@ -14,7 +14,7 @@ with roberta-base's 50,265-entry vocabulary head:
 
 Three implementations, each in a fresh process (model load not timed; ``ru_maxrss`` reported):
 
-- ``released``: the released code's loops (``tests/references/usr.py`` re-implements them):
+- ``released``: the released code's loops (``references/usr.py`` re-implements them):
   USR-MLM one forward per example over its L−2 masked copies with the vocabulary head at every
   position and ``CrossEntropy``; DR one pair per forward, padded to 128;
 - ``naive``: the same with one masked copy per forward (the issue's baseline; only where it fits
@@ -125,7 +125,7 @@ def worker(side: str, root: str, n: int) -> dict:
         from transformers import RobertaForMaskedLM, RobertaForSequenceClassification, RobertaTokenizer
 
         from nlgmetrics.usr.preprocess import model_inputs
-        from tests.references import usr as reference
+        from references import usr as reference
 
         tokenizer = RobertaTokenizer.from_pretrained(str(folders["mlm"]))
         mlm = RobertaForMaskedLM.from_pretrained(folders["mlm"]).eval()

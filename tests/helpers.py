@@ -1,12 +1,36 @@
-"""Small helpers shared by the test modules."""
+"""Small helpers shared by the test modules (the tiny cache's modules, parity records, rounding bounds)."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import defaultdict
 from collections.abc import Sequence
 
 from tqdm.auto import tqdm
+
+import nlgmetrics
+from nlgmetrics.core.hub import WeightsUnavailableError
+from nlgmetrics.modules import MODULES, SPECS
+
+NAMES = sorted(MODULES)
+
+
+@functools.cache
+def config_of(name: str) -> str | None:
+    """The default config (None), or the first registered config whose weights the tiny cache holds."""
+    for config in (None, *SPECS[name].configs):
+        try:
+            nlgmetrics.load(name, config, device="cpu")
+        except WeightsUnavailableError:
+            continue
+        return config
+    raise AssertionError(f"no config of {name} loads from the offline cache")
+
+
+def load(name: str, **kwargs) -> nlgmetrics.modules.NLGMetric:
+    return nlgmetrics.load(name, config_of(name), device="cpu", **kwargs)
+
 
 PARITY: dict[str, float] = defaultdict(float)
 """Largest |ours - reference| per (metric, model, setting); printed at the end of the run."""

@@ -17,7 +17,8 @@ from nlgmetrics import testing
 from nlgmetrics.modules import SPECS
 from nlgmetrics.registration import MARKER, PREFIX, modules_cache_from_environment, version_hash
 from nlgmetrics.testing import bare_evaluate_load, same_results
-from tests.test_contract import config_of, examples
+from references.examples import examples
+from tests.helpers import config_of
 
 NAMES = sorted(SPECS)
 pytestmark = pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")

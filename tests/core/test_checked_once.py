@@ -20,7 +20,8 @@ from nlgmetrics.modules import SPECS
 from nlgmetrics.modules import spec as spec_module
 from nlgmetrics.unieval import unieval
 from nlgmetrics.usr import usr
-from tests.test_contract import NAMES, config_of, examples
+from references.examples import examples
+from tests.helpers import NAMES, config_of
 
 FUNCTIONAL = {
     "ctc": lambda name, config, data, **kw: ctc_score(

@@ -20,7 +20,7 @@ from nlgmetrics.core.stopwords import PAPER_STOPWORDS_SHA256, english_stopwords,
 from nlgmetrics.ctc import harmonic_mean
 from nlgmetrics.ctc.aligners.base import aggregate, parse_custom_aligner
 from nlgmetrics.ctc.aligners.embedding import EmbeddingAligner
-from tests.examples import LONG_DOC
+from references.examples import LONG_DOC
 
 
 def test_stopwords_are_nltks_paper_era_english_list():

@@ -18,7 +18,8 @@ from nlgmetrics.core.validation import check_inputs, check_references, check_tex
 from nlgmetrics.ctc.scorer import ctc_score
 from nlgmetrics.infolm.scorer import infolm
 from nlgmetrics.modules import SPECS
-from tests.test_contract import config_of, examples
+from references.examples import examples
+from tests.helpers import config_of
 
 REPO = Path(__file__).resolve().parents[2]
 PREDICTIONS = ["The council approved a new library.", "Dogs bark at night."]

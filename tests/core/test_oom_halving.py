@@ -10,7 +10,8 @@ import pytest
 import torch
 from transformers import PreTrainedModel
 
-from tests.test_contract import NAMES, examples, load
+from references.examples import examples
+from tests.helpers import NAMES, load
 
 MAX_ROWS = 2
 """The simulated device holds at most this many rows per forward pass."""

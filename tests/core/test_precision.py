@@ -11,8 +11,7 @@ import torch
 import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.modules import SPECS
-from tests.helpers import UNIT_ROUNDOFF, rounding_bound
-from tests.test_contract import config_of
+from tests.helpers import UNIT_ROUNDOFF, config_of, rounding_bound
 
 NAMES = sorted(SPECS)
 # InfoLM's idf over its one declared example is all zeros: it says so (tested elsewhere)
@@ -101,7 +100,7 @@ def test_bf16_scores_are_finite_and_marked(name):
     tiny random heads' probabilities sit near ties (two logits almost equal), where any rounding moves
     them a lot and the CPU's bf16 kernels differ by instruction set: no bound on those is a statement."""
     from benchmarks.precision import bfloat16_on_cpu, score_lists
-    from tests.test_contract import examples
+    from references.examples import examples
 
     inputs = examples(name, 4)
     with bfloat16_on_cpu():
@@ -181,7 +180,7 @@ def minilm_bf16_alignments(name: str, device: str, monkeypatch) -> None:
     the batches it ran."""
     from benchmarks.precision import bfloat16_on_cpu
     from nlgmetrics.ctc.aligners.embedding import EmbeddingAligner
-    from tests.test_contract import examples
+    from references.examples import examples
 
     recorded: dict[str, dict[tuple[int, ...], torch.Tensor]] = {"float32": {}, "bfloat16": {}}
     original = EmbeddingAligner._embed

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from nlgmetrics.modules import SPECS
-from tests.test_contract import config_of
+from tests.helpers import config_of
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -18,9 +18,9 @@ import pytest
 import nlgmetrics
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.ctc.variants import CTC_VARIANTS
-from tests.examples import BY_ASPECT
+from references.ctc import CorrectedReferenceAligner, task_scorer, task_scores
+from references.examples import BY_ASPECT
 from tests.helpers import assert_parity
-from tests.references.ctc import CorrectedReferenceAligner, task_scorer, task_scores
 
 
 @functools.cache

@@ -31,15 +31,15 @@ from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.ctc import CTCScorer
 from nlgmetrics.ctc import convert as convert_ctc
 from nlgmetrics.testing import save_tiny_model
-from tests.examples import BY_ASPECT, SUMMARIZATION
-from tests.helpers import REORDERED_FLOAT32, assert_parity
-from tests.references.ctc import (
+from references.ctc import (
     CorrectedReferenceD,
     LocalReferenceR,
     original_checkpoint,
     task_scorer,
     task_scores,
 )
+from references.examples import BY_ASPECT, SUMMARIZATION
+from tests.helpers import REORDERED_FLOAT32, assert_parity
 
 KINDS = {  # name → (base architecture, variant used for the conversion, direction)
     "D-roberta": ("RobertaModel", "D-cnndm", "doc_to_summ"),

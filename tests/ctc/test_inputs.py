@@ -11,7 +11,7 @@ import torch
 import nlgmetrics
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.ctc import CTCScorer
-from tests.examples import DIALOG, LONG_DOC, SUMMARIZATION
+from references.examples import DIALOG, LONG_DOC, SUMMARIZATION
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from nlgmetrics.core.runtime import NLGMetricsWarning, Runtime
 from nlgmetrics.ctc import CTCScorer
 from nlgmetrics.ctc.aligners import load_aligner
 from nlgmetrics.ctc.aligners.base import parse_custom_aligner
-from tests.examples import DIALOG, LONG_DOC, STYLE_TRANSFER, SUMMARIZATION
+from references.examples import DIALOG, LONG_DOC, STYLE_TRANSFER, SUMMARIZATION
 from tests.helpers import RecordingBar
 
 

@@ -131,11 +131,6 @@ DIALOGS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def consistency():
-    return nlgmetrics.load("ctc_consistency", "E-minilm")
-
-
 @pytest.mark.parametrize(("document", "faithful", "hallucinated"), SUMMARIES, ids=range(len(SUMMARIES)))
 def test_faithful_summary_is_more_consistent(consistency, document, faithful, hallucinated):
     scores = consistency.compute(predictions=[faithful, hallucinated], sources=[document, document])["scores"]

@@ -8,7 +8,7 @@ import nlgmetrics
 from nlgmetrics.core import batching
 from nlgmetrics.ctc import CTCScorer
 from nlgmetrics.ctc.aligners import embedding
-from tests.examples import SUMMARIZATION
+from references.examples import SUMMARIZATION
 from tests.helpers import REORDERED_FLOAT32
 
 N = 12

@@ -1,5 +1,5 @@
 """README.md and docs/: every relative link resolves, the README fits on a page, CI runs its test command,
-and the benchmarks page is what ``benchmarks/results/`` gives."""
+the benchmarks page is what ``benchmarks/results/`` gives, and the test durations report is current."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import docs as benchmarks_docs
+from benchmarks import durations
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted(ROOT.glob("docs/*.md"))]
@@ -107,6 +108,12 @@ def test_the_benchmarks_page_is_current():
     assert page == benchmarks_docs.render(), "docs/benchmarks.md is stale: run python -m benchmarks.docs"
     results = sorted((ROOT / "benchmarks" / "results").glob("*.md"))
     assert results and all(f"`benchmarks/results/{r.name}`" in page for r in results)
+
+
+def test_the_durations_report_is_current():
+    """docs/development.md shows what benchmarks/results/test_durations.json gives, every test it names still
+    exists and its folders are today's (the seconds are the run's: benchmarks/durations.py)."""
+    assert durations.problems() == []
 
 
 def test_the_benchmarks_check_names_a_stale_page(tmp_path):

@@ -24,8 +24,8 @@ from nlgmetrics.infolm import (
     information_measure,
 )
 from nlgmetrics.infolm.module import top_tokens
-from tests.examples import LONG_DOC
-from tests.references.infolm import PARAMETERS, stepwise_bag, table1
+from references.examples import LONG_DOC
+from references.infolm import PARAMETERS, stepwise_bag, table1
 
 REPO = Path(__file__).resolve().parents[2]
 FLOAT32_REL = 1e-5
@@ -178,11 +178,6 @@ def test_memory_is_bounded_by_chunks_of_texts(monkeypatch):
 
 
 # --- scoring options and odd input ---------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def scorer(tiny_snapshots):
-    return InfoLMScorer(device="cpu")
 
 
 def test_scores_follow_the_inputs_whatever_the_order(scorer):

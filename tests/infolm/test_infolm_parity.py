@@ -23,8 +23,8 @@ from transformers import AutoModelForMaskedLM, AutoTokenizer, BertConfig, BertFo
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.infolm import MEASURES, InfoLMScorer
+from references.infolm import PARAMETERS, stepwise_bags, table1, torchmetrics_scores
 from tests.helpers import assert_parity
-from tests.references.infolm import PARAMETERS, stepwise_bags, table1, torchmetrics_scores
 
 # Strictly increasing token lengths on both sides: torchmetrics' sort is then the identity and
 # its re-ordering (``dist[sorting_indices]``) happens to be right.

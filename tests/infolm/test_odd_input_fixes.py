@@ -17,11 +17,6 @@ ZERO_WIDTH = "\u200b\ufeff\x00"
 
 
 @pytest.fixture(scope="module")
-def scorer(tiny_snapshots):
-    return InfoLMScorer(device="cpu", batch_size=8)
-
-
-@pytest.fixture(scope="module")
 def byte_level_scorer(tiny_snapshots, tmp_path_factory):
     """A tiny RoBERTa masked LM: its byte-level BPE turns zero-width and control characters into tokens."""
     folder = tmp_path_factory.mktemp("roberta-mlm")

@@ -8,12 +8,6 @@ import pytest
 import torch
 
 import nlgmetrics
-from nlgmetrics.infolm import InfoLMScorer
-
-
-@pytest.fixture(scope="module")
-def scorer(tiny_snapshots):
-    return InfoLMScorer(device="cpu", batch_size=8)
 
 
 @pytest.fixture(scope="module")

@@ -19,11 +19,6 @@ REFERENCES = ["The council will build a library on Elm Street.", "The council vo
 
 
 @pytest.fixture(scope="module")
-def consistency():
-    return nlgmetrics.load("ctc_consistency", "E-minilm")
-
-
-@pytest.fixture(scope="module")
 def alone(consistency) -> dict:
     """Each module's own result on the same examples."""
     return {

@@ -23,11 +23,6 @@ NUMBERS = ["unigram_bleu", "brevity_penalty", "length_ratio", "translation_lengt
 """The numbers of a unigram_bleu result (its list, precisions, is not one)."""
 
 
-@pytest.fixture(scope="module")
-def consistency():
-    return nlgmetrics.load("ctc_consistency", "E-minilm")
-
-
 def _failures(caught: list) -> list[str]:
     return [str(w.message) for w in caught if "raised" in str(w.message)]
 

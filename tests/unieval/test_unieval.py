@@ -1,4 +1,4 @@
-"""UniEval: parity with UniEval's own loop (tests/references/unieval.py) on tiny random T5 evaluators, for
+"""UniEval: parity with UniEval's own loop (references/unieval.py) on tiny random T5 evaluators, for
 every task and dimension, one input at a time and batched; sentence splitting equal to NLTK's; options
 and odd input."""
 
@@ -17,8 +17,8 @@ import nlgmetrics
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.unieval import TASKS
 from nlgmetrics.unieval.sentences import sent_tokenize
+from references import unieval as reference
 from tests.helpers import assert_parity
-from tests.references import unieval as reference
 
 LONG_DOCUMENT = " ".join(f"word{i % 97} is here." if i % 11 == 0 else f"token{i % 53}" for i in range(5000))
 

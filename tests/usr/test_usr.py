@@ -18,8 +18,8 @@ from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.usr import convert as convert_usr
 from nlgmetrics.usr import preprocess, regression
 from nlgmetrics.usr.weights import USR_RELEASE, usr_weight_name
+from references import usr as reference
 from tests.helpers import TOLERANCE, assert_parity
-from tests.references import usr as reference
 
 LONG_HISTORY = "we talked about many things earlier today .\n" + " ".join(
     f"Did you know that the Eiffel Tower can be {i} cm taller during summer?" for i in range(12)

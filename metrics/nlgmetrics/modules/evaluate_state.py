@@ -3,7 +3,7 @@
 ``NLGMetric`` and ``combine`` need four things evaluate has no public API for: whether examples are
 being streamed into its Arrow cache (``writer``), starting an empty shard so that a process with no
 examples still joins a distributed ``compute()``, dropping the cache after a failed ``compute()``,
-and checking a batch as ``add_batch`` would without storing it. Each is one function here; ``tests/test_evaluate_state.py`` pins the attribute names
+and checking a batch as ``add_batch`` would without storing it. Each is one function here; ``tests/modules/test_evaluate_state.py`` pins the attribute names
 to the evaluate versions ``pyproject.toml`` allows, so an evaluate upgrade that renames them fails
 there, not in a user's training run.
 """

@@ -1,0 +1,161 @@
+"""Readers of the human-judgment sets: complete, equal to the other published copies of the same
+judgments, and usable by meta_evaluate as they are (CTC's released SummEval scores reproduced)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+
+import pytest
+
+from nlgmetrics import judgments
+from nlgmetrics.meta_eval import meta_evaluate
+from references import meta_eval_data
+
+DATA = meta_eval_data.DATA
+
+
+@pytest.fixture(scope="module", autouse=True)
+def data_present():
+    assert DATA.is_dir(), f"meta-evaluation data not found at {DATA}; set NLGMETRICS_META_EVAL"
+
+
+def _load(relative: str) -> list[dict]:
+    return json.loads((DATA / relative).read_text(encoding="utf-8"))
+
+
+def test_summeval_has_16_systems_for_each_of_100_documents_and_11_references():
+    records = judgments.read("summeval", DATA)
+    assert len(records) == 1600
+    assert Counter(r["doc_id"] for r in records) == {d: 16 for d in range(100)}
+    assert len({r["system_id"] for r in records}) == 16
+    assert all(len(r["references"]) == 11 for r in records)
+    for r in records:
+        four = [r["scores"][d] for d in ("coherence", "consistency", "fluency", "relevance")]
+        assert r["scores"]["overall"] == pytest.approx(sum(four) / 4, abs=1e-12)
+    first = json.loads((DATA / "summeval" / "summeval.jsonl").read_text().splitlines()[0])
+    assert records[0]["references"][0] == first["ref_summ"] and records[0]["sources"] == first["src"]
+
+
+@pytest.mark.parametrize("name", ["topical_chat", "persona_chat"])
+def test_usr_means_equal_ctcs_flattened_copy(name):
+    records = judgments.read(name, DATA)
+    folder = (
+        "usr_topicalchat/ctc_topical_chat.json"
+        if name == "topical_chat"
+        else "usr_personachat/ctc_persona_chat.json"
+    )
+    flattened = _load(folder)
+    assert len(records) == len(flattened) == (360 if name == "topical_chat" else 300)
+    assert Counter(r["doc_id"] for r in records) == {d: len(records) // 60 for d in range(60)}
+    keys = {
+        "understandability": "understandable",
+        "naturalness": "natural",
+        "coherence": "maintains_context",
+        "engagingness": "engaging",
+        "groundedness": "uses_knowledge",
+        "overall": "overall",
+    }
+    for ours, theirs in zip(records, flattened):
+        assert (ours["predictions"], ours["system_id"], ours["contexts"]) == (
+            theirs["response"],
+            theirs["model"],
+            theirs["fact"],
+        )
+        for dimension, key in keys.items():
+            # written with 10 decimals
+            assert ours["scores"][dimension] == pytest.approx(theirs[key], abs=1e-9), dimension
+
+
+def test_topical_chat_equals_unievals_copy():
+    records = judgments.read_usr(DATA / "usr_topicalchat" / "tc_usr_data.json")
+    unieval = _load("usr_topicalchat/unieval_topical_chat.json")
+    for ours, theirs in zip(records, unieval, strict=True):
+        # USR's responses end in a newline, which UniEval's copy drops (whitespace to its tokenizer)
+        assert (
+            ours["predictions"].removesuffix("\n"),
+            ours["sources"],
+            ours["contexts"],
+            ours["system_id"],
+        ) == (
+            theirs["system_output"],
+            theirs["source"],
+            theirs["context"],
+            theirs["system_id"],
+        )
+        # UniEval's copy writes the means with 10 decimals
+        assert ours["scores"] == pytest.approx(theirs["scores"], abs=1e-9)
+
+
+def test_sfres_equals_unievals_released_file():
+    records = judgments.read("sfres", DATA)
+    released = _load("sfres/unieval_sfres_result.json")
+    assert len(records) == 1181 and all("system_id" not in r for r in records)
+    for ours, theirs in zip(records, released, strict=True):
+        assert ours["scores"] == theirs["scores"] and ours["references"] == [theirs["reference"]]
+        assert (ours["predictions"], ours["sources"]) == (theirs["system_output"], theirs["source"])
+
+
+def test_yelp_groups_outputs_by_input_position():
+    """Every system rewrote the same 244 inputs in the same order; one sentence ('wow .') is two inputs,
+    each judged, so a document is an input's position: one output of each system per document."""
+    records = judgments.read("yelp", DATA)
+    assert len(records) == 2928 and len({r["system_id"] for r in records}) == 12
+    assert Counter(r["doc_id"] for r in records) == {d: 12 for d in range(244)}
+    assert len({(r["doc_id"], r["system_id"]) for r in records}) == 2928
+    assert len({r["sources"] for r in records}) == 243
+    assert all(len({r["sources"] for r in records if r["doc_id"] == d}) == 1 for d in (0, 169, 215, 243))
+    per_system = Counter(r["system_id"] for r in records)
+    assert set(per_system.values()) == {244}
+    meta_evaluate(records, human="scores", predicted="scores", protocols="summary", resamples=0)  # no repeats
+
+
+def test_a_reader_takes_the_file_or_a_folder_holding_it(tmp_path):
+    shutil.copy(DATA / "yelp" / "ctc_yelp.json", tmp_path / "ctc_yelp.json")
+    assert judgments.read_yelp(tmp_path) == judgments.read_yelp(tmp_path / "ctc_yelp.json")
+    assert judgments.read("yelp", tmp_path) == judgments.read("yelp", DATA / "yelp" / "ctc_yelp.json")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda tmp: judgments.read("summ_eval", tmp),
+            "unknown judgment set 'summ_eval'; choose one of summeval",
+        ),
+        (lambda tmp: judgments.read("sfres", tmp), r"no sfres.json in the folder"),
+        (lambda tmp: judgments.read_summeval(tmp / "nothing.jsonl"), "does not exist"),
+        (lambda tmp: judgments.read_yelp(tmp / "broken.json"), "is not a JSON file"),
+    ],
+)
+def test_reader_errors_are_one_line(tmp_path, call, message):
+    (tmp_path / "broken.json").write_text("[{")
+    with pytest.raises(ValueError, match=message):
+        call(tmp_path)
+
+
+RELEASED = {
+    "consistency": {"sample": (0.534, 0.401, 0.319), "summary": (0.5738, 0.4153, 0.3448)},
+    "relevance": {"sample": (0.426, 0.382, 0.275), "summary": (0.3954, 0.3382, 0.2649)},
+}
+"""Recomputed from CTC's released files (the data folder's README), as in test_meta_eval."""
+
+
+def test_reader_records_with_ctcs_released_scores_give_the_recorded_correlations():
+    records = judgments.read("summeval", DATA)
+    for aspect in RELEASED:
+        released = meta_eval_data.ctc_predictions(aspect)
+        assert [r["scores"][aspect] for r in records] == released["human"]
+        for record, score in zip(records, released["ctc"]):
+            record.setdefault("ctc", {})[aspect] = score
+    result = meta_evaluate(records, predicted="ctc", resamples=0)
+    assert list(result) == ["sample", "summary", "system"] and list(result["sample"]) == list(RELEASED)
+    for aspect, levels in RELEASED.items():
+        for level, expected in levels.items():
+            digits = 3 if level == "sample" else 4
+            values = tuple(
+                round(result[level][aspect][k], digits) for k in ("pearson", "spearman", "kendall")
+            )
+            assert values == expected, (aspect, level)
+        assert result["system"][aspect]["systems"] == 16
