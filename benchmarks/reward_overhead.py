@@ -55,27 +55,34 @@ def seconds(run: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def padded_tokens(module) -> Callable[[Callable[[], object]], int]:
-    """``count(run)``: the padded tokens the module's models ran during ``run()``."""
-    from nlgmetrics.core.runtime import models_in
+class Meter:
+    """What the module's models ran during a ``run()``: the padded tokens (a count a busy machine cannot
+    disturb) and the seconds inside their forward calls (the floor: what the same batches cost the model
+    alone, so ``run - floor`` is everything else, the reward path and compute()'s own work included)."""
 
-    seen = [0]
+    def __init__(self, module) -> None:
+        from nlgmetrics.core.runtime import models_in
 
-    def add(model, args, kwargs) -> None:
-        seen[0] += kwargs["input_ids"].numel()
+        self.tokens, self.floor, self._started = 0, 0.0, 0.0
+        for model in models_in(module.scorer):
+            model.register_forward_pre_hook(self._enter, with_kwargs=True)
+            model.register_forward_hook(self._leave)
 
-    for model in models_in(module.scorer):
-        model.register_forward_pre_hook(add, with_kwargs=True)
+    def _enter(self, model, args, kwargs) -> None:
+        self.tokens += kwargs["input_ids"].numel()
+        self._started = time.perf_counter()
 
-    def count(run: Callable[[], object]) -> int:
-        seen[0] = 0
-        run()
-        return seen[0]
+    def _leave(self, model, args, output) -> None:
+        self.floor += time.perf_counter() - self._started
 
-    return count
+    def run(self, run: Callable[[], object]) -> tuple[float, float, int]:
+        """(seconds, floor seconds, padded tokens) of ``run()``."""
+        self.tokens, self.floor = 0, 0.0
+        took = seconds(run)
+        return took, self.floor, self.tokens
 
 
-def measure(name: str, module, count: Callable, repeats: int) -> dict:
+def measure(name: str, module, meter: Meter, repeats: int) -> dict:
     """The one call, the 12 compute() calls and the 12 reward calls of set ``name``, alternately."""
     import nlgmetrics
 
@@ -112,20 +119,29 @@ def measure(name: str, module, count: Callable, repeats: int) -> dict:
     # the module's scores of the same calls, up to the float32 rounding of other batch shapes
     assert max(abs(r - c) for r, c in zip(reward_calls(), compute_calls())) <= 1e-5
     times: dict[str, list[float]] = {"one": [], "compute": [], "reward": []}
+    floors: dict[str, list[float]] = {"one": [], "compute": [], "reward": []}
+    tokens: dict[str, int] = {}
     for _ in range(repeats):
         for key, run in (("one", one), ("compute", compute_calls), ("reward", reward_calls)):
-            times[key].append(seconds(run))
+            took, floor, tokens[key] = meter.run(run)
+            times[key].append(took)
+            floors[key].append(floor)
     median = {key: statistics.median(values) for key, values in times.items()}
+    floor = {key: statistics.median(values) for key, values in floors.items()}
     return {
         "set": name,
         "reward_max_batch_tokens": reward._module()[0].runtime.max_batch_tokens,
         "words_per_document": sum(len(d.split()) for d in documents) / len(documents),
         "seconds": median,
-        "tokens": {"one": count(one), "compute": count(compute_calls), "reward": count(reward_calls)},
+        "floor_seconds": floor,
+        "tokens": tokens,
         "overhead": overhead(reward, completions[calls[0]], documents[calls[0]]),
         "ratio": median["reward"] / median["one"],
         "compute_ratio": median["compute"] / median["one"],
         "reward_over_compute": median["reward"] / median["compute"],
+        "floor_ratio": floor["reward"] / floor["one"],
+        "reward_over_floor": median["reward"] / floor["reward"],
+        "one_over_floor": median["one"] / floor["one"],
     }
 
 
@@ -233,18 +249,22 @@ def markdown(machine: str, rows: list[dict], concurrent: dict, repeats: int) -> 
         "batches by tokens: max_batch_tokens=1024); `tokens`: the padded tokens the model ran; `overhead`: the",
         "reward path alone per call (median of 50). ratio = reward / one (goal <= 1.1); compute / one: the module's",
         "own cost of small calls with its default batches (by count: a call's documents and completions padded",
-        "to one width).",
+        "to one width). floor: the seconds inside the model's forward calls of the same run; floor ratio = the",
+        "reward's floor / one's: what the model alone pays for 12 calls' smaller batches; over floor: each run",
+        "against its own floor (what is not the model: the reward path, compute()'s checks, tokenizing, alignment).",
         "",
         "| set | words/doc | one (s) | compute (s) | reward (s) | overhead/call (µs) | tokens one / compute / reward "
-        "| ratio | compute / one | reward / compute |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| ratio | compute / one | reward / compute | floor one / reward (s) | floor ratio | one / its floor "
+        "| reward / its floor |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
-        s, t = row["seconds"], row["tokens"]
+        s, t, f = row["seconds"], row["tokens"], row["floor_seconds"]
         lines.append(
             f"| {row['set']} | {row['words_per_document']:.0f} | {s['one']:.3f} | {s['compute']:.3f} | {s['reward']:.3f} "
             f"| {1e6 * row['overhead']:.0f} | {t['one']} / {t['compute']} / {t['reward']} | {row['ratio']:.3f} "
-            f"| {row['compute_ratio']:.3f} | {row['reward_over_compute']:.3f} |"
+            f"| {row['compute_ratio']:.3f} | {row['reward_over_compute']:.3f} | {f['one']:.3f} / {f['reward']:.3f} "
+            f"| {row['floor_ratio']:.3f} | {row['one_over_floor']:.3f} | {row['reward_over_floor']:.3f} |"
         )
     lines += [
         "",
@@ -279,8 +299,8 @@ def main(argv: list[str] | None = None) -> None:
         "ignore", category=NLGMetricsWarning
     )  # SummEval's long documents: cut, as CTC does
     module = nlgmetrics.load(*CONSISTENCY, device="cpu")
-    count = padded_tokens(module)  # every module of these weights shares the cached model
-    rows = [measure(name, module, count, args.repeats) for name in args.sets]
+    meter = Meter(module)  # every module of these weights shares the cached model
+    rows = [measure(name, module, meter, args.repeats) for name in args.sets]
     concurrent = measure_concurrent(args.repeats)
     machine = f"{platform.processor() or platform.machine()}, {torch.get_num_threads()} torch threads"
     RESULTS.mkdir(exist_ok=True)
