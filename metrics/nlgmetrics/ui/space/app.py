@@ -88,10 +88,9 @@ def build_space(limits: Limits | None = None):
     def api_score(module: str, config: str, records: str, options: str) -> dict:
         """Score records (a JSON list of objects with the module's input fields) with a registered config
         (``"default"`` for the module's default) and compute() options (a JSON object, which may also choose
-        the precision: ``{"dtype": "bfloat16"}`` or ``{"quantize": "int8"}``); returns the
-        compute() result with ``config`` (the config that scored), ``note`` (why it is not the one
-        asked for, when the default's weights are missing here; else "") and ``ignored_fields`` (the
-        records' other fields, not scored: [] when none)."""
+        the precision: ``{"dtype": "bfloat16"}`` or ``{"quantize": "int8"}``); returns the compute() result
+        with ``config`` (the config that scored), ``note`` (why it is not the one asked for, when the default's
+        weights are missing here; else "") and ``ignored_fields`` (the records' other fields, not scored)."""
         if module in SPECS and (not isinstance(config, str) or not config.strip()):
             raise SpaceError(f"config is empty: give 'default' or one of {', '.join(SPECS[module].configs)}")
         try:
