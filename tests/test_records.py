@@ -16,7 +16,9 @@ from nlgmetrics.core.options import parse_bool
 from nlgmetrics.modules import SPECS
 from nlgmetrics.records import field_value, read_records, write_records
 from nlgmetrics.ui import space
-from nlgmetrics.ui.records import Limits, read_upload, records_to_fields, scored_records, write_scored
+from nlgmetrics.ui.downloads import scored_records, write_scored
+from nlgmetrics.ui.limits import Limits
+from nlgmetrics.ui.uploads import read_upload, records_to_fields
 
 FIELDS = ["predictions", "sources", "references"]
 EXAMPLES = [

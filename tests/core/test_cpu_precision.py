@@ -286,7 +286,7 @@ def test_the_command_line_takes_quantize_and_dtype_from_the_declaration(tmp_path
 
 
 def test_the_space_offers_the_precision_from_the_declaration_and_holds_a_model_per_precision():
-    from nlgmetrics.ui.records import Limits
+    from nlgmetrics.ui.limits import Limits
     from nlgmetrics.ui.space import (
         ModelPool,
         SpaceError,

@@ -22,7 +22,7 @@ from nlgmetrics.meta_eval import correlate, meta_evaluate
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare, compare_many
 from nlgmetrics.trainer import for_trainer
-from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.limits import Limits
 from tests.trainer.word_overlap import WordOverlap
 
 TYPES = (bool, int, float)

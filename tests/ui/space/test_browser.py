@@ -24,8 +24,8 @@ from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
-from nlgmetrics.ui.records import display
-from nlgmetrics.ui.records import score_text as printed
+from nlgmetrics.ui.display import display
+from nlgmetrics.ui.display import score_text as printed
 from nlgmetrics.ui.space import heatmap
 from nlgmetrics.ui.space.comparison import significance_cells
 from nlgmetrics.ui.space.tables import TEXT_CHARS

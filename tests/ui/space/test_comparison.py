@@ -12,7 +12,7 @@ import pytest
 
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
-from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.limits import Limits
 from nlgmetrics.ui.space import ModelPool, SpaceError, _ordered_fields, ui_options
 from nlgmetrics.ui.space.compare import missing_inputs, two_files, two_predictions
 from nlgmetrics.ui.space.comparison import (

@@ -32,9 +32,11 @@ from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui import space as space_module
-from nlgmetrics.ui.records import Limits, read_upload, records_to_fields, scored_records, write_scored
+from nlgmetrics.ui.downloads import scored_records, write_scored
+from nlgmetrics.ui.limits import Limits
 from nlgmetrics.ui.space import batch
 from nlgmetrics.ui.space.options import scoring_config
+from nlgmetrics.ui.uploads import read_upload, records_to_fields
 from nlgmetrics.ui.widget import score_label
 from tests.ui.space.helpers import REPO
 

@@ -27,7 +27,7 @@ model scores at most ``Limits.model_concurrency`` requests at a time.
 from __future__ import annotations
 
 from ...records import json_safe as _json_safe  # the name the Space's tests compare results with
-from ..records import check_option_sizes
+from ..limits import check_option_sizes
 from .app import _ordered_fields, banner, build_space, family_title, launch
 from .context import FamilyContext
 from .options import config_choices, config_inputs, option_components, parse_options, ui_options

@@ -17,7 +17,7 @@ from ...core.validation import FIELDS
 from ...modules import SPECS
 from ...modules.spec import ModuleSpec
 from ...records import json_safe
-from ..records import Limits, preload_pairs
+from ..limits import Limits, preload_pairs
 from ..widget import example_texts
 from . import batch, compare, single, zerogpu
 from .context import FamilyContext

@@ -14,7 +14,9 @@ from typing import Any
 from ...columns import gather_columns, unused_columns
 from ...core.availability import config_note
 from ...modules import SPECS
-from ..records import read_upload, score_text, scored_records, write_scored
+from ..display import score_text
+from ..downloads import scored_records, write_scored
+from ..uploads import read_upload
 from .context import FamilyContext
 from .events import connect, upload_problem
 from .histogram import histogram_svg

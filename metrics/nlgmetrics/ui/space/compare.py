@@ -11,7 +11,7 @@ from typing import Any
 from ...columns import unused_columns
 from ...core.availability import config_note, plural
 from ...modules import SPECS
-from ..records import read_upload
+from ..uploads import read_upload
 from ..widget import field_label
 from .comparison import (
     MetricComparison,

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..records import display
+from ..display import display
 from .tables import Table, cell, example_labels
 
 

@@ -37,7 +37,8 @@ from ...core.registry import how_to_get, is_published, load_hint
 from ...core.validation import FIELDS
 from ...modules import SPECS
 from ...modules.spec import ModuleSpec
-from ..records import Limits, check_option_sizes, records_to_fields
+from ..limits import Limits, check_option_sizes
+from ..uploads import records_to_fields
 from . import zerogpu
 from .merging import Merger
 

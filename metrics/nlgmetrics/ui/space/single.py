@@ -11,7 +11,7 @@ from typing import Any
 from ...core.availability import config_note
 from ...modules import SPECS
 from ...records import json_safe, per_example
-from ..records import display, score_text
+from ..display import display, score_text
 from ..widget import field_label, score_label
 from . import heatmap
 from .context import FamilyContext
