@@ -31,7 +31,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def weight_lines(spec) -> list[str]:
     """Where one registered weight comes from and how to get it (no model is loaded)."""
-    from ..core.availability import weight_available
+    from ..availability import weight_available
     from ..core.registry import embedded_folder, how_to_get, is_published
 
     folder = embedded_folder(spec.embedded_package)

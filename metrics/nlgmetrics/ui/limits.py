@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..core.availability import config_status, default_choice
+from ..availability import config_status, default_choice
 from ..core.options import check_positive_int
 from ..modules import SPECS
 
@@ -135,7 +135,7 @@ def check_option_sizes(options: Mapping[str, Any], limits: Limits) -> None:
 def preload_pairs(text: str | None) -> list[tuple[str, str]]:
     """The (module, config) pairs of an ``NLGMETRICS_SPACE_PRELOAD`` value (``module:config`` or ``module``
     for its default, comma-separated; ``none``: nothing); None: the config the page offers first for each
-    module (:func:`...core.availability.default_choice`: its default, or, when the default's weights are not
+    module (:func:`nlgmetrics.availability.default_choice`: its default, or, when the default's weights are not
     here, the offline config such as the embedded ``E-minilm``) when its weights are on the machine, so that
     the first request finds it loaded. A name or config that is not registered is a ValueError naming it."""
     if text is None:

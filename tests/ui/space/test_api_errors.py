@@ -11,7 +11,7 @@ import sys
 import pytest
 from gradio_client.exceptions import AppError
 
-from nlgmetrics.core.availability import NOTE_TITLE
+from nlgmetrics.availability import NOTE_TITLE
 from nlgmetrics.core.registry import WEIGHTS, is_published, load_hint, original_releases
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.limits import Limits

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from nlgmetrics.core.availability import NOTE_TITLE
+from nlgmetrics.availability import NOTE_TITLE
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS

@@ -17,8 +17,7 @@ import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
-from nlgmetrics.columns import gather_columns
-from nlgmetrics.core.availability import (
+from nlgmetrics.availability import (
     NOTE_TITLE,
     UNPUBLISHED,
     available_configs,
@@ -28,6 +27,7 @@ from nlgmetrics.core.availability import (
     conversion_note,
     default_choice,
 )
+from nlgmetrics.columns import gather_columns
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS

@@ -11,8 +11,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from ...availability import config_note
 from ...columns import gather_columns, unused_columns
-from ...core.availability import config_note
 from ...modules import SPECS
 from ..display import score_text
 from ..downloads import scored_records, write_scored

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ...availability import config_note, plural
 from ...columns import unused_columns
-from ...core.availability import config_note, plural
 from ...modules import SPECS
 from ..uploads import read_upload
 from ..widget import field_label

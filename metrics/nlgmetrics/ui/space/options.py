@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...core.availability import READY, config_note, config_status, default_choice
+from ...availability import READY, config_note, config_status, default_choice
 from ...modules import SPECS
 from ...modules.spec import COMMON_LOAD_OPTIONS, ModuleSpec, Option
 from ..widget import field_label

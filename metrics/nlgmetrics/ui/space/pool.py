@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ...availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
 from ...columns import unused_columns
-from ...core.availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
 from ...core.hub import hub_offline
 from ...core.registry import how_to_get, is_published, load_hint
 from ...core.validation import FIELDS

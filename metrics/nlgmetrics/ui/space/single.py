@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ...core.availability import config_note
+from ...availability import config_note
 from ...modules import SPECS
 from ...records import json_safe, per_example
 from ..display import display, score_text
