@@ -27,7 +27,7 @@ from nlgmetrics.significance import compare
 from nlgmetrics.ui.display import display
 from nlgmetrics.ui.display import score_text as printed
 from nlgmetrics.ui.space import heatmap
-from nlgmetrics.ui.space.comparison import significance_cells
+from nlgmetrics.ui.space.ab_results import significance_cells
 from nlgmetrics.ui.space.tables import TEXT_CHARS
 from nlgmetrics.ui.widget import score_label
 from tests.ui.space.helpers import REPO, direct, example_records

@@ -5,7 +5,7 @@ the input fields of the chosen config, e.g. UniEval's task, the registered confi
 options, a token heat map from the module's details renderer), *Batch* (:mod:`.batch`: a CSV or JSONL
 upload scored into a table, a distribution plot and downloadable CSV/JSONL) and *Compare A/B*
 (:mod:`.compare`: two predictions, or two system files, scored by every selected module; the tables
-and statistics come from the Gradio-free :mod:`.comparison`). The endpoint ``/score``
+and statistics come from the Gradio-free :mod:`.ab_results`). The endpoint ``/score``
 (``api_name="score"``) takes a module, a config, JSON records and JSON options and returns the
 compute() result.
 
