@@ -22,7 +22,8 @@ from nlgmetrics.core.options import COMMON_LOAD_OPTIONS
 from nlgmetrics.core.quantize import BLOCK_LINEAR, Int8Linear, int8_error_bound
 from nlgmetrics.core.runtime import Runtime
 from nlgmetrics.modules import SPECS
-from tests.test_contract import config_of, examples
+from references.examples import examples
+from tests.helpers import config_of
 
 NAMES = sorted(SPECS)
 pytestmark = pytest.mark.filterwarnings(
