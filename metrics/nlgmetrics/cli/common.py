@@ -197,7 +197,7 @@ def scoring_setup(args: argparse.Namespace) -> tuple[ModuleSpec, str | None, dic
         spec,
         config,
         load_options(spec, args),
-        parse_options(spec, args.option),
+        parse_option_flags(spec, args.option),
         parse_columns(spec, args.column, config),
     )
 
@@ -257,7 +257,7 @@ def type_name(option: Option) -> str:
     return {bool: "BOOL", int: "INT", float: "FLOAT", list: "LIST", dict: "JSON"}.get(option.cli_type, "TEXT")
 
 
-def parse_options(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
+def parse_option_flags(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
     """``--option NAME=VALUE`` items, converted with each option's ``cli_type`` and checked."""
     known = cli_compute_options(spec)
     options: dict[str, Any] = {}

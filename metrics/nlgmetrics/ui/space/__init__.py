@@ -20,7 +20,7 @@ model scores at most ``Limits.model_concurrency`` requests at a time.
 >>> from nlgmetrics.modules import SPECS
 >>> family_title([SPECS["ctc_consistency"], SPECS["ctc_relevance"]])
 'CTC'
->>> parse_options(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
+>>> parse_option_controls(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
 {'temperature': 0.5, 'idf': False}
 """
 
@@ -30,7 +30,7 @@ from ...records import json_safe as _json_safe  # the name the Space's tests com
 from ..limits import check_option_sizes
 from .app import _ordered_fields, banner, build_space, family_title, launch
 from .context import FamilyContext
-from .options import config_choices, config_inputs, option_components, parse_options, ui_options
+from .options import config_choices, config_inputs, option_components, parse_option_controls, ui_options
 from .pool import DEFAULT, ModelPool, SpaceError, resolve_config, score_records
 
 __all__ = [
@@ -48,7 +48,7 @@ __all__ = [
     "family_title",
     "launch",
     "option_components",
-    "parse_options",
+    "parse_option_controls",
     "resolve_config",
     "score_records",
     "ui_options",

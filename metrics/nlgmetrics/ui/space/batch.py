@@ -26,7 +26,7 @@ from .options import (
     config_inputs,
     module_dropdown,
     option_components,
-    parse_options,
+    parse_option_controls,
     status_note,
 )
 from .pool import SpaceError, score_records
@@ -186,7 +186,7 @@ def _file_scorer(ctx: FamilyContext) -> Callable:
         if not path:
             raise SpaceError("upload a .csv, .tsv, .jsonl or .json file first")
         records = read_upload(path, limits)
-        chosen_options = {**parse_options(spec, dict(zip(options, values))), "show_progress": True}
+        chosen_options = {**parse_option_controls(spec, dict(zip(options, values))), "show_progress": True}
         columns = dict(zip(ctx.fields, values[len(options) :]))
         mapped = mapped_records(spec, chosen, records, columns)
         progress(0, desc=f"scoring {len(records)} examples with {name}")

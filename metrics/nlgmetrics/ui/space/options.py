@@ -3,9 +3,9 @@
 widgets and typed values, the config drop-down and the fields a config reads.
 
 >>> from nlgmetrics.modules import SPECS
->>> parse_options(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
+>>> parse_option_controls(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
 {'temperature': 0.5, 'idf': False}
->>> parse_options(SPECS["infolm"], {"temperature": "(default)", "quantize": "int8"})
+>>> parse_option_controls(SPECS["infolm"], {"temperature": "(default)", "quantize": "int8"})
 {'quantize': 'int8'}
 >>> config_inputs(SPECS["unieval"], "dialogue")
 ('predictions', 'sources', 'contexts')
@@ -52,10 +52,10 @@ def ui_options(specs: Sequence[ModuleSpec]) -> dict[str, Option]:
     return {**out, **precision_options()}
 
 
-def parse_options(spec: ModuleSpec, values: dict[str, Any]) -> dict[str, Any]:
-    """The options the user set (blank or "(default)" leaves one to the module), typed as declared: the
-    module's compute() options, checked, then the precision chosen (checked with the machine when scoring:
-    :func:`~.pool.chosen_load_options`)."""
+def parse_option_controls(spec: ModuleSpec, values: dict[str, Any]) -> dict[str, Any]:
+    """The options the user set in a mode's controls (blank or "(default)" leaves one to the module), typed
+    as declared: the module's compute() options, checked, then the precision chosen (checked with the machine
+    when scoring: :func:`~.pool.chosen_load_options`)."""
     declared = {o.name: o for o in spec.compute_options if o.cli_type is not None} | precision_options()
     out: dict[str, Any] = {}
     for name, value in values.items():
