@@ -142,7 +142,7 @@ def test_every_compute_option_is_reachable_as_text():
         (name, option.name)
         for name, spec in SPECS.items()
         for option in spec.all_compute_options
-        if option.cli_type is None
+        if option.text_type is None
     ]
     assert unreachable == []
 

@@ -230,7 +230,7 @@ def add_scoring_flags(parser: argparse.ArgumentParser, config_help: str) -> None
             dest=f"load_{option.name}",
             type=argument_type(option),
             default=None,
-            metavar={int: "N", bool: "BOOL"}.get(option.cli_type, option.name.upper()),
+            metavar={int: "N", bool: "BOOL"}.get(option.text_type, option.name.upper()),
             help=option.help.replace("%", "%%"),
         )
     weights = parser.add_argument_group("other weights than a config's (from each module's load options)")
@@ -248,17 +248,21 @@ def add_scoring_flags(parser: argparse.ArgumentParser, config_help: str) -> None
 def cli_compute_options(spec: ModuleSpec) -> dict[str, Option]:
     """The compute options ``--option NAME=VALUE`` accepts for one module."""
     return {
-        o.name: o for o in spec.all_compute_options if o.cli_type is not None and o.name not in CLI_CONTROLLED
+        o.name: o
+        for o in spec.all_compute_options
+        if o.text_type is not None and o.name not in CLI_CONTROLLED
     }
 
 
 def type_name(option: Option) -> str:
     """The kind of value ``--option NAME=VALUE`` takes, as ``nlgmetrics list`` shows it."""
-    return {bool: "BOOL", int: "INT", float: "FLOAT", list: "LIST", dict: "JSON"}.get(option.cli_type, "TEXT")
+    return {bool: "BOOL", int: "INT", float: "FLOAT", list: "LIST", dict: "JSON"}.get(
+        option.text_type, "TEXT"
+    )
 
 
 def parse_option_flags(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
-    """``--option NAME=VALUE`` items, converted with each option's ``cli_type`` and checked."""
+    """``--option NAME=VALUE`` items, converted with each option's ``text_type`` and checked."""
     known = cli_compute_options(spec)
     options: dict[str, Any] = {}
     given: dict[str, str] = {}
@@ -291,7 +295,7 @@ def _load_option_flags() -> dict[str, tuple[Option, list[str]]]:
     flags: dict[str, tuple[Option, list[str]]] = {}
     for spec in SPECS.values():
         for option in spec.load_options:
-            if option.cli_type is None:
+            if option.text_type is None:
                 continue
             _, families = flags.setdefault(option.name, (option, []))
             if spec.family not in families:

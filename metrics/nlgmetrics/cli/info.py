@@ -13,7 +13,7 @@ from .common import cli_compute_options, direction, known_specs, type_name
 def cmd_list(args: argparse.Namespace) -> int:
     for n, spec in enumerate(known_specs(args.names)):
         options = cli_compute_options(spec)
-        load = [o for o in spec.load_options if o.cli_type is not None]
+        load = [o for o in spec.load_options if o.text_type is not None]
         print(("\n" if n else "") + f"{spec.name}: {spec.title}")
         print(f"  inputs     {', '.join(spec.inputs)}")
         print(f"  configs    {', '.join(spec.configs)}")

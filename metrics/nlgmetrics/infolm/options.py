@@ -33,25 +33,25 @@ COMPUTE_OPTIONS = (  # checked together by InfoLMScorer (the measure's parameter
         "measure",
         f"one of {', '.join(MEASURE_NAMES)} (default {DEFAULT_MEASURE!r})",
         DEFAULT_MEASURE,
-        cli_type=str,
+        text_type=str,
     ),
     Option(
         "alpha",
         "for alpha_divergence, ab_divergence and renyi_divergence (checked with any measure: a finite real "
         "number, not 0 or 1 where unused)",
-        cli_type=float,
+        text_type=float,
     ),
     Option(
         "beta",
         "for beta_divergence and ab_divergence (checked with any measure: a finite real number, not 0 or -1 "
         "where unused)",
-        cli_type=float,
+        text_type=float,
     ),
     Option(
         "temperature",
         f"softmax temperature of the masked LM (default {DEFAULT_TEMPERATURE})",
         DEFAULT_TEMPERATURE,
-        cli_type=float,
+        text_type=float,
     ),
     Option(
         "idf",
@@ -59,6 +59,6 @@ COMPUTE_OPTIONS = (  # checked together by InfoLMScorer (the measure's parameter
         "tokens, as torchmetrics), False (uniform), a list of texts (one corpus for both) or a dict "
         "token → weight",
         True,
-        cli_type=bool,
+        text_type=bool,
     ),
 )

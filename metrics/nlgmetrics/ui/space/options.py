@@ -42,12 +42,12 @@ def precision_options() -> dict[str, Option]:
 
 
 def ui_options(specs: Sequence[ModuleSpec]) -> dict[str, Option]:
-    """The compute() options the modules offer a user (those with a command-line type), by name, then the
+    """The compute() options the modules offer a user (those with a text type), by name, then the
     precision (:func:`precision_options`, shown for every module)."""
     out: dict[str, Option] = {}
     for spec in specs:
         for option in spec.compute_options:
-            if option.cli_type is not None:
+            if option.text_type is not None:
                 out.setdefault(option.name, option)
     return {**out, **precision_options()}
 
@@ -56,7 +56,7 @@ def parse_option_controls(spec: ModuleSpec, values: dict[str, Any]) -> dict[str,
     """The options the user set in a mode's controls (blank or "(default)" leaves one to the module), typed
     as declared: the module's compute() options, checked, then the precision chosen (checked with the machine
     when scoring: :func:`~.pool.chosen_load_options`)."""
-    declared = {o.name: o for o in spec.compute_options if o.cli_type is not None} | precision_options()
+    declared = {o.name: o for o in spec.compute_options if o.text_type is not None} | precision_options()
     out: dict[str, Any] = {}
     for name, value in values.items():
         option = declared.get(name)
@@ -83,7 +83,7 @@ def option_components(options: dict[str, Option], shown: ModuleSpec) -> dict[str
     comps = {}
     for name, option in options.items():
         choices = getattr(option.check, "choices", None)
-        if option.cli_type is bool:
+        if option.text_type is bool:
             choices = ("true", "false")
         label = f"{name}: {option.help}"
         if choices:
