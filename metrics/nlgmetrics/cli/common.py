@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..console import argument_type, one_line_warnings, quiet_downloads
 from ..core.hub import quiet_loading
-from ..modules.spec import direction_text
 from ..records import file_format, read_records
 
 if TYPE_CHECKING:
@@ -65,11 +64,9 @@ def known_specs(names: list[str]) -> list[ModuleSpec]:
     return [SPECS[name] for name in names or sorted(SPECS)]
 
 
-def direction(higher_is_better: bool | None) -> str:
-    """``higher is better``, ``lower is better``, or that the options decide (InfoLM's measure)."""
-    return direction_text(
-        higher_is_better, unknown="depends on the options (the result's higher_is_better says)"
-    )
+OPTIONS_DECIDE = "depends on the options (the result's higher_is_better says)"
+"""The command line's words for a direction the options decide (InfoLM's measure): the ``unknown`` of
+:func:`~nlgmetrics.modules.spec.direction_text`."""
 
 
 # ---- reading the input files ---------------------------------------------------------------------

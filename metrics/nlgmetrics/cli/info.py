@@ -7,7 +7,8 @@ import argparse
 import os
 from pathlib import Path
 
-from .common import cli_compute_options, direction, known_specs, type_name
+from ..modules.spec import direction_text
+from .common import OPTIONS_DECIDE, cli_compute_options, known_specs, type_name
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -18,7 +19,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"  inputs     {', '.join(spec.inputs)}")
         print(f"  configs    {', '.join(spec.configs)}")
         print(f"  default    {spec.default_config}")
-        print(f"  direction  {direction(spec.higher_is_better)}")
+        print(f"  direction  {direction_text(spec.higher_is_better, OPTIONS_DECIDE)}")
         shown_range = spec.score_range if args.verbose else spec.range_labels.get("", spec.range_label())
         print(f"  range      {shown_range}")
         print(f"  --option   {', '.join(f'{o.name}={type_name(o)}' for o in options.values())}")
