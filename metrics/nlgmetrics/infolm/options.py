@@ -1,4 +1,5 @@
-"""InfoLM's options, declared once: the module, the command line, the Space and :class:`InfoLMScorer` read them.
+"""InfoLM's options and defaults, declared once: the module, the command line, the Space and
+:class:`InfoLMScorer` read them (plain data, so that the scorer and the package import them without a circle).
 
 >>> [option.name for option in COMPUTE_OPTIONS]
 ['measure', 'alpha', 'beta', 'temperature', 'idf']
@@ -7,7 +8,12 @@
 from __future__ import annotations
 
 from ..core.options import MODEL_REVISION, Option, name_option
-from .defaults import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
+
+DEFAULT_MODEL = "bert-base-uncased"
+"""Key of :data:`nlgmetrics.core.registry.WEIGHTS`: the paper's and torchmetrics' masked LM."""
+DEFAULT_MEASURE = "kl_divergence"
+DEFAULT_TEMPERATURE = 0.25
+"""torchmetrics' default (sharpening); the paper's experiments use 1.0 (its Appendix B.5)."""
 
 MEASURE_NAMES = (
     "kl_divergence",
