@@ -15,7 +15,7 @@ try:
 except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "metrics"))
 
-from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.limits import Limits
 from nlgmetrics.ui.space import build_space, launch
 
 try:

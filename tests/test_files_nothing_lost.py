@@ -20,7 +20,8 @@ from nlgmetrics import cli
 from nlgmetrics.cli.common import checked_inputs, read_rows
 from nlgmetrics.modules import SPECS
 from nlgmetrics.records import field_value, read_records, write_records
-from nlgmetrics.ui.records import Limits, read_upload, records_to_fields
+from nlgmetrics.ui.limits import Limits
+from nlgmetrics.ui.uploads import read_upload, records_to_fields
 
 FLOAT32_REL = 1e-5
 """The same float32 computation on the same texts, in another process."""

@@ -10,13 +10,15 @@ from pathlib import Path
 import pytest
 
 from nlgmetrics import cli
-from nlgmetrics.cli.common import CLIError, gather_inputs, parse_options, read_rows
+from nlgmetrics.cli.common import CLIError, gather_inputs, parse_option_flags, read_rows
 from nlgmetrics.cli.score import score_columns
 from nlgmetrics.core.options import parse_bool
 from nlgmetrics.modules import SPECS
 from nlgmetrics.records import field_value, read_records, write_records
 from nlgmetrics.ui import space
-from nlgmetrics.ui.records import Limits, read_upload, records_to_fields, scored_records, write_scored
+from nlgmetrics.ui.downloads import scored_records, write_scored
+from nlgmetrics.ui.limits import Limits
+from nlgmetrics.ui.uploads import read_upload, records_to_fields
 
 FIELDS = ["predictions", "sources", "references"]
 EXAMPLES = [
@@ -118,21 +120,21 @@ def test_booleans_parse_the_same_in_the_cli_and_the_space():
         ("off", False),
         ("0", False),
     ):
-        assert parse_options(spec, [f"remove_stopwords={text}"]) == {"remove_stopwords": value}
-        assert space.parse_options(spec, {"remove_stopwords": text}) == {"remove_stopwords": value}
+        assert parse_option_flags(spec, [f"remove_stopwords={text}"]) == {"remove_stopwords": value}
+        assert space.parse_option_controls(spec, {"remove_stopwords": text}) == {"remove_stopwords": value}
     with pytest.raises(CLIError, match="is not a boolean"):
-        parse_options(spec, ["remove_stopwords=maybe"])
+        parse_option_flags(spec, ["remove_stopwords=maybe"])
     with pytest.raises(ValueError, match="is not a boolean"):
-        space.parse_options(spec, {"remove_stopwords": "maybe"})
+        space.parse_option_controls(spec, {"remove_stopwords": "maybe"})
 
 
 def test_every_compute_option_is_reachable_as_text():
     unieval = SPECS["unieval"]
-    parsed = parse_options(unieval, ["dimensions=fluency", "overall=false"])
+    parsed = parse_option_flags(unieval, ["dimensions=fluency", "overall=false"])
     assert parsed == {"dimensions": ["fluency"], "overall": False}
     question = {"clarity": "question: Is this clear? </s> summary: {prediction}"}
-    assert parse_options(unieval, [f"questions={json.dumps(question)}"])["questions"] == question
-    assert space.parse_options(unieval, {"dimensions": '["coherence", "fluency"]'})["dimensions"] == [
+    assert parse_option_flags(unieval, [f"questions={json.dumps(question)}"])["questions"] == question
+    assert space.parse_option_controls(unieval, {"dimensions": '["coherence", "fluency"]'})["dimensions"] == [
         "coherence",
         "fluency",
     ]
@@ -140,7 +142,7 @@ def test_every_compute_option_is_reachable_as_text():
         (name, option.name)
         for name, spec in SPECS.items()
         for option in spec.all_compute_options
-        if option.cli_type is None
+        if option.text_type is None
     ]
     assert unreachable == []
 

@@ -151,7 +151,7 @@ def code_spans(text: str) -> str:
 
 
 def option_line(option: Option, notes: CardNotes) -> str:
-    kind = notes.option_types.get(option.name, _TYPES.get(option.cli_type, ""))
+    kind = notes.option_types.get(option.name, _TYPES.get(option.text_type, ""))
     said = "(default" in option.help  # the help already says it, in words
     default = "" if option.default is None or said else f"default `{_value(option.default)}`"
     described = ", ".join(part for part in (kind, default) if part)

@@ -79,7 +79,7 @@ def gather_columns(
     name); a cell of a field in ``list_fields`` holding a JSON list of texts is that list (else a ValueError
     starting with ``where``). A row without the column is a :class:`MissingColumnError`
     (:func:`missing_column`), fields checked in order, each over every row. The command line and the Space
-    (:func:`nlgmetrics.ui.records.records_to_fields`) both read their rows here."""
+    (:func:`nlgmetrics.ui.uploads.records_to_fields`) both read their rows here."""
     inputs: dict[str, list] = {}
     for field in fields:
         column = columns.get(field) or field

@@ -60,8 +60,9 @@ _DATASETS_KEPT = 4
 
 
 @dataclass
-class TrainerMetric:
-    """One metric of a :class:`TrainerMetrics`: its key, the loaded module, its inputs and compute options."""
+class KeyedMetric:
+    """One metric :class:`ComputeMetrics` logs, under its key (``eval_<key>``): the loaded module, its inputs
+    and compute options."""
 
     key: str
     module: Any
@@ -87,7 +88,7 @@ def for_trainer(
     num_examples: int | None = None,
     offload: bool = False,
     strict: bool = False,
-) -> TrainerMetrics:
+) -> ComputeMetrics:
     """A ``compute_metrics`` for a ``Seq2SeqTrainer`` (``predict_with_generate=True``).
 
     ``metrics`` maps a key (the logged name: ``eval_<key>``) to a module: a name (its default config),
@@ -104,7 +105,7 @@ def for_trainer(
     scoring. A module that is not ours and raises logs NaN for its numbers, with one warning (``strict=True``:
     the error ends the evaluation). The models load here, once per process (the weight cache).
     """
-    return TrainerMetrics(
+    return ComputeMetrics(
         tokenizer,
         metrics,
         fields={"sources": sources, "contexts": contexts, "references": references},
@@ -124,7 +125,7 @@ class _Loop:
     inputs: list[str] | None = None
 
 
-class TrainerMetrics(TrainerCallback):
+class ComputeMetrics(TrainerCallback):
     """The ``compute_metrics`` callable :func:`for_trainer` returns, and a ``TrainerCallback`` that sees the
     dataloader of each evaluation (``callbacks=[compute_metrics]``).
 
@@ -328,7 +329,7 @@ class TrainerMetrics(TrainerCallback):
         texts.update({name: texts[value] for name, value in self.sets.decoded.items()})
         return {**texts, **raw}
 
-    def _score(self, metric: TrainerMetric, given: dict[str, list]) -> dict:
+    def _score(self, metric: KeyedMetric, given: dict[str, list]) -> dict:
         """Our module on this process's contiguous share of the examples, the shares gathered (DDP)."""
         rank, world = _world()
         if world == 1:
@@ -367,7 +368,7 @@ class TrainerMetrics(TrainerCallback):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
-def trainer_keys(metrics: Sequence[TrainerMetric], results: Mapping[str, dict]) -> dict[str, float]:
+def trainer_keys(metrics: Sequence[KeyedMetric], results: Mapping[str, dict]) -> dict[str, float]:
     """Trainer-ready floats: our module's mean as ``<key>`` and each sub-score mean as ``<key>_<part>``;
     another module's numeric scalars under their names, prefixed with ``<key>_`` when another metric or the
     Trainer has the name. A name logged twice, or one the Trainer writes, is refused naming both."""
@@ -405,7 +406,7 @@ def _means(key: str, result: Mapping[str, Any]) -> dict[str, float]:
 
 
 def _log(
-    logged: dict[str, float], owners: dict[str, str], name: str, value: float, metric: TrainerMetric
+    logged: dict[str, float], owners: dict[str, str], name: str, value: float, metric: KeyedMetric
 ) -> None:
     if written_by_trainer(name):
         raise ValueError(
@@ -455,11 +456,11 @@ def _keyed(metrics: Any) -> dict[str, Any]:
     return dict(zip(names, listed))
 
 
-def _load(key: str, spec: Any, offload: bool) -> TrainerMetric:
+def _load(key: str, spec: Any, offload: bool) -> KeyedMetric:
     """A metric spec loaded: a name, (name, config), (name, config, options) or a loaded evaluate module."""
     if isinstance(spec, evaluate.EvaluationModule):
         inputs = spec.inputs if isinstance(spec, NLGMetric) else feature_names(spec)
-        return TrainerMetric(key, spec, inputs)
+        return KeyedMetric(key, spec, inputs)
     if isinstance(spec, str):
         spec = (spec,)
     if not isinstance(spec, tuple) or not 1 <= len(spec) <= 3 or not isinstance(spec[0], str):
@@ -478,7 +479,7 @@ def _load(key: str, spec: Any, offload: bool) -> TrainerMetric:
     import nlgmetrics
 
     module = nlgmetrics.load(name, config, **load_options)
-    return TrainerMetric(key, module, module.inputs, compute_options)
+    return KeyedMetric(key, module, module.inputs, compute_options)
 
 
 def _split_options(key: str, name: str, options: Any) -> tuple[dict, dict]:
@@ -488,7 +489,7 @@ def _split_options(key: str, name: str, options: Any) -> tuple[dict, dict]:
     return SPECS[name].split_options(options, f"metric {key!r} ({name})")
 
 
-def _check_keys(metrics: list[TrainerMetric]) -> None:
+def _check_keys(metrics: list[KeyedMetric]) -> None:
     """Our metrics' logged names (keys and sub-score keys, read from an empty result: no model runs) are
     neither the Trainer's nor each other's; another module's names are known only when it computes, and
     :func:`trainer_keys` refuses those collisions then."""
@@ -497,7 +498,7 @@ def _check_keys(metrics: list[TrainerMetric]) -> None:
     trainer_keys(ours, empty)
 
 
-def _check_fields_given(metrics: list[TrainerMetric], fields: dict[str, Any]) -> None:
+def _check_fields_given(metrics: list[KeyedMetric], fields: dict[str, Any]) -> None:
     """Every input a metric reads is given, and every field given is read; else one line saying how."""
     for metric in metrics:
         unknown = [name for name in metric.inputs if name != "predictions" and name not in FIELDS]
@@ -617,4 +618,4 @@ def _gathered(texts: list[str]) -> list[str]:
     return gather_object(texts)
 
 
-__all__ = ["TrainerMetrics", "for_trainer", "trainer_keys"]
+__all__ = ["ComputeMetrics", "for_trainer", "trainer_keys"]

@@ -1,13 +1,9 @@
-"""Unit tests of the shared core: aggregation, stopwords, tokenisation, device and dtype choice."""
+"""Unit tests of the shared core: aggregation, tokenisation, device and dtype choice."""
 
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
-from pathlib import Path
 
-import nltk
 import pytest
 import torch
 from transformers import AutoTokenizer
@@ -16,24 +12,10 @@ from nlgmetrics.core import batching, runtime
 from nlgmetrics.core.hub import special_token_layout
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.core.runtime import Runtime
-from nlgmetrics.core.stopwords import PAPER_STOPWORDS_SHA256, english_stopwords, is_stopword
 from nlgmetrics.ctc import harmonic_mean
 from nlgmetrics.ctc.aligners.base import aggregate, parse_custom_aligner
 from nlgmetrics.ctc.aligners.embedding import EmbeddingAligner
 from references.examples import LONG_DOC
-
-
-def test_stopwords_are_nltks_paper_era_english_list():
-    corpus = Path(os.environ["NLTK_DATA"]) / "corpora" / "stopwords" / "english"
-    words = corpus.read_text().split()
-    assert len(words) == 179
-    assert hashlib.sha256("\n".join(words).encode()).hexdigest() == PAPER_STOPWORDS_SHA256
-    assert english_stopwords() == frozenset(nltk.corpus.stopwords.words("english"))
-
-
-def test_stopword_match_strips_the_roberta_space():
-    assert is_stopword(" the") and is_stopword("The") and is_stopword("don't")
-    assert not is_stopword("the,") and not is_stopword("##s") and not is_stopword(" cat")
 
 
 def test_aggregate_like_ctc():

@@ -287,12 +287,12 @@ def test_the_command_line_takes_quantize_and_dtype_from_the_declaration(tmp_path
 
 
 def test_the_space_offers_the_precision_from_the_declaration_and_holds_a_model_per_precision():
-    from nlgmetrics.ui.records import Limits
+    from nlgmetrics.ui.limits import Limits
     from nlgmetrics.ui.space import (
         ModelPool,
         SpaceError,
         option_components,
-        parse_options,
+        parse_option_controls,
         score_records,
         ui_options,
     )
@@ -306,7 +306,7 @@ def test_the_space_offers_the_precision_from_the_declaration_and_holds_a_model_p
     assert [value for _, value in boxes["quantize"].choices] == [DEFAULT, "int8"]
     assert [value for _, value in boxes["dtype"].choices] == [DEFAULT, "float32", "bfloat16", "float16"]
     assert boxes["quantize"].visible and boxes["dtype"].visible
-    chosen = parse_options(spec, {"quantize": "int8", "dtype": DEFAULT, "aggregation": DEFAULT})
+    chosen = parse_option_controls(spec, {"quantize": "int8", "dtype": DEFAULT, "aggregation": DEFAULT})
     assert chosen == {"quantize": "int8"}
     pool = ModelPool(Limits())
     records = [{f: spec.example[f][0] for f in spec.inputs}]

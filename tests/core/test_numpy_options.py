@@ -22,7 +22,7 @@ from nlgmetrics.meta_eval import correlate, meta_evaluate
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare, compare_many
 from nlgmetrics.trainer import for_trainer
-from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.limits import Limits
 from tests.trainer.word_overlap import WordOverlap
 
 TYPES = (bool, int, float)
@@ -35,7 +35,7 @@ def _declared() -> list[tuple[str, str, object]]:
     for name, spec in SPECS.items():
         for kind, table in (("compute", spec.all_compute_options), ("load", spec.all_load_options)):
             for option in table:
-                if option.cli_type in TYPES and (kind, option.name) not in seen:
+                if option.text_type in TYPES and (kind, option.name) not in seen:
                     seen.add((kind, option.name))
                     found.append((name, kind, option))
     return found
@@ -45,9 +45,9 @@ DECLARED = _declared()
 
 
 def _python_values(option) -> list:
-    if option.cli_type is bool:
+    if option.text_type is bool:
         return [True, False]
-    return [8] if option.cli_type is int else [0.5, 2]  # floats also take ints (InfoLM's alpha=2)
+    return [8] if option.text_type is int else [0.5, 2]  # floats also take ints (InfoLM's alpha=2)
 
 
 def _numpy_forms(value) -> list:
@@ -92,11 +92,11 @@ def test_numpy_values_of_a_declared_option_are_its_python_values(name, kind, opt
 
 @pytest.mark.parametrize(("name", "kind", "option"), DECLARED, ids=[f"{n}.{o.name}" for n, _, o in DECLARED])
 def test_booleans_are_not_numbers_and_numbers_not_booleans(name, kind, option):
-    wrong = [1, np.int64(0), np.array(1)] if option.cli_type is bool else [True, np.bool_(True)]
+    wrong = [1, np.int64(0), np.array(1)] if option.text_type is bool else [True, np.bool_(True)]
     for value in wrong:
         with pytest.raises(ValueError, match=option.name):
             _checked(name, kind, option.name, value)
-    if option.cli_type is int:
+    if option.text_type is int:
         with pytest.raises(ValueError, match="must be a positive integer"):
             _checked(name, kind, option.name, np.float64(8.0))
 

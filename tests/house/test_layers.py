@@ -3,8 +3,8 @@
     version < core < modules (ModuleSpec, the NLGMetric base, evaluate_state, the family table, the card
     notes' shape) < console (one-line errors and warnings) and convert (what the converters share) < the
     families (ctc, infolm, unieval, usr: each its module.py, card.py, weights.py, convert.py; modules imports
-    them only by name, through the table) < the services on them (records, columns, significance, meta_eval,
-    judgments, distributed, registration, testing, cards) < trainer, evalsets, combined, reward and rewards
+    them only by name, through the table) < the services on them (records, columns, availability, significance,
+    meta_eval, judgments, distributed, registration, testing, cards) < trainer, evalsets, combined, reward and rewards
     (for_trainer on distributed and evalsets, which set is scored; combine; the TRL rewards)
     < ui < cli < the package top and __main__
 
@@ -35,6 +35,7 @@ FLOORS = [
         "testing",
         "cards",
         "columns",
+        "availability",
     },
     {"trainer", "evalsets", "combined", "reward", "rewards"},
     {"ui"},

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..console import argument_type, one_line_warnings, quiet_downloads
 from ..core.hub import quiet_loading
-from ..modules.spec import direction_text
 from ..records import file_format, read_records
 
 if TYPE_CHECKING:
@@ -65,11 +64,9 @@ def known_specs(names: list[str]) -> list[ModuleSpec]:
     return [SPECS[name] for name in names or sorted(SPECS)]
 
 
-def direction(higher_is_better: bool | None) -> str:
-    """``higher is better``, ``lower is better``, or that the options decide (InfoLM's measure)."""
-    return direction_text(
-        higher_is_better, unknown="depends on the options (the result's higher_is_better says)"
-    )
+OPTIONS_DECIDE = "depends on the options (the result's higher_is_better says)"
+"""The command line's words for a direction the options decide (InfoLM's measure): the ``unknown`` of
+:func:`~nlgmetrics.modules.spec.direction_text`."""
 
 
 # ---- reading the input files ---------------------------------------------------------------------
@@ -197,7 +194,7 @@ def scoring_setup(args: argparse.Namespace) -> tuple[ModuleSpec, str | None, dic
         spec,
         config,
         load_options(spec, args),
-        parse_options(spec, args.option),
+        parse_option_flags(spec, args.option),
         parse_columns(spec, args.column, config),
     )
 
@@ -230,7 +227,7 @@ def add_scoring_flags(parser: argparse.ArgumentParser, config_help: str) -> None
             dest=f"load_{option.name}",
             type=argument_type(option),
             default=None,
-            metavar={int: "N", bool: "BOOL"}.get(option.cli_type, option.name.upper()),
+            metavar={int: "N", bool: "BOOL"}.get(option.text_type, option.name.upper()),
             help=option.help.replace("%", "%%"),
         )
     weights = parser.add_argument_group("other weights than a config's (from each module's load options)")
@@ -248,17 +245,21 @@ def add_scoring_flags(parser: argparse.ArgumentParser, config_help: str) -> None
 def cli_compute_options(spec: ModuleSpec) -> dict[str, Option]:
     """The compute options ``--option NAME=VALUE`` accepts for one module."""
     return {
-        o.name: o for o in spec.all_compute_options if o.cli_type is not None and o.name not in CLI_CONTROLLED
+        o.name: o
+        for o in spec.all_compute_options
+        if o.text_type is not None and o.name not in CLI_CONTROLLED
     }
 
 
 def type_name(option: Option) -> str:
     """The kind of value ``--option NAME=VALUE`` takes, as ``nlgmetrics list`` shows it."""
-    return {bool: "BOOL", int: "INT", float: "FLOAT", list: "LIST", dict: "JSON"}.get(option.cli_type, "TEXT")
+    return {bool: "BOOL", int: "INT", float: "FLOAT", list: "LIST", dict: "JSON"}.get(
+        option.text_type, "TEXT"
+    )
 
 
-def parse_options(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
-    """``--option NAME=VALUE`` items, converted with each option's ``cli_type`` and checked."""
+def parse_option_flags(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
+    """``--option NAME=VALUE`` items, converted with each option's ``text_type`` and checked."""
     known = cli_compute_options(spec)
     options: dict[str, Any] = {}
     given: dict[str, str] = {}
@@ -291,7 +292,7 @@ def _load_option_flags() -> dict[str, tuple[Option, list[str]]]:
     flags: dict[str, tuple[Option, list[str]]] = {}
     for spec in SPECS.values():
         for option in spec.load_options:
-            if option.cli_type is None:
+            if option.text_type is None:
                 continue
             _, families = flags.setdefault(option.name, (option, []))
             if spec.family not in families:

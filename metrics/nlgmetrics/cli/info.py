@@ -7,18 +7,19 @@ import argparse
 import os
 from pathlib import Path
 
-from .common import cli_compute_options, direction, known_specs, type_name
+from ..modules.spec import direction_text
+from .common import OPTIONS_DECIDE, cli_compute_options, known_specs, type_name
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     for n, spec in enumerate(known_specs(args.names)):
         options = cli_compute_options(spec)
-        load = [o for o in spec.load_options if o.cli_type is not None]
+        load = [o for o in spec.load_options if o.text_type is not None]
         print(("\n" if n else "") + f"{spec.name}: {spec.title}")
         print(f"  inputs     {', '.join(spec.inputs)}")
         print(f"  configs    {', '.join(spec.configs)}")
         print(f"  default    {spec.default_config}")
-        print(f"  direction  {direction(spec.higher_is_better)}")
+        print(f"  direction  {direction_text(spec.higher_is_better, OPTIONS_DECIDE)}")
         shown_range = spec.score_range if args.verbose else spec.range_labels.get("", spec.range_label())
         print(f"  range      {shown_range}")
         print(f"  --option   {', '.join(f'{o.name}={type_name(o)}' for o in options.values())}")
@@ -31,7 +32,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def weight_lines(spec) -> list[str]:
     """Where one registered weight comes from and how to get it (no model is loaded)."""
-    from ..core.availability import weight_available
+    from ..availability import weight_available
     from ..core.registry import embedded_folder, how_to_get, is_published
 
     folder = embedded_folder(spec.embedded_package)

@@ -16,15 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from ..columns import unused_columns
+from ..modules.spec import direction_text
 from ..records import per_example, write_records
 from .common import (
+    OPTIONS_DECIDE,
     CLIError,
     FileScorer,
     add_scoring_flags,
     check_input_file,
     check_not_input,
     check_output,
-    direction,
     model_work,
     read_rows,
 )
@@ -175,7 +176,7 @@ def report(
     higher = result.get("higher_is_better", spec.higher_is_better)
     shown_range = spec.range_label(config or str(scorer.load_kwargs.get(spec.config_option) or ""))
     range_text = f"; range {shown_range}" if shown_range else ""
-    print(f"{name} with {shown_config}: {direction(higher)}{range_text}")
+    print(f"{name} with {shown_config}: {direction_text(higher, OPTIONS_DECIDE)}{range_text}")
     if table:
         text_field = scorer.columns.get("predictions", "predictions")
         print(format_table(rows, list(scores), text_field, main_column=name, higher_is_better=higher))

@@ -25,13 +25,14 @@ from typing import Any
 
 from ..core.files import write_text_whole
 from ..core.options import parse_bool
+from ..modules.spec import direction_text
 from ..records import field_value, json_safe, per_example
 from .common import (
+    OPTIONS_DECIDE,
     CLIError,
     FileScorer,
     add_scoring_flags,
     check_not_input,
-    direction,
     read_rows,
     same_path,
 )
@@ -188,7 +189,7 @@ def _check_direction(
     or the result of scoring it here): a contradiction would flip the verdict."""
     clash = next((k for k, higher in recorded.items() if higher is not None and higher != flag), None)
     if flag is not None and clash is not None:
-        said = direction(recorded[clash])
+        said = direction_text(recorded[clash], OPTIONS_DECIDE)
         raise CLIError(
             f"--higher-is-better {str(flag).lower()} contradicts {paths[clash]}, whose {field} scores say "
             f"{said}; leave the flag out to use the files' direction"
@@ -305,7 +306,7 @@ def _signed(value: float) -> str:
 def format_comparison(result: dict[str, Any], field: str) -> str:
     """A :func:`~nlgmetrics.compare` or :func:`~nlgmetrics.compare_many` result as text."""
     level = f"{100 * result['confidence']:g}%"
-    said = direction(result["higher_is_better"])
+    said = direction_text(result["higher_is_better"], OPTIONS_DECIDE)
     method = f"{result['resamples']} resamples, seed {result['seed']}"
     if "pairs" not in result:
         r = result

@@ -8,8 +8,8 @@
 - :mod:`.masked_lm`: the masked-LM engine (masked copies packed per forward, head only at the mask)
 - :mod:`.validation`: input checks naming the field and the example index
 - :mod:`.result`: summaries (means over defined scores) and the reproducibility signature
-- :mod:`.stopwords`: the English stopword list CTC uses, shipped with the package
 - :mod:`.files`: files written whole (a temporary name beside the target, renamed once complete)
+- ``data/``: the package data (the published revisions; CTC's stopword list, read by :mod:`nlgmetrics.ctc.stopwords`)
 
 Nothing here imports a metric family, and importing this package loads no model library.
 """

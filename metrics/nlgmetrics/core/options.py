@@ -123,7 +123,7 @@ class Option:
     help: str
     default: Any = None
     check: Callable[[str, Any], Any] | None = None
-    cli_type: type | None = None
+    text_type: type | None = None
     """The type a value typed as text has (bool, int, float, str, list, dict): how the command line
     (``--option name=value``) and the Space read it with :meth:`parse`; None: not offered as text."""
 
@@ -138,37 +138,37 @@ class Option:
         A list is JSON (``["a", "b"]``) or names separated by commas (``a,b``); a dict is a JSON object;
         any option also takes a JSON list or object where its check accepts one (InfoLM's ``idf``).
 
-        >>> Option("dimensions", "", cli_type=list).parse("coherence, fluency")
+        >>> Option("dimensions", "", text_type=list).parse("coherence, fluency")
         ['coherence', 'fluency']
-        >>> Option("idf", "", cli_type=bool).parse("no")
+        >>> Option("idf", "", text_type=bool).parse("no")
         False
-        >>> Option("temperature", "", cli_type=float).parse("warm")
+        >>> Option("temperature", "", text_type=float).parse("warm")
         Traceback (most recent call last):
         ...
         ValueError: option temperature: 'warm' is not a float
         """
         stripped = text.strip()
-        if stripped[:1] in ("[", "{") and self.cli_type not in (str, None):
+        if stripped[:1] in ("[", "{") and self.text_type not in (str, None):
             try:
                 return json.loads(stripped)
             except json.JSONDecodeError as err:
                 raise ValueError(f"option {self.name}: {text!r} is not valid JSON ({err.msg})") from None
-        if self.cli_type is list:
+        if self.text_type is list:
             return [item.strip() for item in stripped.split(",") if item.strip()]
-        if self.cli_type is dict:
+        if self.text_type is dict:
             raise ValueError(f'option {self.name}: {text!r} is not a JSON object ({{"name": "..."}})')
-        if self.cli_type is bool:
+        if self.text_type is bool:
             try:
                 return parse_bool(text)
             except ValueError as err:
                 raise ValueError(f"option {self.name}: {err}") from None
-        if self.cli_type in (int, float):
+        if self.text_type in (int, float):
             try:
-                return self.cli_type(stripped)
+                return self.text_type(stripped)
             except ValueError:
                 raise ValueError(
-                    f"option {self.name}: {text!r} is not a{'n' if self.cli_type is int else ''} "
-                    f"{self.cli_type.__name__}"
+                    f"option {self.name}: {text!r} is not a{'n' if self.text_type is int else ''} "
+                    f"{self.text_type.__name__}"
                 ) from None
         return text
 
@@ -181,7 +181,7 @@ def name_option(name: str, help: str) -> Option:
     ...
     ValueError: model_revision=3 must be a string
     """
-    return Option(name, help, check=check_optional_str, cli_type=str)
+    return Option(name, help, check=check_optional_str, text_type=str)
 
 
 MODEL_REVISION = name_option("model_revision", "Hub revision of a model repo that is not registered")
@@ -225,19 +225,19 @@ COMMON_LOAD_OPTIONS = (
         'AVX512-BF16 or AMX) or "float16" (accelerators)',
         check=check_dtype,
     ),
-    Option("batch_size", "inputs per forward pass (default adapts to the device)", cli_type=int),
+    Option("batch_size", "inputs per forward pass (default adapts to the device)", text_type=int),
     Option(
         "max_batch_tokens",
         "padded tokens per forward pass instead of batch_size inputs: length-sorted inputs fill each batch "
         "(default: batch_size; on cuda with neither given, a budget from the GPU's memory)",
-        cli_type=int,
+        text_type=int,
     ),
     Option(
         "allow_tf32",
         "True: float32 matmuls on CUDA run in TF32 (faster, about 1e-3 relative error; recorded in the "
         "signature); no effect elsewhere (a warning says so)",
         False,
-        cli_type=bool,
+        text_type=bool,
     ),
     Option(
         "quantize",
@@ -253,8 +253,8 @@ int8 on the CPU); the rows of ``dtype`` and ``quantize`` carry their choices (us
 drop-downs) and ``resolve`` checks a value with the row's own check."""
 RUNTIME_OPTIONS = tuple(option.name for option in COMMON_LOAD_OPTIONS)
 COMMON_COMPUTE_OPTIONS = (
-    Option("show_progress", "show a progress bar counting examples", False, check_bool, cli_type=bool),
-    Option("return_details", "also return per-example explanations", False, check_bool, cli_type=bool),
+    Option("show_progress", "show a progress bar counting examples", False, check_bool, text_type=bool),
+    Option("return_details", "also return per-example explanations", False, check_bool, text_type=bool),
 )
 
 

@@ -33,14 +33,14 @@ def compute_options(aspect: str) -> tuple[Option, ...]:
             f'"mean" or "sum" of the token alignment scores (default "{spec.aggregation}")',
             spec.aggregation,
             check_choice(AGGREGATIONS),
-            cli_type=str,
+            text_type=str,
         ),
         Option(
             "remove_stopwords",
             f"drop English stopwords before aggregating (default {spec.remove_stopwords})",
             spec.remove_stopwords,
             check_bool,
-            cli_type=bool,
+            text_type=bool,
         ),
         Option(
             "long_inputs",
@@ -48,6 +48,6 @@ def compute_options(aspect: str) -> tuple[Option, ...]:
             "in overlapping windows, each token keeping its best window",
             "truncate",
             check_choice(LONG_INPUTS),
-            cli_type=str,
+            text_type=str,
         ),
     )

@@ -7,7 +7,7 @@ measures load on first use.
 from __future__ import annotations
 
 from ..core.lazy import lazy_exports
-from .defaults import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
+from .options import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
 
 _LAZY = {
     "InfoLMScorer": "scorer",

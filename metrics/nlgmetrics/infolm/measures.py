@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import torch
 
 from ..core.options import plain_scalar
-from .defaults import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
+from .options import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,7 @@ from typing import Any
 from ..core.registry import weights_for
 from ..modules import metric_classes
 from ..modules.spec import ModuleSpec
-from .defaults import DEFAULT_MODEL
-from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
+from .options import COMPUTE_OPTIONS, DEFAULT_MODEL, LOAD_OPTIONS
 
 CITATION = """\
 @inproceedings{colombo2022infolm,

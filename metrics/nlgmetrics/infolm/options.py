@@ -1,4 +1,5 @@
-"""InfoLM's options, declared once: the module, the command line, the Space and :class:`InfoLMScorer` read them.
+"""InfoLM's options and defaults, declared once: the module, the command line, the Space and
+:class:`InfoLMScorer` read them (plain data, so that the scorer and the package import them without a circle).
 
 >>> [option.name for option in COMPUTE_OPTIONS]
 ['measure', 'alpha', 'beta', 'temperature', 'idf']
@@ -7,7 +8,12 @@
 from __future__ import annotations
 
 from ..core.options import MODEL_REVISION, Option, name_option
-from .defaults import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
+
+DEFAULT_MODEL = "bert-base-uncased"
+"""Key of :data:`nlgmetrics.core.registry.WEIGHTS`: the paper's and torchmetrics' masked LM."""
+DEFAULT_MEASURE = "kl_divergence"
+DEFAULT_TEMPERATURE = 0.25
+"""torchmetrics' default (sharpening); the paper's experiments use 1.0 (its Appendix B.5)."""
 
 MEASURE_NAMES = (
     "kl_divergence",
@@ -33,25 +39,25 @@ COMPUTE_OPTIONS = (  # checked together by InfoLMScorer (the measure's parameter
         "measure",
         f"one of {', '.join(MEASURE_NAMES)} (default {DEFAULT_MEASURE!r})",
         DEFAULT_MEASURE,
-        cli_type=str,
+        text_type=str,
     ),
     Option(
         "alpha",
         "for alpha_divergence, ab_divergence and renyi_divergence (checked with any measure: a finite real "
         "number, not 0 or 1 where unused)",
-        cli_type=float,
+        text_type=float,
     ),
     Option(
         "beta",
         "for beta_divergence and ab_divergence (checked with any measure: a finite real number, not 0 or -1 "
         "where unused)",
-        cli_type=float,
+        text_type=float,
     ),
     Option(
         "temperature",
         f"softmax temperature of the masked LM (default {DEFAULT_TEMPERATURE})",
         DEFAULT_TEMPERATURE,
-        cli_type=float,
+        text_type=float,
     ),
     Option(
         "idf",
@@ -59,6 +65,6 @@ COMPUTE_OPTIONS = (  # checked together by InfoLMScorer (the measure's parameter
         "tokens, as torchmetrics), False (uniform), a list of texts (one corpus for both) or a dict "
         "token → weight",
         True,
-        cli_type=bool,
+        text_type=bool,
     ),
 )

@@ -33,8 +33,8 @@ from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer, listed, split_options
 from ..core.validation import check_inputs, is_blank
 from ..modules import SPECS
-from .defaults import DEFAULT_MODEL
 from .measures import _real, check_options
+from .options import DEFAULT_MODEL
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

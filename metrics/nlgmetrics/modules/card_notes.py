@@ -62,7 +62,7 @@ class CardNotes:
     """compute() input fields: ``(type): meaning`` replacing the shared wording of :data:`~nlgmetrics.core.validation.FIELDS`."""
     inputs_note: str = ""
     option_types: dict[str, str] = field(default_factory=dict)
-    """An option's type where its declared ``cli_type`` (what text parses to) says less than it takes."""
+    """An option's type where its declared ``text_type`` (what text parses to) says less than it takes."""
     option_notes: dict[str, str] = field(default_factory=dict)
     """More on an option than its declared help: appended to its line."""
     options_note: str = ""

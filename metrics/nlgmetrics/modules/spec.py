@@ -164,7 +164,7 @@ class ModuleSpec:
         """Why ``quantize="int8"`` is refused for ``config`` (:attr:`int8_refused`); "" where it is allowed."""
         return self._by_config(self.int8_refused, config)
 
-    def direction_label(self) -> str:
+    def direction_text(self) -> str:
         """``higher is better``, ``lower is better``, or where the direction comes from."""
         return direction_text(self.higher_is_better)
 

@@ -69,7 +69,7 @@ def score_label(spec, config: str | None = None) -> str:
     'Score (higher is better; range [0, 1])'
     """
     shown = spec.range_label(config)
-    return f"Score ({spec.direction_label()}{f'; range {shown}' if shown else ''})"
+    return f"Score ({spec.direction_text()}{f'; range {shown}' if shown else ''})"
 
 
 def score_one(module, texts: dict[str, str]) -> tuple[float | None, list, dict]:

@@ -21,26 +21,26 @@ COMPUTE_OPTIONS = (  # dimensions and questions are checked together, against th
     Option(
         "dimensions",
         "the dimensions to compute, a list (default: all of the task's, in UniEval's order)",
-        cli_type=list,
+        text_type=list,
     ),
     Option(
         "overall",
         "also return overall, the mean of the computed dimensions (not for fact)",
         True,
         check_bool,
-        cli_type=bool,
+        text_type=bool,
     ),
     Option(
         "questions",
         "custom dimensions: {name: question} with {prediction}, {source}, {reference}, {context}, e.g. "
         "'question: Is this a clear summary? </s> summary: {prediction}'",
-        cli_type=dict,
+        text_type=dict,
     ),
     Option(
         "multi_reference",
         "with several references per example: 'first' (default, as the paper), 'mean' or 'max' over them",
         "first",
         check_choice(MULTI_REFERENCE),
-        cli_type=str,
+        text_type=str,
     ),
 )

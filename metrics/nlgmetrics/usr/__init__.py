@@ -11,7 +11,7 @@ The constants below import no model library; :class:`USRScorer` loads on first u
 from __future__ import annotations
 
 from ..core.lazy import lazy_exports
-from .defaults import DEFAULT_CONFIG, SUB_METRICS
+from .options import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW
 from .regression import COEFFICIENTS, INTERCEPT, NORMALISATION, usr_score
 

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..modules import metric_classes
 from ..modules.spec import ModuleSpec
-from .defaults import DEFAULT_CONFIG, SUB_METRICS
-from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
+from .options import COMPUTE_OPTIONS, DEFAULT_CONFIG, LOAD_OPTIONS, SUB_METRICS
 
 if TYPE_CHECKING:
     from ..core.scorer import Scorer

@@ -1,4 +1,5 @@
-"""USR's options, declared once: the module, the command line, the Space and :class:`USRScorer` read them.
+"""USR's options and defaults, declared once: the module, the command line, the Space and
+:class:`USRScorer` read them (plain data, so that the scorer and the package import them without a circle).
 
 >>> [option.name for option in LOAD_OPTIONS], COMPUTE_OPTIONS
 (['mlm', 'dr_c', 'dr_f'], ())
@@ -7,6 +8,11 @@
 from __future__ import annotations
 
 from ..core.options import Option, name_option
+
+DEFAULT_CONFIG = "topical_chat"
+"""The released checkpoints (trained on Topical-Chat); the PersonaChat ones were never released."""
+SUB_METRICS = ("mlm", "dr_c", "dr_f")
+"""USR's three models (and load options naming a replacement for each)."""
 
 
 def _weight_option(name: str, what: str) -> Option:

@@ -31,7 +31,7 @@ from ..core.scorer import Scorer, listed, split_options
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
 from ..modules import SPECS
-from .defaults import DEFAULT_CONFIG, SUB_METRICS
+from .options import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs, require_spacy
 from .regression import usr_score
 from .weights import usr_weight_name

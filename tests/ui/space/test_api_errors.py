@@ -11,10 +11,10 @@ import sys
 import pytest
 from gradio_client.exceptions import AppError
 
-from nlgmetrics.core.availability import NOTE_TITLE
+from nlgmetrics.availability import NOTE_TITLE
 from nlgmetrics.core.registry import WEIGHTS, is_published, load_hint, original_releases
 from nlgmetrics.modules import SPECS
-from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.limits import Limits
 from nlgmetrics.ui.space import ModelPool, SpaceError, score_records
 from tests.ui.space.helpers import example_records
 

@@ -19,15 +19,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from nlgmetrics.core.availability import NOTE_TITLE
+from nlgmetrics.availability import NOTE_TITLE
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
-from nlgmetrics.ui.records import display
-from nlgmetrics.ui.records import score_text as printed
+from nlgmetrics.ui.display import display
+from nlgmetrics.ui.display import score_text as printed
 from nlgmetrics.ui.space import heatmap
-from nlgmetrics.ui.space.comparison import significance_cells
+from nlgmetrics.ui.space.ab_results import significance_cells
 from nlgmetrics.ui.space.tables import TEXT_CHARS
 from nlgmetrics.ui.widget import score_label
 from tests.ui.space.helpers import REPO, direct, example_records

@@ -22,7 +22,7 @@ import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
-from nlgmetrics.ui.records import Limits, preload_pairs
+from nlgmetrics.ui.limits import Limits, preload_pairs
 from nlgmetrics.ui.space import ModelPool, _json_safe, build_space
 from tests.ui.space.helpers import close_results, compute_result, direct, example_records
 

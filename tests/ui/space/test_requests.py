@@ -14,7 +14,7 @@ from gradio_client.exceptions import AppError
 
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui import space as space_module
-from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.limits import Limits
 from nlgmetrics.ui.space import DEFAULT, _json_safe, _ordered_fields, ui_options
 from tests.ui.space.helpers import LIMITS, REPO, compute_result, direct
 from tests.unieval.test_unieval import inputs_of

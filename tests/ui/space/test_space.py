@@ -17,8 +17,7 @@ import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
-from nlgmetrics.columns import gather_columns
-from nlgmetrics.core.availability import (
+from nlgmetrics.availability import (
     NOTE_TITLE,
     UNPUBLISHED,
     available_configs,
@@ -28,13 +27,16 @@ from nlgmetrics.core.availability import (
     conversion_note,
     default_choice,
 )
+from nlgmetrics.columns import gather_columns
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui import space as space_module
-from nlgmetrics.ui.records import Limits, read_upload, records_to_fields, scored_records, write_scored
+from nlgmetrics.ui.downloads import scored_records, write_scored
+from nlgmetrics.ui.limits import Limits
 from nlgmetrics.ui.space import batch
 from nlgmetrics.ui.space.options import scoring_config
+from nlgmetrics.ui.uploads import read_upload, records_to_fields
 from nlgmetrics.ui.widget import score_label
 from tests.ui.space.helpers import REPO
 

@@ -31,8 +31,8 @@ from ...core.registry import (
     resolve_weight,
 )
 from ...core.runtime import Runtime
-from ...core.stopwords import is_stopword
 from ...core.validation import is_blank
+from ..stopwords import is_stopword
 
 if TYPE_CHECKING:
     from typing_extensions import Self

@@ -5,7 +5,7 @@ the input fields of the chosen config, e.g. UniEval's task, the registered confi
 options, a token heat map from the module's details renderer), *Batch* (:mod:`.batch`: a CSV or JSONL
 upload scored into a table, a distribution plot and downloadable CSV/JSONL) and *Compare A/B*
 (:mod:`.compare`: two predictions, or two system files, scored by every selected module; the tables
-and statistics come from the Gradio-free :mod:`.comparison`). The endpoint ``/score``
+and statistics come from the Gradio-free :mod:`.ab_results`). The endpoint ``/score``
 (``api_name="score"``) takes a module, a config, JSON records and JSON options and returns the
 compute() result.
 
@@ -20,17 +20,17 @@ model scores at most ``Limits.model_concurrency`` requests at a time.
 >>> from nlgmetrics.modules import SPECS
 >>> family_title([SPECS["ctc_consistency"], SPECS["ctc_relevance"]])
 'CTC'
->>> parse_options(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
+>>> parse_option_controls(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
 {'temperature': 0.5, 'idf': False}
 """
 
 from __future__ import annotations
 
 from ...records import json_safe as _json_safe  # the name the Space's tests compare results with
-from ..records import check_option_sizes
+from ..limits import check_option_sizes
 from .app import _ordered_fields, banner, build_space, family_title, launch
 from .context import FamilyContext
-from .options import config_choices, config_inputs, option_components, parse_options, ui_options
+from .options import config_choices, config_inputs, option_components, parse_option_controls, ui_options
 from .pool import DEFAULT, ModelPool, SpaceError, resolve_config, score_records
 
 __all__ = [
@@ -48,7 +48,7 @@ __all__ = [
     "family_title",
     "launch",
     "option_components",
-    "parse_options",
+    "parse_option_controls",
     "resolve_config",
     "score_records",
     "ui_options",

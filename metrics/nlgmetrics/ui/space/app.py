@@ -12,12 +12,12 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from ...core.availability import banner_markdown
+from ...availability import banner_markdown
 from ...core.validation import FIELDS
 from ...modules import SPECS
 from ...modules.spec import ModuleSpec
 from ...records import json_safe
-from ..records import Limits, preload_pairs
+from ..limits import Limits, preload_pairs
 from ..widget import example_texts
 from . import batch, compare, single, zerogpu
 from .context import FamilyContext
@@ -45,7 +45,7 @@ def family_title(specs: Sequence[ModuleSpec]) -> str:
 
 def banner(limits: Limits) -> str:
     """Which configs load now, which download on first use, which are not on the Hub yet (and, collapsed,
-    how to convert those on one's own machine), and the limits (:func:`...core.availability.banner_markdown`)."""
+    how to convert those on one's own machine), and the limits (:func:`nlgmetrics.availability.banner_markdown`)."""
     return banner_markdown([SPECS[name] for name in sorted(SPECS)], limits.describe())
 
 

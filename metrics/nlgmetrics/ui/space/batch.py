@@ -11,10 +11,12 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from ...availability import config_note
 from ...columns import gather_columns, unused_columns
-from ...core.availability import config_note
 from ...modules import SPECS
-from ..records import read_upload, score_text, scored_records, write_scored
+from ..display import score_text
+from ..downloads import scored_records, write_scored
+from ..uploads import read_upload
 from .context import FamilyContext
 from .events import connect, upload_problem
 from .histogram import histogram_svg
@@ -24,7 +26,7 @@ from .options import (
     config_inputs,
     module_dropdown,
     option_components,
-    parse_options,
+    parse_option_controls,
     status_note,
 )
 from .pool import SpaceError, score_records
@@ -184,7 +186,7 @@ def _file_scorer(ctx: FamilyContext) -> Callable:
         if not path:
             raise SpaceError("upload a .csv, .tsv, .jsonl or .json file first")
         records = read_upload(path, limits)
-        chosen_options = {**parse_options(spec, dict(zip(options, values))), "show_progress": True}
+        chosen_options = {**parse_option_controls(spec, dict(zip(options, values))), "show_progress": True}
         columns = dict(zip(ctx.fields, values[len(options) :]))
         mapped = mapped_records(spec, chosen, records, columns)
         progress(0, desc=f"scoring {len(records)} examples with {name}")

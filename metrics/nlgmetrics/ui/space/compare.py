@@ -1,6 +1,6 @@
 """The *Compare A/B* mode: two predictions of one input, or two system files with the same inputs,
 scored by every selected module of the family (the tables, and under the paired plot Δ with its 95%
-interval, the p-value and win/tie/loss, come from :mod:`.comparison`). An empty
+interval, the p-value and win/tie/loss, come from :mod:`.ab_results`). An empty
 prediction or file on either side, and any other failure, is a message in the mode's note."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ...availability import config_note, plural
 from ...columns import unused_columns
-from ...core.availability import config_note, plural
 from ...modules import SPECS
-from ..records import read_upload
+from ..uploads import read_upload
 from ..widget import field_label
-from .comparison import (
+from .ab_results import (
     MetricComparison,
     delta_plot,
     per_example_table,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ...modules.spec import ModuleSpec, Option
-    from ..records import Limits
+    from ..limits import Limits
     from .pool import ModelPool
 
 

@@ -16,7 +16,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..records import Limits, read_upload
+from ..limits import Limits
+from ..uploads import read_upload
 from .pool import _error_text, _user_error
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
-from ..records import score_text
+from ..display import score_text
 
 WORD_STARTS = ("Ġ", "▁")
 """Byte-level BPE's and SentencePiece's mark of a piece that starts a word."""

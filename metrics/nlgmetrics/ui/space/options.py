@@ -3,9 +3,9 @@
 widgets and typed values, the config drop-down and the fields a config reads.
 
 >>> from nlgmetrics.modules import SPECS
->>> parse_options(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
+>>> parse_option_controls(SPECS["infolm"], {"temperature": "0.5", "idf": "false", "measure": ""})
 {'temperature': 0.5, 'idf': False}
->>> parse_options(SPECS["infolm"], {"temperature": "(default)", "quantize": "int8"})
+>>> parse_option_controls(SPECS["infolm"], {"temperature": "(default)", "quantize": "int8"})
 {'quantize': 'int8'}
 >>> config_inputs(SPECS["unieval"], "dialogue")
 ('predictions', 'sources', 'contexts')
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...core.availability import READY, config_note, config_status, default_choice
+from ...availability import READY, config_note, config_status, default_choice
 from ...modules import SPECS
 from ...modules.spec import COMMON_LOAD_OPTIONS, ModuleSpec, Option
 from ..widget import field_label
@@ -42,21 +42,21 @@ def precision_options() -> dict[str, Option]:
 
 
 def ui_options(specs: Sequence[ModuleSpec]) -> dict[str, Option]:
-    """The compute() options the modules offer a user (those with a command-line type), by name, then the
+    """The compute() options the modules offer a user (those with a text type), by name, then the
     precision (:func:`precision_options`, shown for every module)."""
     out: dict[str, Option] = {}
     for spec in specs:
         for option in spec.compute_options:
-            if option.cli_type is not None:
+            if option.text_type is not None:
                 out.setdefault(option.name, option)
     return {**out, **precision_options()}
 
 
-def parse_options(spec: ModuleSpec, values: dict[str, Any]) -> dict[str, Any]:
-    """The options the user set (blank or "(default)" leaves one to the module), typed as declared: the
-    module's compute() options, checked, then the precision chosen (checked with the machine when scoring:
-    :func:`~.pool.chosen_load_options`)."""
-    declared = {o.name: o for o in spec.compute_options if o.cli_type is not None} | precision_options()
+def parse_option_controls(spec: ModuleSpec, values: dict[str, Any]) -> dict[str, Any]:
+    """The options the user set in a mode's controls (blank or "(default)" leaves one to the module), typed
+    as declared: the module's compute() options, checked, then the precision chosen (checked with the machine
+    when scoring: :func:`~.pool.chosen_load_options`)."""
+    declared = {o.name: o for o in spec.compute_options if o.text_type is not None} | precision_options()
     out: dict[str, Any] = {}
     for name, value in values.items():
         option = declared.get(name)
@@ -83,7 +83,7 @@ def option_components(options: dict[str, Option], shown: ModuleSpec) -> dict[str
     comps = {}
     for name, option in options.items():
         choices = getattr(option.check, "choices", None)
-        if option.cli_type is bool:
+        if option.text_type is bool:
             choices = ("true", "false")
         label = f"{name}: {option.help}"
         if choices:

@@ -30,14 +30,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ...availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
 from ...columns import unused_columns
-from ...core.availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
 from ...core.hub import hub_offline
 from ...core.registry import how_to_get, is_published, load_hint
 from ...core.validation import FIELDS
 from ...modules import SPECS
 from ...modules.spec import ModuleSpec
-from ..records import Limits, check_option_sizes, records_to_fields
+from ..limits import Limits, check_option_sizes
+from ..uploads import records_to_fields
 from . import zerogpu
 from .merging import Merger
 

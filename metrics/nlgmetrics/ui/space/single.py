@@ -8,10 +8,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ...core.availability import config_note
+from ...availability import config_note
 from ...modules import SPECS
 from ...records import json_safe, per_example
-from ..records import display, score_text
+from ..display import display, score_text
 from ..widget import field_label, score_label
 from . import heatmap
 from .context import FamilyContext
@@ -23,7 +23,7 @@ from .options import (
     module_dropdown,
     on_module,
     option_components,
-    parse_options,
+    parse_option_controls,
     scoring_config,
     status_note,
     text_field,
@@ -189,7 +189,7 @@ def _scorer(ctx: FamilyContext) -> Callable:
         texts = dict(zip(fields, values[: len(fields)]))
         option_values = dict(zip(options, values[len(fields) :]))
         record = {f: text_field(spec, f, texts[f] or "") for f in config_inputs(spec, chosen)}
-        chosen_options = {**parse_options(spec, option_values), "return_details": True}
+        chosen_options = {**parse_option_controls(spec, option_values), "return_details": True}
         result, used, fallback, _ = score_records(ctx.pool, name, chosen, [record], chosen_options)
         value = result["scores"][0]
         details = (result.get("details") or [{}])[0]

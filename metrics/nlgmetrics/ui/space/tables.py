@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...records import per_example
-from ..records import display, score_text
+from ..display import display, score_text
 
 TEXT_CHARS = 80
 """Characters of a text shown in a table cell; the rest is on hover."""

@@ -12,10 +12,9 @@ import pytest
 
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
-from nlgmetrics.ui.records import Limits
+from nlgmetrics.ui.limits import Limits
 from nlgmetrics.ui.space import ModelPool, SpaceError, _ordered_fields, ui_options
-from nlgmetrics.ui.space.compare import missing_inputs, two_files, two_predictions
-from nlgmetrics.ui.space.comparison import (
+from nlgmetrics.ui.space.ab_results import (
     RESAMPLES,
     SEED,
     SUMMARY_COLUMNS,
@@ -29,6 +28,7 @@ from nlgmetrics.ui.space.comparison import (
     significance_markdown,
     summary_table,
 )
+from nlgmetrics.ui.space.compare import missing_inputs, two_files, two_predictions
 from nlgmetrics.ui.space.context import FamilyContext
 
 
@@ -38,7 +38,7 @@ def result(scores: list[float], higher_is_better: bool | None = True) -> dict:
 
 
 def test_comparison_imports_no_gradio():
-    code = "import sys, nlgmetrics.ui.space.comparison; sys.exit('gradio' in sys.modules)"
+    code = "import sys, nlgmetrics.ui.space.ab_results; sys.exit('gradio' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
 

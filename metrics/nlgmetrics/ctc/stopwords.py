@@ -1,7 +1,7 @@
 """The English stopword list CTC removes before summing (engagingness, groundedness).
 
-The list ships inside the package (``core/data/english_stopwords.txt``), so stopword removal
-needs no download and no ``NLTK_DATA``. Provenance: NLTK's ``stopwords`` corpus, file
+The list ships inside the package (``core/data/english_stopwords.txt``, the package data folder), so
+stopword removal needs no download and no ``NLTK_DATA``. Provenance: NLTK's ``stopwords`` corpus, file
 ``english`` (nltk_data, ``packages/corpora/stopwords.zip``; its README credits the Snowball
 lists, with the English list augmented in nltk/nltk_data#22): the 179-word version that
 CTC's released code read through ``nltk.corpus.stopwords.words("english")``, verified by

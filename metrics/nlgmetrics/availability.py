@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..core.hub import hub_offline
-from ..core.registry import embedded_folder, how_to_get, is_published, load_hint, original_releases
+from .core.hub import hub_offline
+from .core.registry import embedded_folder, how_to_get, is_published, load_hint, original_releases
 
 READY = "loads now"
 DOWNLOAD = "downloadable, not cached yet"

@@ -1,19 +1,8 @@
-"""Examples as records (one dict per example, keyed by the module's input fields): limits, files, results.
+"""What one request may ask of the Space (:class:`Limits`, each overridable by an ``NLGMETRICS_SPACE_*``
+variable), the bound on the compute() options a request sets (:func:`check_option_sizes`), and the models
+loaded at startup (:func:`preload_pairs`). Every limit is refused with a message saying what was too big and
+what the limit is.
 
-Uploads are read and results written by :mod:`nlgmetrics.records`, exactly as the command line reads
-and writes files. Every limit is refused with a message saying what was too big and what the limit is.
-
->>> limits = Limits(max_examples=2, max_chars=20)
->>> records_to_fields(["predictions", "sources"], [{"predictions": "a b", "sources": "a c"}], limits)
-{'predictions': ['a b'], 'sources': ['a c']}
->>> records_to_fields(["predictions"], [{"prediction": "x"}], limits)
-Traceback (most recent call last):
-...
-nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: prediction; the inputs are predictions)
->>> records_to_fields(["predictions"], [{"predictions": "x" * 21}], limits)
-Traceback (most recent call last):
-...
-ValueError: record 0: predictions has 21 characters; this Space takes at most 20 per text
 >>> Limits(model_concurrency=0)
 Traceback (most recent call last):
 ...
@@ -30,18 +19,14 @@ ValueError: NLGMETRICS_SPACE_PRELOAD: infolm has no config 'roberta' (its config
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from pathlib import Path
 from typing import Any
 
-from ..columns import gather_columns
-from ..core.availability import config_status, default_choice
+from ..availability import config_status, default_choice
 from ..core.options import check_positive_int
 from ..modules import SPECS
-from ..records import per_example, read_records, write_records
 
 ENV_PREFIX = "NLGMETRICS_SPACE_"
 
@@ -110,47 +95,6 @@ class Limits:
         )
 
 
-def _check_text(value: Any, where: str, limits: Limits) -> None:
-    texts = value if isinstance(value, list) else [value]
-    if len(texts) > limits.max_references:
-        raise ValueError(
-            f"{where} has {len(texts)} texts; this Space takes at most {limits.max_references} per example"
-        )
-    for text in texts:
-        if isinstance(text, str) and len(text) > limits.max_chars:
-            raise ValueError(
-                f"{where} has {len(text)} characters; this Space takes at most {limits.max_chars} per text"
-            )
-
-
-def records_to_fields(
-    inputs: Sequence[str], records: Any, limits: Limits, *, list_fields: Sequence[str] = ("references",)
-) -> dict[str, list]:
-    """Column lists ``{field: [...]}`` from records, after the limits and the shape are checked; a text
-    of a field in ``list_fields`` that holds a JSON list of texts (a CSV cell) is that list.
-
-    The texts themselves (types, blanks) are checked by the module's compute(), which names the field
-    and index. Other fields of the records are ignored (as the command line ignores a file's other
-    columns); :func:`nlgmetrics.columns.unused_columns` names them.
-    """
-    if not isinstance(records, list):
-        raise ValueError(f"records must be a JSON list of objects, got {type(records).__name__}")
-    if len(records) > limits.max_examples:
-        raise ValueError(
-            f"{len(records)} examples given; this Space scores at most {limits.max_examples} per request "
-            "(split the file, or score it on your own machine with the nlgmetrics package: nlgmetrics score FILE)"
-        )
-    for index, record in enumerate(records):
-        if not isinstance(record, dict):
-            raise ValueError(f"record {index} must be an object with fields {', '.join(inputs)}")
-    fix = f"the inputs are {', '.join(inputs)}"  # else the command line's wording (nlgmetrics.columns)
-    fields = gather_columns(records, inputs, {}, list_fields, fix=fix, where="record {index}: {field}")
-    for index in range(len(records)):
-        for name in inputs:
-            _check_text(fields[name][index], f"record {index}: {name}", limits)
-    return fields
-
-
 def check_option_sizes(options: Mapping[str, Any], limits: Limits) -> None:
     """Bound the work compute() options can ask for: a mapping of templates (UniEval's custom questions) holds
     at most ``max_questions`` of at most ``max_template_chars`` characters; any other list or mapping at most
@@ -188,77 +132,10 @@ def check_option_sizes(options: Mapping[str, Any], limits: Limits) -> None:
             )
 
 
-def read_upload(path: str | os.PathLike, limits: Limits) -> list[dict]:
-    """The records of an uploaded file, read as the command line reads it (:mod:`nlgmetrics.records`)."""
-    path = Path(path)
-    size = path.stat().st_size
-    if size > limits.max_upload_bytes:
-        raise ValueError(
-            f"{path.name} is {size} bytes; this Space takes uploads up to {limits.max_upload_bytes} bytes"
-        )
-    try:
-        return read_records(path, name=path.name)
-    except ValueError as err:
-        if path.suffix.lower() != ".txt":
-            raise
-        raise ValueError(  # the same words as the command line, and why plain lines cannot do
-            f"{err}: a .txt of plain texts has no columns naming the fields; save it as a .csv with a header "
-            "row, e.g. predictions,sources"
-        ) from None
-
-
-DIGITS = 4
-"""Decimals of every score the Space shows (text, tables, notes, heat-map values)."""
-
-
-def display(value: Any, digits: int = DIGITS) -> Any:
-    """A number as the Space keeps it in a table (rounded; NaN as None)."""
-    if isinstance(value, float):
-        return None if math.isnan(value) else round(value, digits)
-    return value
-
-
-def score_text(value: Any) -> str:
-    """A score as the Space prints it: always :data:`DIGITS` decimals, so that 0.512 is not shown beside
-    0.5123; a missing score (NaN, None) as "NaN"; a whole number (a row, a count) as it is.
-
-    >>> score_text(0.512), score_text(-0.0), score_text(float("nan")), score_text(None), score_text(3)
-    ('0.5120', '0.0000', 'NaN', 'NaN', '3')
-    """
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "NaN"
-    if isinstance(value, float):
-        return f"{value + 0.0:.{DIGITS}f}".replace("-0.0000", "0.0000")
-    return str(value)
-
-
-def scored_records(records: list[dict], result: dict) -> list[dict]:
-    """Each record with its scores added (full precision; a score column named like an input is prefixed)."""
-    columns = per_example(result, len(records))
-    out = []
-    for index, record in enumerate(records):
-        row = dict(record)
-        for key, values in columns.items():
-            row[key if key not in record else f"score_{key}"] = values[index]
-        out.append(row)
-    return out
-
-
-def write_scored(rows: list[dict], folder: str | os.PathLike, stem: str) -> tuple[str, str]:
-    """Write the scored rows as ``stem.csv`` and ``stem.jsonl`` in ``folder`` (as the command line writes
-    them: :func:`nlgmetrics.records.write_records`); returns both paths."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    csv_path, jsonl_path = folder / f"{stem}.csv", folder / f"{stem}.jsonl"
-    write_records(csv_path, rows)
-    write_records(jsonl_path, rows)
-    return str(csv_path), str(jsonl_path)
-
-
 def preload_pairs(text: str | None) -> list[tuple[str, str]]:
     """The (module, config) pairs of an ``NLGMETRICS_SPACE_PRELOAD`` value (``module:config`` or ``module``
     for its default, comma-separated; ``none``: nothing); None: the config the page offers first for each
-    module (:func:`...core.availability.default_choice`: its default, or, when the default's weights are not
+    module (:func:`nlgmetrics.availability.default_choice`: its default, or, when the default's weights are not
     here, the offline config such as the embedded ``E-minilm``) when its weights are on the machine, so that
     the first request finds it loaded. A name or config that is not registered is a ValueError naming it."""
     if text is None:

@@ -1,5 +1,5 @@
-"""Comparing two systems with one or more metrics, free of Gradio: which system each example's scores
-prefer, the summary table, the per-example table, whether B differs from A beyond chance
+"""What the *Compare A/B* mode (:mod:`.compare`, the tab) shows, computed free of Gradio: which system each
+example's scores prefer, the summary table, the per-example table, whether B differs from A beyond chance
 (:func:`significance`: :func:`nlgmetrics.significance.compare`, seed 0, 1000 resamples), and the plot that
 decision rests on (:func:`delta_plot`: each example's difference B − A, the mean Δ and its interval).
 
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..records import display
+from ..display import display
 from .tables import Table, cell, example_labels
 
 

@@ -1,0 +1,30 @@
+"""How the Space shows a score: rounded to :data:`DIGITS` decimals in a table, printed with all of them."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+DIGITS = 4
+"""Decimals of every score the Space shows (text, tables, notes, heat-map values)."""
+
+
+def display(value: Any, digits: int = DIGITS) -> Any:
+    """A number as the Space keeps it in a table (rounded; NaN as None)."""
+    if isinstance(value, float):
+        return None if math.isnan(value) else round(value, digits)
+    return value
+
+
+def score_text(value: Any) -> str:
+    """A score as the Space prints it: always :data:`DIGITS` decimals, so that 0.512 is not shown beside
+    0.5123; a missing score (NaN, None) as "NaN"; a whole number (a row, a count) as it is.
+
+    >>> score_text(0.512), score_text(-0.0), score_text(float("nan")), score_text(None), score_text(3)
+    ('0.5120', '0.0000', 'NaN', 'NaN', '3')
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "NaN"
+    if isinstance(value, float):
+        return f"{value + 0.0:.{DIGITS}f}".replace("-0.0000", "0.0000")
+    return str(value)

@@ -1,0 +1,32 @@
+"""Scores out: each record with its scores, written as the CSV and JSONL files a visitor downloads (as
+the command line writes them: :mod:`nlgmetrics.records`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..records import per_example, write_records
+
+
+def scored_records(records: list[dict], result: dict) -> list[dict]:
+    """Each record with its scores added (full precision; a score column named like an input is prefixed)."""
+    columns = per_example(result, len(records))
+    out = []
+    for index, record in enumerate(records):
+        row = dict(record)
+        for key, values in columns.items():
+            row[key if key not in record else f"score_{key}"] = values[index]
+        out.append(row)
+    return out
+
+
+def write_scored(rows: list[dict], folder: str | os.PathLike, stem: str) -> tuple[str, str]:
+    """Write the scored rows as ``stem.csv`` and ``stem.jsonl`` in ``folder`` (as the command line writes
+    them: :func:`nlgmetrics.records.write_records`); returns both paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    csv_path, jsonl_path = folder / f"{stem}.csv", folder / f"{stem}.jsonl"
+    write_records(csv_path, rows)
+    write_records(jsonl_path, rows)
+    return str(csv_path), str(jsonl_path)
