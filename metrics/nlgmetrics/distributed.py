@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.options import check_positive_int
+from .modules import loading
 
 UNKEYED_LOAD_OPTIONS = ("device", "batch_size")
 """Load options that do not change the scores: a shard scored with other values is still reused."""
@@ -60,8 +61,6 @@ def score_dataset(
             "scoring across processes needs accelerate: pip install 'nlgmetrics[distributed]'"
         ) from err
 
-    import nlgmetrics
-
     from .core.runtime import requested_device, wants_cuda  # torch: imported when a job runs
     from .core.validation import check_inputs
     from .modules import SPECS
@@ -93,7 +92,7 @@ def score_dataset(
     if result is None:
         if requested_device(load_options.get("device")) in (None, "cuda"):
             load_options["device"] = str(state.device)  # this process's own GPU
-        module = nlgmetrics.load(metric, config, **load_options)
+        module = loading.load(metric, config, **load_options)
         result = module.compute(**inputs, **compute_options)
         _write_shard(path, key, result)
 

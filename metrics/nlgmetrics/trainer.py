@@ -32,7 +32,7 @@ from .core.options import check_bool
 from .core.runtime import Offload, process_device, warn
 from .core.validation import FIELDS, as_list
 from .evalsets import Batches, EvalSets, Seen, at_loop_end, check_field, current_loop, loader_facts
-from .modules import SPECS
+from .modules import SPECS, loading
 from .modules.metric import NLGMetric
 
 logger = logging.getLogger(__name__)
@@ -475,9 +475,7 @@ def _load(key: str, spec: Any, offload: bool) -> TrainerMetric:
         )
     load_options, compute_options = _split_options(key, name, options)
     load_options.setdefault("device", process_device())
-    import nlgmetrics
-
-    module = nlgmetrics.load(name, config, **load_options)
+    module = loading.load(name, config, **load_options)
     return TrainerMetric(key, module, module.inputs, compute_options)
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..console import argument_type, one_line_warnings, quiet_downloads
 from ..core.hub import quiet_loading
+from ..modules import loading
 from ..modules.spec import direction_text
 from ..records import file_format, read_records
 
@@ -337,11 +338,9 @@ class FileScorer:
         return checked_inputs(self.spec, self.config, rows, self.columns, path)
 
     def compute(self, inputs: dict[str, list]) -> dict:
-        import nlgmetrics
-
         with model_work(self.show_progress):
             if self._module is None:
-                self._module = nlgmetrics.load(self.spec.name, self.config, **self.load_kwargs)
+                self._module = loading.load(self.spec.name, self.config, **self.load_kwargs)
             result = self._module.compute(**inputs, **self.options, show_progress=self.show_progress)
         self.results.append(result)
         return result

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from ..core.lazy import lazy_exports
 from .aspects import ASPECTS, ENGAGINGNESS_JOIN, Aspect, harmonic_mean, variants_for
+from .module import aspect_spec, ctc_score
 from .variants import CTC_VARIANTS, AlignerVariant
 
-_LAZY = {"CTCScorer": "scorer", "ctc_score": "scorer", "resolve_aligner": "scorer"}
+_LAZY = {"CTCScorer": "scorer", "resolve_aligner": "scorer"}
 
 
 __getattr__ = lazy_exports(__name__, _LAZY)
@@ -26,6 +27,7 @@ __all__ = [
     "ENGAGINGNESS_JOIN",
     "AlignerVariant",
     "Aspect",
+    "aspect_spec",
     "CTCScorer",
     "ctc_score",
     "harmonic_mean",

@@ -26,6 +26,8 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..modules import loading
+
 if TYPE_CHECKING:
     import gradio
 
@@ -94,21 +96,19 @@ def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: An
     unavailable (:class:`~nlgmetrics.core.hub.WeightsUnavailableError`) falls back to the module's
     offline config (``spec.doctest_config``); a config asked for by name must load or fail.
     """
-    import nlgmetrics
-
     from ..core.hub import WeightsUnavailableError, quiet_loading
 
     spec = _spec(name)
     with quiet_loading():
         try:
-            return nlgmetrics.load(name, config_name, **load_kwargs), ""
+            return loading.load(name, config_name, **load_kwargs), ""
         except WeightsUnavailableError as err:
             fallback = spec.doctest_config
             custom = load_kwargs.get(spec.config_option) is not None
             if config_name not in (None, "default") or custom or fallback in (None, spec.default_config):
                 raise
             wanted_error = err
-        module = nlgmetrics.load(name, fallback, **load_kwargs)
+        module = loading.load(name, fallback, **load_kwargs)
     reason = " ".join(getattr(wanted_error, "summary", str(wanted_error)).split())
     banner = (
         f"**Showing config `{fallback}` instead of the default `{spec.default_config}`**: {reason}. "

@@ -1,5 +1,5 @@
-"""The usr module: its declaration (inputs, the one config = the released Topical-Chat models, options) and
-its evaluate class ``Usr`` (made on first use).
+"""The usr module: its declaration (inputs, the one config = the released Topical-Chat models, options);
+its evaluate class ``Usr`` is written in :mod:`.metric`.
 
 >>> SPEC.configs, SPEC.default_config, SPEC.inputs
 (('topical_chat',), 'topical_chat', ('predictions', 'sources', 'contexts'))
@@ -7,10 +7,10 @@ its evaluate class ``Usr`` (made on first use).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..modules import metric_classes
+from ..core.options import split_options
 from ..modules.spec import ModuleSpec
 from .defaults import DEFAULT_CONFIG, SUB_METRICS
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
@@ -43,7 +43,7 @@ def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any) -> Sc
     """The USRScorer of the module (the config names the released models; mlm=/dr_c=/dr_f= replace one)."""
     from .scorer import USRScorer
 
-    return USRScorer(config=config or DEFAULT_CONFIG, **load_options)
+    return USRScorer(spec, config=config or DEFAULT_CONFIG, **load_options)
 
 
 def config_weights(spec: ModuleSpec | None, config: str) -> list:
@@ -107,8 +107,10 @@ SPEC = ModuleSpec(
 )
 
 SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
-CLASSES = {"usr": "Usr"}
-"""Module → its evaluate class (evaluate derives the module's name from the class name)."""
 
-__getattr__ = metric_classes(__name__)
-"""The evaluate classes named in ``CLASSES``, made on first use (evaluate is imported then)."""
+
+def usr(predictions: Sequence[str], sources: Sequence[str], contexts: Sequence[str], **options: Any) -> dict:
+    """Functional form: ``usr(responses, histories, facts, batch_size=8)``; load options (``mlm``, ``dr_c``,
+    ``dr_f``, ``device``, ...) and compute() options mix; the models come from the process-wide cache."""
+    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
+    return make_scorer(SPEC, None, **load).score(predictions, sources, contexts, **rest)

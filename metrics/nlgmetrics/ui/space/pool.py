@@ -35,7 +35,7 @@ from ...core.availability import UNPUBLISHED, ConfigStatus, config_status, defau
 from ...core.hub import hub_offline
 from ...core.registry import how_to_get, is_published, load_hint
 from ...core.validation import FIELDS
-from ...modules import SPECS
+from ...modules import SPECS, loading
 from ...modules.spec import ModuleSpec
 from ..records import Limits, check_option_sizes, records_to_fields
 from . import zerogpu
@@ -285,12 +285,10 @@ class ModelPool:
     @staticmethod
     def _load(name: str, config: str, *load: tuple[str, Any]):
         """Module ``name`` with ``config``, loaded with the chosen load options (the rest of a :data:`Key`)."""
-        import nlgmetrics
-
         from ...core.hub import WeightsUnavailableError
 
         try:
-            return nlgmetrics.load(name, config, **dict(load))
+            return loading.load(name, config, **dict(load))
         except WeightsUnavailableError as err:
             status = config_status(SPECS[name], config)
             if status.available is False:
