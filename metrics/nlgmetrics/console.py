@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -85,8 +86,6 @@ def quiet_downloads(quiet: bool) -> Iterator[None]:
 @contextlib.contextmanager
 def one_line_warnings() -> Iterator[None]:
     """nlgmetrics' own warnings as ``nlgmetrics: warning: ...`` lines (others as Python prints them)."""
-    import warnings
-
     from .core.runtime import NLGMetricsWarning
 
     original = warnings.showwarning

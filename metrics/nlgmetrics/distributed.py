@@ -23,8 +23,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .core.files import check_writable_folder, write_text_whole
 from .core.options import check_positive_int
-from .modules import loading
+from .core.result import mean_key, mean_of, package_versions
+from .core.validation import check_inputs
+from .modules import SPECS, loading
 
 UNKEYED_LOAD_OPTIONS = ("device", "batch_size")
 """Load options that do not change the scores: a shard scored with other values is still reused."""
@@ -62,8 +65,6 @@ def score_dataset(
         ) from err
 
     from .core.runtime import requested_device, wants_cuda  # torch: imported when a job runs
-    from .core.validation import check_inputs
-    from .modules import SPECS
 
     if metric not in SPECS:
         raise ValueError(f"unknown module {metric!r}; choose one of {', '.join(sorted(SPECS))}")
@@ -103,8 +104,6 @@ def score_dataset(
 def merge_results(parts: Sequence[dict]) -> dict:
     """The results of consecutive shards as one: each per-example list joined in shard order (a shard with
     zero examples may lack a sub-score's list), each ``mean_*`` recomputed over it, the rest the first's."""
-    from .core.result import mean_key, mean_of
-
     merged = dict(parts[0])
     lists = dict.fromkeys(name for part in parts for name, value in part.items() if isinstance(value, list))
     for name in lists:
@@ -140,8 +139,6 @@ def shard_key(
 ) -> str:
     """What a shard file must have been written for to be read back: the job (metric, config, the options
     that change scores, package versions), the shard (rank, world, first example) and its inputs."""
-    from .core.result import package_versions
-
     job = {
         "metric": metric,
         "config": config,
@@ -158,8 +155,6 @@ def check_shard_folder(folder: str | os.PathLike, world: int, flag: str = "outpu
     """Before any model loads or process group starts: the shard folder can be written (not a file, nor
     under one, nor read-only or full: :func:`~nlgmetrics.core.files.check_writable_folder`), and none of
     the job's shard names is taken by something other than a file. A ValueError naming ``flag``."""
-    from .core.files import check_writable_folder
-
     folder = check_writable_folder(folder, flag)
     for rank in range(world):
         path = folder / shard_name(rank, world)
@@ -175,8 +170,6 @@ def shard_problem(result: Any, count: int) -> str | None:
     """Why a saved shard result is not one of ``count`` examples (None: it is): a result is an object
     with a ``scores`` list, every list has one value per example, and every per-example score list (one
     with a ``mean_*``) and every mean holds numbers (NaN and InfoLM's ±inf are numbers)."""
-    from .core.result import mean_key
-
     if not isinstance(result, dict) or not isinstance(result.get("scores"), list):
         return "it holds no result with a list of scores"
     for name, value in result.items():
@@ -214,8 +207,6 @@ def _read_shard(path: Path, key: str, count: int) -> dict | None:
 
 def _write_shard(path: Path, key: str, result: dict) -> None:
     """Written whole (:func:`~nlgmetrics.core.files.replaced_when_complete`): a shard file is complete."""
-    from .core.files import write_text_whole
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_text_whole(path, json.dumps({"key": key, "result": result}))

@@ -31,6 +31,7 @@ from .combined import ForeignGuard, feature_names
 from .core.options import check_bool
 from .core.runtime import Offload, process_device, warn
 from .core.validation import FIELDS, as_list
+from .distributed import merge_results
 from .evalsets import Batches, EvalSets, Seen, at_loop_end, check_field, current_loop, loader_facts
 from .modules import SPECS, loading
 from .modules.metric import NLGMetric
@@ -336,8 +337,6 @@ class TrainerMetrics(TrainerCallback):
             return metric.module.compute(**given, **metric.options)
         from accelerate import PartialState
         from accelerate.utils import gather_object
-
-        from .distributed import merge_results
 
         with PartialState().split_between_processes(given) as share:
             result = metric.module.compute(**share, **metric.options)

@@ -7,6 +7,7 @@ import argparse
 import os
 from pathlib import Path
 
+from ..core.registry import embedded_folder, how_to_get, is_published
 from .common import cli_compute_options, direction, known_specs, type_name
 
 
@@ -31,8 +32,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def weight_lines(spec) -> list[str]:
     """Where one registered weight comes from and how to get it (no model is loaded)."""
-    from ..core.availability import weight_available
-    from ..core.registry import embedded_folder, how_to_get, is_published
+    from ..core.availability import weight_available  # --help stays fast (measured)
 
     folder = embedded_folder(spec.embedded_package)
     if folder is None and weight_available(spec):

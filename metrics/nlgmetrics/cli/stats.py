@@ -25,6 +25,7 @@ from typing import Any
 
 from ..core.files import write_text_whole
 from ..core.options import parse_bool
+from ..modules import SPECS
 from ..records import field_value, json_safe, per_example
 from .common import (
     CLIError,
@@ -174,8 +175,6 @@ def _aligned_tables(
 def _recorded_direction(signature: str | None) -> bool | None:
     """The direction of the module a file's signature names (None: no signature, or the module's
     direction depends on its options, as InfoLM's does)."""
-    from ..modules import SPECS
-
     fields = dict(part.split(":", 1) for part in (signature or "").split("|") if ":" in part)
     spec = SPECS.get(fields.get("module", ""))
     return None if spec is None else spec.higher_is_better

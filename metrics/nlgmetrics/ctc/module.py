@@ -14,6 +14,7 @@ from ..core.options import split_options
 from ..modules.spec import ModuleSpec
 from .aspects import ASPECTS, aspect_named, variants_for
 from .options import LOAD_OPTIONS, compute_options
+from .variants import CTC_VARIANTS
 
 CITATION = """\
 @inproceedings{deng-etal-2021-compression,
@@ -105,8 +106,6 @@ def variant_weights(spec: ModuleSpec, config: str) -> list:
     >>> [w.repo_id for w in variant_weights(SPECS["ctc_relevance"], "D-cnndm")]
     ['nlgmetrics/ctc-D-cnndm-doc_to_summ', 'nlgmetrics/ctc-D-cnndm-summ_to_ref']
     """
-    from .variants import CTC_VARIANTS
-
     variant = CTC_VARIANTS[config]
     weights = [variant.weight_for(d) for d in ASPECTS[spec.name.removeprefix("ctc_")].directions]
     return list({w.name: w for w in weights if w is not None}.values())

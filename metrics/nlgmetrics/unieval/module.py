@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.options import split_options
+from ..core.registry import WEIGHTS
 from ..modules.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 from .tasks import DEFAULT_TASK, TASKS
@@ -48,8 +49,6 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
     >>> [w.repo_id for w in config_weights(None, "data2text")]
     ['MingZhong/unieval-sum']
     """
-    from ..core.registry import WEIGHTS
-
     return [WEIGHTS[TASKS[config].model]]
 
 

@@ -11,9 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import split_options
+from ..core.registry import WEIGHTS
 from ..modules.spec import ModuleSpec
 from .defaults import DEFAULT_CONFIG, SUB_METRICS
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
+from .weights import usr_weight_name
 
 if TYPE_CHECKING:
     from ..core.scorer import Scorer
@@ -52,9 +54,6 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
     >>> [w.repo_id for w in config_weights(None, "topical_chat")]
     ['nlgmetrics/usr-mlm-topical_chat', 'nlgmetrics/usr-dr_c-topical_chat', 'nlgmetrics/usr-dr_f-topical_chat']
     """
-    from ..core.registry import WEIGHTS
-    from .weights import usr_weight_name
-
     return [WEIGHTS[usr_weight_name(part, config)] for part in ("mlm", "dr_c", "dr_f")]
 
 

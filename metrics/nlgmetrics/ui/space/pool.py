@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextvars
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -27,12 +28,13 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ...columns import unused_columns
 from ...core.availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
-from ...core.hub import hub_offline
+from ...core.hub import WeightsUnavailableError, hub_offline
 from ...core.registry import how_to_get, is_published, load_hint
 from ...core.validation import FIELDS
 from ...modules import SPECS, loading
@@ -122,9 +124,6 @@ def missing_package(module: str, package: str) -> str:
 def extra_providing(package: str) -> str | None:
     """The extra of the installed nlgmetrics distribution that brings ``package`` (``spacy`` → ``usr``),
     else None."""
-    import re
-    from importlib import metadata
-
     try:
         requirements = metadata.requires("nlgmetrics") or []
     except metadata.PackageNotFoundError:  # a checkout on sys.path, not installed
@@ -285,8 +284,6 @@ class ModelPool:
     @staticmethod
     def _load(name: str, config: str, *load: tuple[str, Any]):
         """Module ``name`` with ``config``, loaded with the chosen load options (the rest of a :data:`Key`)."""
-        from ...core.hub import WeightsUnavailableError
-
         try:
             return loading.load(name, config, **dict(load))
         except WeightsUnavailableError as err:
