@@ -86,7 +86,7 @@ def quiet_downloads(quiet: bool) -> Iterator[None]:
 @contextlib.contextmanager
 def one_line_warnings() -> Iterator[None]:
     """nlgmetrics' own warnings as ``nlgmetrics: warning: ...`` lines (others as Python prints them)."""
-    from .core.runtime import NLGMetricsWarning
+    from .core.runtime import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
 
     original = warnings.showwarning
 

@@ -187,7 +187,7 @@ def shard_problem(result: Any, count: int) -> str | None:
 def _read_shard(path: Path, key: str, count: int) -> dict | None:
     """The shard's result if ``path`` holds a valid one (:func:`shard_problem`) for the same job (same
     key), else None: a shard of another job silently, an unreadable or invalid one with a warning."""
-    from .core.runtime import NLGMetricsWarning
+    from .core.runtime import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
 
     if not path.is_file():
         return None

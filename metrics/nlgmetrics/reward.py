@@ -217,7 +217,7 @@ class Reward:
         return loaded[1], loaded[2]
 
     def _load(self) -> tuple[Any, Any]:
-        from .core.runtime import Offload, process_device, select_device
+        from .core.runtime import Offload, process_device, select_device  # torch: when used
 
         module = self._given
         if module is None:
@@ -325,7 +325,7 @@ def _metric_of(metric: Any, config: str | None, options: dict) -> tuple[str, str
         load = spec.split_options(options, metric)[0]
         spec.check_load_options({k: v for k, v in load.items() if k not in EVALUATE_OPTIONS})
         return metric, spec.check_config(config), load, None
-    from .modules.metric import NLGMetric
+    from .modules.metric import NLGMetric  # evaluate: loaded when used (docs/architecture.md)
 
     if not isinstance(metric, NLGMetric):
         raise ValueError(

@@ -250,6 +250,7 @@ def _system_scores(
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    # numpy: loaded when used (docs/architecture.md)
     from ..significance import check_options, compare, compare_many
 
     _check_flags(args, check_options)
@@ -384,7 +385,7 @@ def _scored_records(records: list, scorer: Any, args: argparse.Namespace) -> lis
 def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
     """:func:`~nlgmetrics.meta_eval.meta_evaluate` with the flags; its notes (a protocol left out)
     are ``nlgmetrics: note: ...`` lines on stderr, its ValueErrors one-line errors naming the file."""
-    from ..meta_eval import MetaEvalWarning, meta_evaluate
+    from ..meta_eval import MetaEvalWarning, meta_evaluate  # scipy: loaded when used (docs/architecture.md)
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -410,6 +411,7 @@ def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
 
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:
+    # scipy: loaded when used (docs/architecture.md)
     from ..meta_eval import check_bootstrap, check_plot_path, format_tables, plot, read_records
 
     _check_flags(args, check_bootstrap)

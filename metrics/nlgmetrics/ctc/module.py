@@ -93,7 +93,7 @@ DOCTEST_SCORES = {
 
 def make_scorer(spec: ModuleSpec, config: str | None, aligner: str | None = None, **load_options: Any):
     """The CTCScorer of a module: its config name or ``aligner=`` (not both, unless they agree)."""
-    from .scorer import CTCScorer
+    from .scorer import CTCScorer  # torch: loaded when used (docs/architecture.md)
 
     if config and aligner and config != aligner:
         raise ValueError(f"config name {config!r} and aligner={aligner!r} disagree; give only one")

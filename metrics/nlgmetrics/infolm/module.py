@@ -37,7 +37,7 @@ DESCRIPTION = (
 
 def make_scorer(spec: ModuleSpec, config: str | None, model: str | None = None, **load_options: Any):
     """The InfoLMScorer of the module: its config name or ``model=`` (not both, unless they agree)."""
-    from .scorer import InfoLMScorer
+    from .scorer import InfoLMScorer  # torch: loaded when used (docs/architecture.md)
 
     if config and model and config != model:
         raise ValueError(f"config name {config!r} and model={model!r} disagree; give only one")

@@ -54,7 +54,7 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
 
 def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
     """The UniEvalScorer of the task ``config`` (default summarization)."""
-    from .scorer import UniEvalScorer
+    from .scorer import UniEvalScorer  # torch: loaded when used (docs/architecture.md)
 
     return UniEvalScorer(spec, config or spec.default_config, **load_options)
 

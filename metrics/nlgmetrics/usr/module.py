@@ -43,7 +43,7 @@ DESCRIPTION = (
 
 def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any) -> Scorer:
     """The USRScorer of the module (the config names the released models; mlm=/dr_c=/dr_f= replace one)."""
-    from .scorer import USRScorer
+    from .scorer import USRScorer  # torch: loaded when used (docs/architecture.md)
 
     return USRScorer(spec, config=config or DEFAULT_CONFIG, **load_options)
 

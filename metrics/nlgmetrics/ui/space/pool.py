@@ -152,7 +152,7 @@ def machine_memory() -> int:
 
 def default_budget_mb() -> int:
     """:data:`BUDGET_SHARE` of the GPU's memory when the models run on cuda, else of the machine's."""
-    from ...core.runtime import select_device
+    from ...core.runtime import select_device  # torch: loaded when used (docs/architecture.md)
 
     device = select_device()
     if device.type == "cuda":
@@ -266,7 +266,7 @@ class ModelPool:
 
     def _weights_of(self, module: Any) -> dict[tuple, dict]:
         """The module's sets of weights (cache key → storages), their short names noted."""
-        from ...core.runtime import model_names, weight_sets, weight_storages
+        from ...core.runtime import model_names, weight_sets, weight_storages  # torch: when used
 
         names = model_names(module.scorer)
         sets = weight_sets(module.scorer)
@@ -323,7 +323,7 @@ class ModelPool:
             if not evicted:
                 return
             kept = {id(m) for held in self._held.values() for m in _models(held.module)}
-        from ...core.runtime import drop_cached, free_memory
+        from ...core.runtime import drop_cached, free_memory  # torch: loaded when used (docs/architecture.md)
 
         models = [m for held in evicted for m in _models(held.module) if id(m) not in kept]
         refs = [weakref.ref(m) for m in models]
@@ -467,7 +467,7 @@ class ModelPool:
 
 
 def _models(module: Any) -> list:
-    from ...core.runtime import models_in
+    from ...core.runtime import models_in  # torch: loaded when used (docs/architecture.md)
 
     return models_in(module.scorer)
 
@@ -507,7 +507,7 @@ def chosen_load_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[s
     """(the precision a request chose, the rest of its options): each of :data:`SPACE_LOAD_OPTIONS` given is
     checked by its declaration and by what this machine runs (a one-line refusal before any model loads,
     e.g. bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module."""
-    from ...core.runtime import Runtime
+    from ...core.runtime import Runtime  # torch: loaded when used (docs/architecture.md)
 
     load = {k: options[k] for k in SPACE_LOAD_OPTIONS if options.get(k) not in (None, DEFAULT)}
     rest = {k: v for k, v in options.items() if k not in SPACE_LOAD_OPTIONS}
