@@ -121,7 +121,7 @@ def significance(comparison: MetricComparison) -> dict[str, Any] | None:
     """:func:`nlgmetrics.significance.compare` of B against A on this metric's per-example scores (the
     direction from the result's ``higher_is_better``; seed :data:`SEED`, :data:`RESAMPLES` resamples), or
     None with fewer than 2 pairs of scores."""
-    from ...significance import compare  # numpy: loaded when used (docs/architecture.md)
+    from ...significance import compare
 
     a, b = comparison.result_a["scores"], comparison.result_b["scores"]
     usable = sum(1 for x, y in zip(a, b) if not (_missing(x) or _missing(y)))
