@@ -8,7 +8,7 @@ on the SummEval documents), a random bert-base-sized R aligner (real uncased voc
 real all-MiniLM-L6-v2 for E. Each measurement runs in its own process (peak RSS is that process's,
 model load included; times exclude loading):
 - ``reference``: ctc_score's aligners one pair at a time, as its scorers run them;
-- ``ours``: ``CTCScorer("consistency", ...)`` (batched; E embeds each distinct text once);
+- ``ours``: ``CTCScorer(aspect_spec("consistency"), ...)`` (batched; E embeds each distinct text once);
 - ``bare``: only the model forward passes over exactly the inputs ours feeds the model — the limit.
 """
 
@@ -138,10 +138,12 @@ def worker(side: str, kind: str, n: int, paths: dict) -> dict:
         ]
     else:
         from nlgmetrics.core import batching
-        from nlgmetrics.ctc import CTCScorer
+        from nlgmetrics.ctc import CTCScorer, aspect_spec
 
         scorer = CTCScorer(
-            "consistency", "E-minilm" if kind == "E" else f"{kind}:{paths['converted']}", device="cpu"
+            aspect_spec("consistency"),
+            "E-minilm" if kind == "E" else f"{kind}:{paths['converted']}",
+            device="cpu",
         )
         if side == "ours":
             start = time.perf_counter()

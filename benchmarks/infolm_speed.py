@@ -107,8 +107,9 @@ def worker(side: str, model_dir: str, n: int, words: tuple[int, int], repeat: in
     elif side == "bare":  # the encoder over the masked copies ours runs, no head, no information measure
         from benchmarks.bare import masked_lm_forwards
         from nlgmetrics.infolm import InfoLMScorer
+        from nlgmetrics.modules import SPECS
 
-        lm = InfoLMScorer(model_dir, device="cpu").lm
+        lm = InfoLMScorer(SPECS["infolm"], model_dir, device="cpu").lm
         sequences = [ids for ids, _ in lm.encode([*preds, *refs])]
         positions = [lm.maskable_positions(ids) for ids in sequences]
 
@@ -118,8 +119,9 @@ def worker(side: str, model_dir: str, n: int, words: tuple[int, int], repeat: in
 
     else:
         from nlgmetrics.infolm import InfoLMScorer
+        from nlgmetrics.modules import SPECS
 
-        scorer = InfoLMScorer(model_dir, device="cpu")
+        scorer = InfoLMScorer(SPECS["infolm"], model_dir, device="cpu")
 
         def score() -> list[float]:
             return scorer.score(preds, refs, measure="kl_divergence", temperature=0.25, idf=False)["scores"]

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nlgmetrics.core import runtime
-from nlgmetrics.ctc import ASPECTS, ENGAGINGNESS_JOIN, CTCScorer
+from nlgmetrics.ctc import ASPECTS, ENGAGINGNESS_JOIN, CTCScorer, aspect_spec
 from nlgmetrics.meta_eval import COEFFICIENTS, meta_evaluate
 from references import meta_eval_data
 
@@ -143,7 +143,7 @@ def evaluate_run(run: Run, limit: int | None = None) -> dict:
     inputs, human = _subset(*run.load(), limit)
     ids = {"doc_ids": inputs.get("doc_id"), "system_ids": inputs.get("system_id")}
     start = time.perf_counter()
-    scorer = CTCScorer(run.aspect, ALIGNER, batch_size=32)
+    scorer = CTCScorer(aspect_spec(run.aspect), ALIGNER, batch_size=32)
     ctc = scorer.score(**{f: inputs[f] for f in ASPECTS[run.aspect].inputs})["scores"]
     ctc_seconds = time.perf_counter() - start
     start = time.perf_counter()

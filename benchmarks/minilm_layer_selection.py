@@ -13,7 +13,7 @@ from pathlib import Path
 from scipy.stats import pearsonr
 
 from nlgmetrics.core.registry import WEIGHTS
-from nlgmetrics.ctc import ASPECTS, CTCScorer
+from nlgmetrics.ctc import ASPECTS, CTCScorer, aspect_spec
 from nlgmetrics.ctc.aligners.base import source_of
 from references import meta_eval_data
 
@@ -34,7 +34,7 @@ def correlations(aligner: str) -> dict[str, float]:
         ]
     out = {}
     for key, aspect, inputs, human in runs:
-        scorer = CTCScorer(aspect, aligner, batch_size=32)
+        scorer = CTCScorer(aspect_spec(aspect), aligner, batch_size=32)
         scores = scorer.score(**{f: inputs[f] for f in ASPECTS[aspect].inputs})["scores"]
         out[key] = round(float(pearsonr(scores, human[aspect])[0]), 4)
     return out

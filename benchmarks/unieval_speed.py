@@ -140,9 +140,12 @@ def worker(implementation: str, folder: str, n: int, device: str, batch_size: in
         out["seconds"] = time.perf_counter() - start
         out["scores"] = {d: [r[d] for r in rows] for d in DIMENSIONS}
     else:
+        from nlgmetrics.modules import SPECS
         from nlgmetrics.unieval.scorer import UniEvalScorer
 
-        scorer = UniEvalScorer("summarization", folder, device=device, batch_size=batch_size)
+        scorer = UniEvalScorer(
+            SPECS["unieval"], "summarization", folder, device=device, batch_size=batch_size
+        )
         scorer.score(
             predictions=data["predictions"][:1], references=data["references"][:1], dimensions=["fluency"]
         )

@@ -114,9 +114,10 @@ def worker(side: str, root: str, n: int) -> dict:
     folders = {part: Path(root) / part for part in ("mlm", "dr_c", "dr_f")}
     responses, histories, facts = examples(n)
     if side == "ours":
+        from nlgmetrics.modules import SPECS
         from nlgmetrics.usr.scorer import USRScorer
 
-        scorer = USRScorer(**{k: str(v) for k, v in folders.items()}, device="cpu")
+        scorer = USRScorer(SPECS["usr"], **{k: str(v) for k, v in folders.items()}, device="cpu")
 
         def run() -> list[float]:
             return scorer.score(responses, histories, facts)["usr"]

@@ -5,6 +5,6 @@ script only exposes its `evaluate.Metric` class, so `evaluate.load("<path-or-org
 and `nlgmetrics.load("ctc_consistency")` give the same module. See README.md for the metric card.
 """
 
-from nlgmetrics.ctc.module import CTCConsistency
+from nlgmetrics.ctc.metric import CTCConsistency
 
 __all__ = ["CTCConsistency"]

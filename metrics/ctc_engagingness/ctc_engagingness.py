@@ -5,6 +5,6 @@ script only exposes its `evaluate.Metric` class, so `evaluate.load("<path-or-org
 and `nlgmetrics.load("ctc_engagingness")` give the same module. See README.md for the metric card.
 """
 
-from nlgmetrics.ctc.module import CTCEngagingness
+from nlgmetrics.ctc.metric import CTCEngagingness
 
 __all__ = ["CTCEngagingness"]

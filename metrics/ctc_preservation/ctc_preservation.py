@@ -5,6 +5,6 @@ script only exposes its `evaluate.Metric` class, so `evaluate.load("<path-or-org
 and `nlgmetrics.load("ctc_preservation")` give the same module. See README.md for the metric card.
 """
 
-from nlgmetrics.ctc.module import CTCPreservation
+from nlgmetrics.ctc.metric import CTCPreservation
 
 __all__ = ["CTCPreservation"]

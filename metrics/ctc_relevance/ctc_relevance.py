@@ -5,6 +5,6 @@ script only exposes its `evaluate.Metric` class, so `evaluate.load("<path-or-org
 and `nlgmetrics.load("ctc_relevance")` give the same module. See README.md for the metric card.
 """
 
-from nlgmetrics.ctc.module import CTCRelevance
+from nlgmetrics.ctc.metric import CTCRelevance
 
 __all__ = ["CTCRelevance"]

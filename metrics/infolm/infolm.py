@@ -5,6 +5,6 @@ script only exposes its `evaluate.Metric` class, so `evaluate.load("<path-or-org
 and `nlgmetrics.load("infolm")` give the same module. See README.md for the metric card.
 """
 
-from nlgmetrics.infolm.module import Infolm
+from nlgmetrics.infolm.metric import Infolm
 
 __all__ = ["Infolm"]

@@ -22,7 +22,7 @@ import evaluate
 from .core.options import check_bool, plain_scalar
 from .core.runtime import warn
 from .core.validation import FIELDS, as_list
-from .modules import SPECS
+from .modules import SPECS, loading
 from .modules.evaluate_state import check_batch, discard_cache, is_streaming
 from .modules.metric import NLGMetric
 
@@ -310,9 +310,7 @@ def feature_names(module: Any) -> tuple[str, ...]:
 def _module(module: Any) -> Any:
     if isinstance(module, str):
         if module in SPECS:
-            import nlgmetrics
-
-            return nlgmetrics.load(module)
+            return loading.load(module)
         try:
             return evaluate.load(module)
         except FileNotFoundError:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -85,9 +86,7 @@ def quiet_downloads(quiet: bool) -> Iterator[None]:
 @contextlib.contextmanager
 def one_line_warnings() -> Iterator[None]:
     """nlgmetrics' own warnings as ``nlgmetrics: warning: ...`` lines (others as Python prints them)."""
-    import warnings
-
-    from .core.runtime import NLGMetricsWarning
+    from .core.runtime import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
 
     original = warnings.showwarning
 

@@ -23,7 +23,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .core.files import check_writable_folder, write_text_whole
 from .core.options import check_positive_int
+from .core.result import mean_key, mean_of, package_versions
+from .core.validation import check_inputs
+from .modules import SPECS, loading
 
 UNKEYED_LOAD_OPTIONS = ("device", "batch_size")
 """Load options that do not change the scores: a shard scored with other values is still reused."""
@@ -60,11 +64,7 @@ def score_dataset(
             "scoring across processes needs accelerate: pip install 'nlgmetrics[distributed]'"
         ) from err
 
-    import nlgmetrics
-
     from .core.runtime import requested_device, wants_cuda  # torch: imported when a job runs
-    from .core.validation import check_inputs
-    from .modules import SPECS
 
     if metric not in SPECS:
         raise ValueError(f"unknown module {metric!r}; choose one of {', '.join(sorted(SPECS))}")
@@ -93,7 +93,7 @@ def score_dataset(
     if result is None:
         if requested_device(load_options.get("device")) in (None, "cuda"):
             load_options["device"] = str(state.device)  # this process's own GPU
-        module = nlgmetrics.load(metric, config, **load_options)
+        module = loading.load(metric, config, **load_options)
         result = module.compute(**inputs, **compute_options)
         _write_shard(path, key, result)
 
@@ -104,8 +104,6 @@ def score_dataset(
 def merge_results(parts: Sequence[dict]) -> dict:
     """The results of consecutive shards as one: each per-example list joined in shard order (a shard with
     zero examples may lack a sub-score's list), each ``mean_*`` recomputed over it, the rest the first's."""
-    from .core.result import mean_key, mean_of
-
     merged = dict(parts[0])
     lists = dict.fromkeys(name for part in parts for name, value in part.items() if isinstance(value, list))
     for name in lists:
@@ -141,8 +139,6 @@ def shard_key(
 ) -> str:
     """What a shard file must have been written for to be read back: the job (metric, config, the options
     that change scores, package versions), the shard (rank, world, first example) and its inputs."""
-    from .core.result import package_versions
-
     job = {
         "metric": metric,
         "config": config,
@@ -159,8 +155,6 @@ def check_shard_folder(folder: str | os.PathLike, world: int, flag: str = "outpu
     """Before any model loads or process group starts: the shard folder can be written (not a file, nor
     under one, nor read-only or full: :func:`~nlgmetrics.core.files.check_writable_folder`), and none of
     the job's shard names is taken by something other than a file. A ValueError naming ``flag``."""
-    from .core.files import check_writable_folder
-
     folder = check_writable_folder(folder, flag)
     for rank in range(world):
         path = folder / shard_name(rank, world)
@@ -176,8 +170,6 @@ def shard_problem(result: Any, count: int) -> str | None:
     """Why a saved shard result is not one of ``count`` examples (None: it is): a result is an object
     with a ``scores`` list, every list has one value per example, and every per-example score list (one
     with a ``mean_*``) and every mean holds numbers (NaN and InfoLM's ±inf are numbers)."""
-    from .core.result import mean_key
-
     if not isinstance(result, dict) or not isinstance(result.get("scores"), list):
         return "it holds no result with a list of scores"
     for name, value in result.items():
@@ -195,7 +187,7 @@ def shard_problem(result: Any, count: int) -> str | None:
 def _read_shard(path: Path, key: str, count: int) -> dict | None:
     """The shard's result if ``path`` holds a valid one (:func:`shard_problem`) for the same job (same
     key), else None: a shard of another job silently, an unreadable or invalid one with a warning."""
-    from .core.runtime import NLGMetricsWarning
+    from .core.runtime import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
 
     if not path.is_file():
         return None
@@ -215,8 +207,6 @@ def _read_shard(path: Path, key: str, count: int) -> dict | None:
 
 def _write_shard(path: Path, key: str, result: dict) -> None:
     """Written whole (:func:`~nlgmetrics.core.files.replaced_when_complete`): a shard file is complete."""
-    from .core.files import write_text_whole
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_text_whole(path, json.dumps({"key": key, "result": result}))

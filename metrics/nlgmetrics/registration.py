@@ -16,14 +16,16 @@ beside its place under a temporary name and renamed into place, so several proce
 its marker (its name is our hash of the script it holds) is replaced or removed.
 
 >>> script_text("ctc_consistency", "0.1.0").splitlines()[-1]
-'from nlgmetrics.ctc.module import CTCConsistency  # noqa: F401'
+'from nlgmetrics.ctc.metric import CTCConsistency  # noqa: F401'
 >>> len(version_hash("ctc_consistency", "0.1.0"))
 64
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -34,6 +36,9 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from .modules import FAMILIES, SPECS
+from .version import __version__
+
 MARKER = "nlgmetrics-register.json"
 """The file in every version folder :func:`register` writes (evaluate ignores it)."""
 
@@ -43,8 +48,7 @@ PREFIX = "evaluate-metric--"
 def script_text(module: str, version: str) -> str:
     """The module script: imports the package's Metric class, as ``metrics/<name>/<name>.py`` does; where
     nlgmetrics is not installed it says in one line which version registered it and the two fixes."""
-    from .modules import FAMILIES, class_name, family_of
-
+    where, name = metric_class(module)
     return f'''"""{module} (nlgmetrics {version}), registered by `nlgmetrics register`: evaluate.load("{module}") loads the
 Metric class of the installed nlgmetrics package. Remove with `nlgmetrics register --remove`."""
 
@@ -62,8 +66,24 @@ except ModuleNotFoundError as error:
         name="nlgmetrics",
     ) from None
 
-from {FAMILIES[family_of(module)]}.module import {class_name(module)}  # noqa: F401
+from {where} import {name}  # noqa: F401
 '''
+
+
+def metric_class(module: str) -> tuple[str, str]:
+    """(the file to import, the class) of ``module``'s evaluate class, read from its family's ``metric.py``
+    without importing it (that would import evaluate, which registering does not need).
+
+    >>> metric_class("infolm")
+    ('nlgmetrics.infolm.metric', 'Infolm')
+    """
+    where = f"{FAMILIES[SPECS[module].family]}.metric"
+    tree = ast.parse(Path(importlib.util.find_spec(where).origin).read_text(encoding="utf-8"))
+    wanted = f"spec = SPECS[{module!r}]"  # as ast.unparse writes the class's one assignment
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(n) == wanted for n in node.body):
+            return where, node.name
+    raise LookupError(f"{where} writes no class with {wanted}")
 
 
 def version_hash(module: str, version: str) -> str:
@@ -258,8 +278,6 @@ def register(remove: bool = False, modules: list[str] | None = None) -> list[Cha
     version replaces the folders an older one wrote, and a folder of ours that an interrupted run left
     half-written is replaced. A :class:`RegistrationError` (one line) says why it cannot write.
     """
-    from .modules import SPECS
-    from .version import __version__
 
     names = list(SPECS) if modules is None else modules
     unknown = [name for name in names if name not in SPECS]

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from typing import Any
 
-from .modules import SPECS
+from .modules import SPECS, loading
 from .modules.spec import EVALUATE_OPTIONS, ModuleSpec
 
 FIELD_NAMES = ("sources", "contexts", "references")
@@ -217,8 +217,7 @@ class Reward:
         return loaded[1], loaded[2]
 
     def _load(self) -> tuple[Any, Any]:
-        import nlgmetrics
-        from nlgmetrics.core.runtime import Offload, process_device, select_device
+        from .core.runtime import Offload, process_device, select_device  # torch: when used
 
         module = self._given
         if module is None:
@@ -227,7 +226,7 @@ class Reward:
             batching = (options.get("batch_size"), options.get("max_batch_tokens"))
             if batching == (None, None) and select_device(options["device"]).type == "cpu":
                 options["max_batch_tokens"] = CPU_TOKEN_BUDGET
-            module = nlgmetrics.load(self.metric, self.config, **options)
+            module = loading.load(self.metric, self.config, **options)
         return module, Offload([module._ready_scorer()]) if self.offload else None
 
     def _rewards(self, result: dict) -> list[float | None]:
@@ -326,7 +325,7 @@ def _metric_of(metric: Any, config: str | None, options: dict) -> tuple[str, str
         load = spec.split_options(options, metric)[0]
         spec.check_load_options({k: v for k, v in load.items() if k not in EVALUATE_OPTIONS})
         return metric, spec.check_config(config), load, None
-    from .modules.metric import NLGMetric
+    from .modules.metric import NLGMetric  # evaluate: loaded when used (docs/architecture.md)
 
     if not isinstance(metric, NLGMetric):
         raise ValueError(

@@ -31,8 +31,9 @@ from .combined import ForeignGuard, feature_names
 from .core.options import check_bool
 from .core.runtime import Offload, process_device, warn
 from .core.validation import FIELDS, as_list
+from .distributed import merge_results
 from .evalsets import Batches, EvalSets, Seen, at_loop_end, check_field, current_loop, loader_facts
-from .modules import SPECS
+from .modules import SPECS, loading
 from .modules.metric import NLGMetric
 
 logger = logging.getLogger(__name__)
@@ -338,8 +339,6 @@ class ComputeMetrics(TrainerCallback):
         from accelerate import PartialState
         from accelerate.utils import gather_object
 
-        from .distributed import merge_results
-
         with PartialState().split_between_processes(given) as share:
             result = metric.module.compute(**share, **metric.options)
         parts = gather_object([result])
@@ -476,9 +475,7 @@ def _load(key: str, spec: Any, offload: bool) -> KeyedMetric:
         )
     load_options, compute_options = _split_options(key, name, options)
     load_options.setdefault("device", process_device())
-    import nlgmetrics
-
-    module = nlgmetrics.load(name, config, **load_options)
+    module = loading.load(name, config, **load_options)
     return KeyedMetric(key, module, module.inputs, compute_options)
 
 

@@ -5,6 +5,6 @@ script only exposes its `evaluate.Metric` class, so `evaluate.load("<path-or-org
 and `nlgmetrics.load("unieval", "dialogue")` give the same module. See README.md for the metric card.
 """
 
-from nlgmetrics.unieval.module import Unieval
+from nlgmetrics.unieval.metric import Unieval
 
 __all__ = ["Unieval"]

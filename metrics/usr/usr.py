@@ -5,6 +5,6 @@ script only exposes its `evaluate.Metric` class, so `evaluate.load("<path-or-org
 and `nlgmetrics.load("usr")` give the same module. See README.md for the metric card.
 """
 
-from nlgmetrics.usr.module import Usr
+from nlgmetrics.usr.metric import Usr
 
 __all__ = ["Usr"]

@@ -14,7 +14,7 @@ from nlgmetrics.core import runtime
 from nlgmetrics.core.options import COMMON_COMPUTE_OPTIONS, Option
 from nlgmetrics.core.runtime import Runtime, WhereToRun
 from nlgmetrics.core.scorer import Scorer
-from nlgmetrics.ctc import CTCScorer, ctc_score
+from nlgmetrics.ctc import CTCScorer, aspect_spec, ctc_score
 from nlgmetrics.infolm import infolm
 from nlgmetrics.modules import SPECS
 from nlgmetrics.modules import spec as spec_module
@@ -117,7 +117,7 @@ def test_a_scorer_takes_a_resolved_runtime_or_the_options_not_both():
     with pytest.raises(
         TypeError, match=r"CTCScorer got unknown option\(s\) devic; where to run: device, dtype"
     ):
-        CTCScorer("consistency", "E-minilm", devic="cpu")
+        CTCScorer(aspect_spec("consistency"), "E-minilm", devic="cpu")
 
 
 def test_the_option_table_is_plain_data_shared_by_every_interface():

@@ -15,8 +15,8 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.core.validation import check_inputs, check_references, check_texts
-from nlgmetrics.ctc.scorer import ctc_score
-from nlgmetrics.infolm.scorer import infolm
+from nlgmetrics.ctc.module import ctc_score
+from nlgmetrics.infolm.module import infolm
 from nlgmetrics.modules import SPECS
 from references.examples import examples
 from tests.helpers import config_of

@@ -28,7 +28,7 @@ from transformers import AutoModel
 from nlgmetrics.cli import main as cli_main
 from nlgmetrics.core.registry import WeightSpec
 from nlgmetrics.core.runtime import NLGMetricsWarning
-from nlgmetrics.ctc import CTCScorer
+from nlgmetrics.ctc import CTCScorer, aspect_spec
 from nlgmetrics.ctc import convert as convert_ctc
 from nlgmetrics.testing import save_tiny_model
 from references.ctc import (
@@ -82,7 +82,9 @@ INPUTS = BY_ASPECT
 def test_trained_aligner_matches_ctc_score(kind, aspect, checkpoints):
     base_dir, ckpt, converted = checkpoints[kind]
     remove_stopwords = aspect in ("engagingness", "groundedness") and kind != "R-bert"
-    ours = CTCScorer(aspect, f"{kind[0]}:{converted}", device="cpu").score(**INPUTS[aspect])["scores"]
+    ours = CTCScorer(aspect_spec(aspect), f"{kind[0]}:{converted}", device="cpu").score(**INPUTS[aspect])[
+        "scores"
+    ]
     reference = task_scores(reference_scorer(kind, aspect, base_dir, ckpt), aspect, remove_stopwords)
     assert_parity(f"ctc_{aspect} {kind} (tiny, converted)", ours, reference)
     assert len(set(ours)) > 1  # the weights discriminate, so equal scores mean equal computations
@@ -92,7 +94,7 @@ def test_trained_aligner_matches_ctc_score(kind, aspect, checkpoints):
 def test_word_scores_match_the_reference_word_by_word(kind, checkpoints):
     base_dir, ckpt, converted = checkpoints[kind]
     reference = CorrectedReferenceD("mean", base_dir, ckpt)
-    scorer = CTCScorer("consistency", f"D:{converted}", device="cpu")
+    scorer = CTCScorer(aspect_spec("consistency"), f"D:{converted}", device="cpu")
     with pytest.warns(NLGMetricsWarning, match="cut as the reference"):  # example 4 is long on purpose
         details = scorer.score(**INPUTS["consistency"], return_details=True)["details"]
     for y, x, example in zip(SUMMARIZATION["predictions"], SUMMARIZATION["sources"], details):
@@ -244,8 +246,10 @@ def test_a_published_checkpoint_loads_at_the_commit_publish_recorded(checkpoints
     publish.publish(converted, api=HubInTheCache(), revisions_file=table)
     spec = ctc_checkpoint_weights(read_published_revisions(table))["ctc-R-cnndm-doc_to_summ"]
     assert spec.pinned and spec.revision != "v1.0"
-    published = CTCScorer("consistency", f"R:{spec.repo_id}", aligner_revision=spec.revision, device="cpu")
-    local = CTCScorer("consistency", f"R:{converted}", device="cpu")
+    published = CTCScorer(
+        aspect_spec("consistency"), f"R:{spec.repo_id}", aligner_revision=spec.revision, device="cpu"
+    )
+    local = CTCScorer(aspect_spec("consistency"), f"R:{converted}", device="cpu")
     inputs = {k: v[:3] for k, v in INPUTS["consistency"].items()}
     assert published.score(**inputs)["scores"] == pytest.approx(local.score(**inputs)["scores"], rel=1e-5)
     assert published.weights() == [f"R:{spec.repo_id}@{spec.revision}"]
@@ -254,7 +258,7 @@ def test_a_published_checkpoint_loads_at_the_commit_publish_recorded(checkpoints
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_window_equals_truncation_when_the_context_fits(kind, checkpoints):
     _, _, converted = checkpoints[kind]
-    scorer = CTCScorer("consistency", f"{kind[0]}:{converted}", device="cpu")
+    scorer = CTCScorer(aspect_spec("consistency"), f"{kind[0]}:{converted}", device="cpu")
     short = {k: v[:4] for k, v in INPUTS["consistency"].items()}  # the first four sources fit
     assert scorer.score(**short, long_inputs="window")["scores"] == pytest.approx(
         scorer.score(**short)["scores"], abs=REORDERED_FLOAT32
@@ -264,7 +268,7 @@ def test_window_equals_truncation_when_the_context_fits(kind, checkpoints):
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_window_reads_a_20000_word_document(kind, checkpoints):
     _, _, converted = checkpoints[kind]
-    scorer = CTCScorer("consistency", f"{kind[0]}:{converted}", device="cpu")
+    scorer = CTCScorer(aspect_spec("consistency"), f"{kind[0]}:{converted}", device="cpu")
     document = " ".join(f"word{i % 97} in a very long report" for i in range(20_000 // 6))
     predictions = ["word96 and word95 in a very long report"]
     windowed = scorer.score(predictions, sources=[document], long_inputs="window")["scores"]

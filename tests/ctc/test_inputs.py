@@ -10,7 +10,7 @@ import torch
 
 import nlgmetrics
 from nlgmetrics.core.runtime import NLGMetricsWarning
-from nlgmetrics.ctc import CTCScorer
+from nlgmetrics.ctc import CTCScorer, aspect_spec
 from references.examples import DIALOG, LONG_DOC, SUMMARIZATION
 
 
@@ -63,7 +63,7 @@ def test_bad_references_name_example_and_position():
     with pytest.raises(ValueError, match=r"references\[1\] is an empty list"):
         relevance.compute(predictions=["a", "b"], sources=["x", "y"], references=[["r"], []])
     with pytest.raises(ValueError, match=r"references\[0\]\[1\] is None"):
-        CTCScorer("relevance", "E-minilm").score(["a"], sources=["x"], references=[["r", None]])
+        CTCScorer(aspect_spec("relevance"), "E-minilm").score(["a"], sources=["x"], references=[["r", None]])
     with pytest.raises(ValueError, match=r"contexts\[2\] is None"):
         nlgmetrics.load("ctc_groundedness", "E-minilm").compute(
             predictions=["a"] * 3, contexts=["c", "c", None]
@@ -71,16 +71,16 @@ def test_bad_references_name_example_and_position():
 
 
 def test_bad_options_are_value_errors(monkeypatch):
-    scorer = CTCScorer("consistency", "E-minilm")
+    scorer = CTCScorer(aspect_spec("consistency"), "E-minilm")
     with pytest.raises(ValueError, match="aggregation='median'"):
         scorer.score(["a"], sources=["b"], aggregation="median")
     with pytest.raises(ValueError, match="unknown CTC aspect"):
-        CTCScorer("fluency")
+        CTCScorer(aspect_spec("fluency"))
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)  # the message, also on a GPU machine
     with pytest.raises(ValueError, match="CUDA is not available"):
-        CTCScorer("consistency", "E-minilm", device="cuda")
+        CTCScorer(aspect_spec("consistency"), "E-minilm", device="cuda")
     with pytest.raises(ValueError, match=r"^dtype='float16' is not supported on the cpu"):
-        CTCScorer("consistency", "E-minilm", dtype="float16", device="cpu")
+        CTCScorer(aspect_spec("consistency"), "E-minilm", dtype="float16", device="cpu")
 
 
 def test_empty_texts_score_nan_with_a_warning_and_are_left_out_of_the_mean(consistency):
@@ -98,7 +98,9 @@ def test_empty_texts_score_nan_with_a_warning_and_are_left_out_of_the_mean(consi
 
 def test_all_empty_gives_nan_mean_and_empty_details():
     with pytest.warns(NLGMetricsWarning, match="1 of 1 examples"):
-        result = CTCScorer("groundedness", "E-minilm").score([""], contexts=["a fact"], return_details=True)
+        result = CTCScorer(aspect_spec("groundedness"), "E-minilm").score(
+            [""], contexts=["a fact"], return_details=True
+        )
     assert math.isnan(result["scores"][0]) and math.isnan(result["mean_score"])
     assert result["details"][0]["predictions→contexts"]["tokens"] == []
 
@@ -106,7 +108,7 @@ def test_all_empty_gives_nan_mean_and_empty_details():
 def test_engagingness_with_an_empty_fact_is_nan_as_the_card_says():
     """Issue 8 §4.6: every input is required; a blank fact is not scored against the history alone."""
     with pytest.warns(NLGMetricsWarning, match=r"contexts\[0\]"):
-        result = CTCScorer("engagingness", "E-minilm").score(
+        result = CTCScorer(aspect_spec("engagingness"), "E-minilm").score(
             ["I love jazz too!"], sources=["Do you like jazz?"], contexts=[""]
         )
     assert math.isnan(result["scores"][0])
@@ -132,12 +134,12 @@ def test_huge_and_non_english_texts_never_crash_a_batch():
     predictions = ["短い要約です。", "Ein kurzer Satz.", huge, "🙂 emoji only 🙂", "ok"]
     sources = [huge, "日本語の文書です。", "x", "y", "ok"]
     with pytest.warns(NLGMetricsWarning, match="examples 0, 2"):
-        result = CTCScorer("consistency", "E-minilm").score(predictions, sources=sources)
+        result = CTCScorer(aspect_spec("consistency"), "E-minilm").score(predictions, sources=sources)
     assert all(math.isfinite(s) for s in result["scores"])
 
 
 def test_scores_come_back_in_input_order_whatever_the_batching():
-    scorer = CTCScorer("engagingness", "E-minilm", batch_size=2)
+    scorer = CTCScorer(aspect_spec("engagingness"), "E-minilm", batch_size=2)
     together = scorer.score(DIALOG["predictions"], sources=DIALOG["sources"], contexts=DIALOG["contexts"])
     one_by_one = [
         scorer.score([y], sources=[x], contexts=[c])["scores"][0]
@@ -147,7 +149,7 @@ def test_scores_come_back_in_input_order_whatever_the_batching():
 
 
 def test_progress_bar_on_request(capsys):
-    scorer = CTCScorer("consistency", "E-minilm")
+    scorer = CTCScorer(aspect_spec("consistency"), "E-minilm")
     scorer.score(["a b c"], sources=["a b"], show_progress=True)
     assert "all-MiniLM-L6-v2" in capsys.readouterr().err
     scorer.score(["a b c"], sources=["a b"])

@@ -10,7 +10,7 @@ import pytest
 import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.core.runtime import NLGMetricsWarning, Runtime
-from nlgmetrics.ctc import CTCScorer
+from nlgmetrics.ctc import CTCScorer, aspect_spec
 from nlgmetrics.ctc.aligners import load_aligner
 from nlgmetrics.ctc.aligners.base import parse_custom_aligner
 from references.examples import DIALOG, LONG_DOC, STYLE_TRANSFER, SUMMARIZATION
@@ -50,7 +50,7 @@ SUMMARIES = {k: SUMMARIZATION[k] for k in ("predictions", "sources")}
     ],
 )
 def test_progress_counts_examples_batch_by_batch(bars, capsys, aspect, config, inputs):
-    scorer = CTCScorer(aspect, config, device="cpu", batch_size=8)
+    scorer = CTCScorer(aspect_spec(aspect), config, device="cpu", batch_size=8)
     data = _many(inputs)
     scorer.score(**data, show_progress=True)
     [bar] = bars
@@ -62,7 +62,7 @@ def test_progress_counts_examples_batch_by_batch(bars, capsys, aspect, config, i
 
 
 def test_progress_counts_blank_examples_and_stays_silent_unless_asked(bars, capsys):
-    scorer = CTCScorer("consistency", "E-minilm", batch_size=8)
+    scorer = CTCScorer(aspect_spec("consistency"), "E-minilm", batch_size=8)
     predictions = [""] * 20 + [f"a summary {i}" for i in range(40)]
     with pytest.warns(NLGMetricsWarning):
         scorer.score(predictions, sources=["a document"] * 60, show_progress=True)
@@ -86,7 +86,7 @@ def test_an_aligner_reports_pairs_to_a_callback(minilm_dir):
 @pytest.mark.parametrize("batch_size", [-1, 0, 2.5, "16", True])
 def test_bad_batch_size_is_a_value_error_at_construction(batch_size, minilm_dir):
     with pytest.raises(ValueError, match=rf"batch_size={batch_size!r} must be a positive int"):
-        CTCScorer("consistency", "E-minilm", batch_size=batch_size)
+        CTCScorer(aspect_spec("consistency"), "E-minilm", batch_size=batch_size)
     with pytest.raises(ValueError, match="must be a positive int"):
         Runtime.resolve(batch_size=batch_size)  # what every scorer's constructor resolves first
     with pytest.raises(ValueError, match="must be a positive int"):
@@ -97,7 +97,7 @@ def test_bad_batch_size_is_a_value_error_at_construction(batch_size, minilm_dir)
 
 
 def test_a_lone_surrogate_names_field_and_index_before_model_work():
-    scorer = CTCScorer("consistency", "E-minilm")
+    scorer = CTCScorer(aspect_spec("consistency"), "E-minilm")
     with pytest.raises(ValueError, match=r"sources\[1\] cannot be encoded as UTF-8"):
         scorer.score(["a", "b"], sources=["fine", "bad \ud800 text"])
     module = nlgmetrics.load("ctc_consistency", "E-minilm")
@@ -107,7 +107,7 @@ def test_a_lone_surrogate_names_field_and_index_before_model_work():
 
 
 def test_bytes_say_got_bytes():
-    scorer = CTCScorer("relevance", "E-minilm")
+    scorer = CTCScorer(aspect_spec("relevance"), "E-minilm")
     with pytest.raises(ValueError, match=r"references\[0\] must be a string or a list of strings, got bytes"):
         scorer.score(["a"], sources=["x"], references=[b"abc"])
     with pytest.raises(ValueError, match=r"references\[0\]\[1\] must be a string, got bytes"):
@@ -122,7 +122,7 @@ def test_bytes_say_got_bytes():
 @pytest.mark.parametrize("field", ["sources", "contexts"])
 @pytest.mark.parametrize("config", ["E-minilm", "D-topical_chat", "R-topical_chat"])
 def test_engagingness_with_a_blank_source_or_context_is_nan(field, config, monkeypatch):
-    scorer = CTCScorer("engagingness", config, device="cpu")
+    scorer = CTCScorer(aspect_spec("engagingness"), config, device="cpu")
     data = {k: list(v[:3]) for k, v in DIALOG.items()}
     data[field][1] = "  \n "
     aligner = next(iter(scorer.aligners.values()))
@@ -144,7 +144,7 @@ ZERO_WIDTH = "\u200b\ufeff\x00"
 @pytest.mark.parametrize("config", ["E-minilm", "E-roberta"])
 def test_zero_width_and_control_characters_count_as_blank(config):
     """E-roberta's byte-level BPE would read them as tokens; E-minilm's tokenizer drops them (NaN, no name)."""
-    scorer = CTCScorer("consistency", config, device="cpu")
+    scorer = CTCScorer(aspect_spec("consistency"), config, device="cpu")
     with pytest.warns(NLGMetricsWarning) as caught:
         result = scorer.score(["fine text", ZERO_WIDTH], sources=["a fine source", "a source"])
     assert math.isfinite(result["scores"][0]) and math.isnan(result["scores"][1])
@@ -153,7 +153,7 @@ def test_zero_width_and_control_characters_count_as_blank(config):
 
 
 def test_a_blank_reference_among_others_makes_the_example_nan_without_model_work():
-    scorer = CTCScorer("relevance", "E-minilm")
+    scorer = CTCScorer(aspect_spec("relevance"), "E-minilm")
     with pytest.warns(NLGMetricsWarning, match=r"references\[0\]\[1\]"):
         result = scorer.score(["a b"], sources=["a b c"], references=[["a", ZERO_WIDTH]], return_details=True)
     assert math.isnan(result["scores"][0])
@@ -163,7 +163,7 @@ def test_a_blank_reference_among_others_makes_the_example_nan_without_model_work
 @pytest.mark.parametrize("config", ["E-minilm", "D-yelp", "R-yelp"])
 def test_the_window_warning_says_what_windowing_covers(config):
     """Preservation aligns the source too (x → y): windowing reads long contexts, the aligned text is cut."""
-    scorer = CTCScorer("preservation", config, device="cpu")
+    scorer = CTCScorer(aspect_spec("preservation"), config, device="cpu")
     with pytest.warns(NLGMetricsWarning) as caught:
         scorer.score(["A short rewrite."], sources=[LONG_DOC], long_inputs="window")
     [message] = [str(w.message) for w in caught]
@@ -180,13 +180,13 @@ def test_the_window_warning_says_what_windowing_covers(config):
 
 def test_aligner_must_be_a_string():
     with pytest.raises(ValueError, match="aligner=5 must be a string"):
-        CTCScorer("consistency", 5)
+        CTCScorer(aspect_spec("consistency"), 5)
     with pytest.raises(ValueError, match="aligner=5 must be a string"):
         nlgmetrics.load("ctc_consistency", aligner=5)
 
 
 def test_remove_stopwords_must_be_a_bool():
-    scorer = CTCScorer("groundedness", "E-minilm")
+    scorer = CTCScorer(aspect_spec("groundedness"), "E-minilm")
     with pytest.raises(ValueError, match="remove_stopwords='no' must be True or False"):
         scorer.score(["a"], contexts=["b"], remove_stopwords="no")
     module = nlgmetrics.load("ctc_groundedness", "E-minilm")
@@ -198,9 +198,9 @@ def test_remove_stopwords_must_be_a_bool():
 def test_trained_aligners_refuse_a_folder_without_their_head(kind, head, tiny_snapshots):
     folder = tiny_snapshots["roberta-large"] if kind == "D" else tiny_snapshots["bert-base-uncased"]
     with pytest.raises(ValueError, match=f"has no trained {head}"):
-        CTCScorer("consistency", f"{kind}:{folder}", device="cpu")
+        CTCScorer(aspect_spec("consistency"), f"{kind}:{folder}", device="cpu")
 
 
 def test_a_missing_folder_says_so():
     with pytest.raises(ValueError, match="the folder './nope' does not exist"):
-        CTCScorer("consistency", "E:./nope")
+        CTCScorer(aspect_spec("consistency"), "E:./nope")

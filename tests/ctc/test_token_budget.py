@@ -6,7 +6,7 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.core import batching
-from nlgmetrics.ctc import CTCScorer
+from nlgmetrics.ctc import CTCScorer, aspect_spec
 from nlgmetrics.ctc.aligners import embedding
 from references.examples import SUMMARIZATION
 from tests.helpers import REORDERED_FLOAT32
@@ -39,14 +39,14 @@ def forward_widths(monkeypatch):
 def test_a_small_token_budget_gives_the_default_scores(
     aspect, config, long_inputs, forward_widths, monkeypatch
 ):
-    inputs = {k: INPUTS[k] for k in CTCScorer(aspect, config, device="cpu").aspect.inputs}
-    default = CTCScorer(aspect, config, device="cpu").score(
+    inputs = {k: INPUTS[k] for k in CTCScorer(aspect_spec(aspect), config, device="cpu").aspect.inputs}
+    default = CTCScorer(aspect_spec(aspect), config, device="cpu").score(
         **inputs, long_inputs=long_inputs, return_details=True
     )
     n_default = len(forward_widths)
     forward_widths.clear()
     monkeypatch.setattr(embedding, "SIMILARITY_ELEMENTS", 1)  # E: one pair per similarity product too
-    budget = CTCScorer(aspect, config, device="cpu", max_batch_tokens=200).score(
+    budget = CTCScorer(aspect_spec(aspect), config, device="cpu", max_batch_tokens=200).score(
         **inputs, long_inputs=long_inputs, return_details=True
     )
     assert len(forward_widths) > n_default  # the budget forced more, smaller batches
@@ -74,6 +74,6 @@ def test_the_option_reaches_the_aligners_through_load_and_leaves_the_signature_a
 @pytest.mark.parametrize("value", [-1, 0, 2.5, "512", True])
 def test_a_bad_max_batch_tokens_is_a_value_error_naming_it(value):
     with pytest.raises(ValueError, match=r"max_batch_tokens=.* must be a positive int"):
-        CTCScorer("consistency", "E-minilm", device="cpu", max_batch_tokens=value)
+        CTCScorer(aspect_spec("consistency"), "E-minilm", device="cpu", max_batch_tokens=value)
     with pytest.raises(ValueError, match=r"max_batch_tokens=.* must be a positive int"):
         nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu", max_batch_tokens=value)

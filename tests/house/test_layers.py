@@ -8,7 +8,8 @@
     (for_trainer on distributed and evalsets, which set is scored; combine; the TRL rewards)
     < ui < cli < the package top and __main__
 
-Read from every ``import`` and ``from ... import`` in the source (lazy ones inside functions too).
+Read from every ``import`` and ``from ... import`` in the source (lazy ones inside functions too); a bare
+``import nlgmetrics`` or ``from nlgmetrics import x`` (x not a submodule) imports the package top.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ FAMILIES = 4
 """The families' floor: no family imports another."""
 
 
+def _top_or_submodule(name: str) -> str:
+    """What ``from nlgmetrics import name`` imports: the submodule ``name``, or the package top."""
+    return name if (PACKAGE / name).is_dir() or (PACKAGE / f"{name}.py").is_file() else "__init__"
+
+
 def _imports(path: Path) -> list[tuple[int, str]]:
     """(line, first package part) of every import of nlgmetrics code in ``path``."""
     rel = path.relative_to(PACKAGE).with_suffix("").parts
@@ -57,18 +63,19 @@ def _imports(path: Path) -> list[tuple[int, str]]:
             if node.level:
                 base = package[: len(package) - node.level + 1]
                 parts = base + (node.module.split(".") if node.module else [])
-                target = parts[0] if parts else node.names[0].name
+                target = parts[0] if parts else _top_or_submodule(node.names[0].name)
             elif node.module and node.module.split(".")[0] == "nlgmetrics":
                 parts = node.module.split(".")[1:]
-                target = parts[0] if parts else node.names[0].name
+                # ``from nlgmetrics import x``: the package top, unless x is a submodule
+                target = parts[0] if parts else _top_or_submodule(node.names[0].name)
             else:
                 continue
             found.append((node.lineno, target))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
-                if parts[0] == "nlgmetrics" and len(parts) > 1:
-                    found.append((node.lineno, parts[1]))
+                if parts[0] == "nlgmetrics":  # a bare ``import nlgmetrics`` imports the package top
+                    found.append((node.lineno, parts[1] if len(parts) > 1 else "__init__"))
     return found
 
 
@@ -76,6 +83,20 @@ def test_every_top_level_name_has_a_floor():
     names = {p.relative_to(PACKAGE).parts[0].removesuffix(".py") for p in PACKAGE.glob("*")}
     names -= {"__pycache__", "py.typed", "examples"}
     assert sorted(n for n in names if n not in LEVEL and not n.startswith(".")) == []
+
+
+def test_an_import_of_the_package_top_is_seen(tmp_path, monkeypatch):
+    """``import nlgmetrics`` and ``from nlgmetrics import load`` (lazy ones too) import the top floor."""
+    monkeypatch.setitem(globals(), "PACKAGE", tmp_path)
+    (tmp_path / "core").mkdir()
+    source = (
+        "import nlgmetrics\nfrom nlgmetrics import load\nfrom nlgmetrics import core\nfrom . import load\n"
+    )
+    (tmp_path / "trainer.py").write_text(
+        source + "\n\ndef f():\n    import nlgmetrics.ctc\n", encoding="utf-8"
+    )
+    found = _imports(tmp_path / "trainer.py")
+    assert found == [(1, "__init__"), (2, "__init__"), (3, "core"), (4, "__init__"), (8, "ctc")]
 
 
 def test_no_import_goes_up_a_floor_or_sideways():

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from nlgmetrics.infolm import InfoLMScorer
+from nlgmetrics.modules import SPECS
 
 
 @pytest.fixture(scope="module")
 def scorer(tiny_snapshots):
-    return InfoLMScorer(device="cpu", batch_size=8)
+    return InfoLMScorer(SPECS["infolm"], device="cpu", batch_size=8)

@@ -24,6 +24,7 @@ from nlgmetrics.infolm import (
     information_measure,
 )
 from nlgmetrics.infolm.module import top_tokens
+from nlgmetrics.modules import SPECS
 from references.examples import LONG_DOC
 from references.infolm import PARAMETERS, stepwise_bag, table1
 
@@ -165,7 +166,7 @@ def test_memory_is_bounded_by_chunks_of_texts(monkeypatch):
     """Bags live one chunk of examples at a time, never one per example for the whole call."""
     import nlgmetrics.infolm.scorer as core
 
-    scorer = InfoLMScorer(device="cpu")
+    scorer = InfoLMScorer(SPECS["infolm"], device="cpu")
     sizes = []
     original = scorer.lm.bags
     monkeypatch.setattr(

@@ -23,6 +23,7 @@ from transformers import AutoModelForMaskedLM, AutoTokenizer, BertConfig, BertFo
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.infolm import MEASURES, InfoLMScorer
+from nlgmetrics.modules import SPECS
 from references.infolm import PARAMETERS, stepwise_bags, table1, torchmetrics_scores
 from tests.helpers import assert_parity
 
@@ -71,7 +72,7 @@ def sharp64(tiny_snapshots, tmp_path_factory):
 @pytest.fixture(scope="module")
 def scorer64(sharp64):
     """Our scorer on the float64 model (the loader casts to float32; cast the loaded copy back)."""
-    scorer = InfoLMScorer(str(sharp64), device="cpu")
+    scorer = InfoLMScorer(SPECS["infolm"], str(sharp64), device="cpu")
     scorer.lm.model.double()
     return scorer
 
@@ -97,7 +98,7 @@ def test_parity_with_torchmetrics_in_float64(sharp64, scorer64, measure, idf):
 @pytest.fixture(scope="module")
 def default_path_scores(tiny_snapshots):
     """Ours on the registered model with the defaults (idf=True, temperature 0.25), every measure."""
-    scorer = InfoLMScorer(device="cpu")
+    scorer = InfoLMScorer(SPECS["infolm"], device="cpu")
     return {
         m: scorer.score(SORTED_PREDICTIONS, SORTED_REFERENCES, measure=m, **PARAMETERS[m])["scores"]
         for m in MEASURES
@@ -183,7 +184,7 @@ def test_single_pair_with_idf_is_meaningful_where_torchmetrics_gives_zero(sharp6
 
 def test_idf_works_with_batches_smaller_than_the_corpus(sharp64, scorer64):
     """torchmetrics crashes here (idf tensor not trimmed per batch); ours is batch-size invariant."""
-    small = InfoLMScorer(str(sharp64), device="cpu", batch_size=3)
+    small = InfoLMScorer(SPECS["infolm"], str(sharp64), device="cpu", batch_size=3)
     small.lm.model.double()
     kwargs = {"measure": "kl_divergence", "idf": True}
     expected = scorer64.score(SORTED_PREDICTIONS, SORTED_REFERENCES, **kwargs)["scores"]
@@ -197,7 +198,7 @@ def test_idf_works_with_batches_smaller_than_the_corpus(sharp64, scorer64):
 
 
 def test_registered_default_model_is_bert_base_uncased():
-    scorer = InfoLMScorer(device="cpu")
+    scorer = InfoLMScorer(SPECS["infolm"], device="cpu")
     spec = WEIGHTS["bert-base-uncased"]
     assert scorer.lm.name == "bert-base-uncased" and spec.revision.startswith("86b5e09")
     assert scorer.lm.window == 512 and type(scorer.lm.model).__name__ == "BertForMaskedLM"

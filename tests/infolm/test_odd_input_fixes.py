@@ -11,6 +11,7 @@ import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.core.runtime import NLGMetricsWarning
 from nlgmetrics.infolm import InfoLMScorer
+from nlgmetrics.modules import SPECS
 from tests.helpers import RecordingBar
 
 ZERO_WIDTH = "\u200b\ufeff\x00"
@@ -22,7 +23,7 @@ def byte_level_scorer(tiny_snapshots, tmp_path_factory):
     folder = tmp_path_factory.mktemp("roberta-mlm")
     AutoModelForMaskedLM.from_pretrained(tiny_snapshots["roberta-large"]).save_pretrained(folder)
     AutoTokenizer.from_pretrained(tiny_snapshots["roberta-large"]).save_pretrained(folder)
-    return InfoLMScorer(str(folder), device="cpu")
+    return InfoLMScorer(SPECS["infolm"], str(folder), device="cpu")
 
 
 # --- §3.10 ------------------------------------------------------------------------------------------------
@@ -48,7 +49,7 @@ def test_progress_counts_examples_batch_by_batch(scorer, monkeypatch, capsys):
 @pytest.mark.parametrize("batch_size", [-1, 0, 2.5, "16", True])
 def test_bad_batch_size_is_a_value_error_at_construction(batch_size):
     with pytest.raises(ValueError, match="must be a positive int"):
-        InfoLMScorer(device="cpu", batch_size=batch_size)
+        InfoLMScorer(SPECS["infolm"], device="cpu", batch_size=batch_size)
     with pytest.raises(ValueError, match="must be a positive int"):
         nlgmetrics.load("infolm", device="cpu", batch_size=batch_size)
 

@@ -6,14 +6,15 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.infolm.scorer import InfoLMScorer
+from nlgmetrics.modules import SPECS
 
 PREDICTIONS = [f"sentence number {i} about cats and the weather in the hills" for i in range(10)] + ["rain"]
 REFERENCES = [[f"a text {i} about dogs", "another reference here"] for i in range(10)] + [["heavy rain"]]
 
 
 def test_a_small_token_budget_gives_the_default_scores_and_details(monkeypatch):
-    default = InfoLMScorer(device="cpu")
-    budget = InfoLMScorer(device="cpu", max_batch_tokens=60)
+    default = InfoLMScorer(SPECS["infolm"], device="cpu")
+    budget = InfoLMScorer(SPECS["infolm"], device="cpu", max_batch_tokens=60)
     widths: list[tuple[int, int]] = []
     original = budget.lm._logits_at
 
@@ -38,6 +39,6 @@ def test_a_small_token_budget_gives_the_default_scores_and_details(monkeypatch):
 @pytest.mark.parametrize("value", [-1, 0, 2.5, "512", True])
 def test_a_bad_max_batch_tokens_is_a_value_error_naming_it(value):
     with pytest.raises(ValueError, match=r"max_batch_tokens=.* must be a positive int"):
-        InfoLMScorer(device="cpu", max_batch_tokens=value)
+        InfoLMScorer(SPECS["infolm"], device="cpu", max_batch_tokens=value)
     with pytest.raises(ValueError, match=r"max_batch_tokens=.* must be a positive int"):
         nlgmetrics.load("infolm", device="cpu", max_batch_tokens=value)

@@ -433,7 +433,7 @@ def test_one_infolm_scorer_shared_by_threads():
     """No hook or per-call state on the shared masked LM: each thread gets its own scores."""
     from nlgmetrics.infolm import InfoLMScorer
 
-    scorer = InfoLMScorer(config_of("infolm"), device="cpu")
+    scorer = InfoLMScorer(SPECS["infolm"], config_of("infolm"), device="cpu")
     sequential = [list(expected("infolm", *job)) for job in JOBS]  # the module's defaults are the scorer's
 
     def task(k: int) -> list[list[float]]:

@@ -33,14 +33,13 @@ import os
 import sys
 
 from ..console import OneLineErrorParser
+from ..version import __version__
 from . import info, score, stats, tools
 from .common import CLIError
 
 
 def build_parser() -> argparse.ArgumentParser:
     """``nlgmetrics`` with its subcommands, each added by its own file."""
-    from ..version import __version__
-
     parser = OneLineErrorParser(prog="nlgmetrics", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(

@@ -16,8 +16,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..columns import gather_columns, parse_column_items
 from ..console import argument_type, one_line_warnings, quiet_downloads
-from ..core.hub import quiet_loading
+from ..core.hub import WeightsUnavailableError, quiet_loading
+from ..core.registry import cli_wording
+from ..core.validation import check_inputs
+from ..modules import SPECS, loading
+from ..modules.spec import COMMON_LOAD_OPTIONS
 from ..records import file_format, read_records
 
 if TYPE_CHECKING:
@@ -33,8 +38,6 @@ class CLIError(Exception):
 
 def weights_error(err) -> str:
     """A WeightsUnavailableError as one line, with the command line's flags in its advice."""
-    from ..core.registry import cli_wording
-
     return cli_wording(" ".join(err.summary.split()))
 
 
@@ -43,8 +46,6 @@ def model_work(show_progress: bool) -> Iterator[None]:
     """Loading and scoring with a module: our warnings as one line each, the weights loaded quietly (no
     Hub download bars with ``--no-progress``), and the errors the module raises for its inputs, options or
     weights as a :class:`CLIError` (the one place that turns them into the one-line message)."""
-    from ..core.hub import WeightsUnavailableError
-
     with one_line_warnings(), quiet_loading(), quiet_downloads(not show_progress):
         try:
             yield
@@ -56,8 +57,6 @@ def model_work(show_progress: bool) -> Iterator[None]:
 
 def known_specs(names: list[str]) -> list[ModuleSpec]:
     """The modules named (all of them when none is), or an error naming the first unknown one."""
-    from ..modules import SPECS
-
     unknown = [name for name in names if name not in SPECS]
     if unknown:
         raise CLIError(f"unknown metric {unknown[0]!r}; choose one of {', '.join(sorted(SPECS))}")
@@ -139,8 +138,6 @@ def rows_not_indexes(message: str) -> str:
 
 def parse_columns(spec: ModuleSpec, items: list[str], config: str | None = None) -> dict[str, str]:
     """``--column FIELD=COLUMN`` items as ``{field: column}``; the field must be one of the config's inputs."""
-    from ..columns import parse_column_items
-
     try:
         return parse_column_items(items, spec.inputs_for(config), spec.name)
     except ValueError as err:
@@ -153,8 +150,6 @@ def gather_inputs(
     """Module inputs from the rows (:func:`nlgmetrics.columns.gather_columns`, shared with the Space); a
     missing column, or a references cell that starts with ``[`` but is no JSON list of texts, is an
     error naming the 1-based row."""
-    from ..columns import gather_columns
-
     try:
         return gather_columns(rows, fields, columns, list_fields)
     except ValueError as err:
@@ -165,8 +160,6 @@ def checked_inputs(
     spec: ModuleSpec, config: str | None, rows: list[dict[str, Any]], columns: dict[str, str], path: Path
 ) -> dict[str, list]:
     """The config's inputs from the rows of ``path``, each checked (an error names the 1-based row)."""
-    from ..core.validation import check_inputs
-
     try:
         inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns, spec.list_inputs)
     except CLIError as err:
@@ -201,8 +194,6 @@ def scoring_setup(args: argparse.Namespace) -> tuple[ModuleSpec, str | None, dic
 
 def add_scoring_flags(parser: argparse.ArgumentParser, config_help: str) -> None:
     """``--config``, ``--column``, ``--option``, ``--no-progress`` and the load options as flags."""
-    from ..modules.spec import COMMON_LOAD_OPTIONS
-
     parser.add_argument("--config", default=None, help=config_help)
     parser.add_argument(
         "--column",
@@ -287,8 +278,6 @@ def parse_option_flags(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
 
 def _load_option_flags() -> dict[str, tuple[Option, list[str]]]:
     """Every module-specific load option offered on the command line, with the families that take it."""
-    from ..modules import SPECS
-
     flags: dict[str, tuple[Option, list[str]]] = {}
     for spec in SPECS.values():
         for option in spec.load_options:
@@ -302,8 +291,6 @@ def _load_option_flags() -> dict[str, tuple[Option, list[str]]]:
 
 def load_options(spec: ModuleSpec, args: argparse.Namespace) -> dict[str, Any]:
     """The load options given as flags; one the module does not take is an error listing those it does."""
-    from ..modules.spec import COMMON_LOAD_OPTIONS
-
     given = {
         name: getattr(args, f"load_{name}")
         for name in [*_load_option_flags(), *(o.name for o in COMMON_LOAD_OPTIONS)]
@@ -338,11 +325,9 @@ class FileScorer:
         return checked_inputs(self.spec, self.config, rows, self.columns, path)
 
     def compute(self, inputs: dict[str, list]) -> dict:
-        import nlgmetrics
-
         with model_work(self.show_progress):
             if self._module is None:
-                self._module = nlgmetrics.load(self.spec.name, self.config, **self.load_kwargs)
+                self._module = loading.load(self.spec.name, self.config, **self.load_kwargs)
             result = self._module.compute(**inputs, **self.options, show_progress=self.show_progress)
         self.results.append(result)
         return result

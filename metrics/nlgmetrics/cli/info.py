@@ -7,6 +7,7 @@ import argparse
 import os
 from pathlib import Path
 
+from ..core.registry import embedded_folder, how_to_get, is_published
 from ..modules.spec import direction_text
 from .common import OPTIONS_DECIDE, cli_compute_options, known_specs, type_name
 
@@ -32,8 +33,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def weight_lines(spec) -> list[str]:
     """Where one registered weight comes from and how to get it (no model is loaded)."""
-    from ..availability import weight_available
-    from ..core.registry import embedded_folder, how_to_get, is_published
+    from ..availability import weight_available  # --help stays fast (measured)
 
     folder = embedded_folder(spec.embedded_package)
     if folder is None and weight_available(spec):

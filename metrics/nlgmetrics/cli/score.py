@@ -93,7 +93,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     world = int(os.environ.get("WORLD_SIZE", "1"))
     if world == 1 and processes > 1:
-        from ..distributed import run_local_workers
+        from ..distributed import run_local_workers  # --help stays fast (measured)
 
         check_gpu_count(processes, scorer.load_kwargs.get("device"))
         return run_local_workers([sys.executable, "-m", "nlgmetrics", *args.argv], processes)
@@ -136,7 +136,7 @@ def check_processes(num_processes: int | None) -> int:
 def check_shard_dir(shard_dir: Path, output: Path, processes: int) -> None:
     """The shard folder can take the shards: not the output's path, nor a file or under one, nor
     read-only or full (:func:`nlgmetrics.distributed.check_shard_folder`)."""
-    from ..distributed import check_shard_folder
+    from ..distributed import check_shard_folder  # --help stays fast (measured)
 
     if os.path.realpath(shard_dir) == os.path.realpath(output):
         raise CLIError(f"--shard-dir {shard_dir} is the output file {output}; give another folder")
@@ -148,7 +148,11 @@ def check_shard_dir(shard_dir: Path, output: Path, processes: int) -> None:
 
 def score_shard(scorer: FileScorer, inputs: dict[str, list], shard_dir: Path) -> dict | None:
     """One rank of a job: score its shard; the main rank gets every shard's scores, the others None."""
-    from ..distributed import ShardWriteError, end_process_group, score_dataset
+    from ..distributed import (  # --help stays fast (measured)
+        ShardWriteError,
+        end_process_group,
+        score_dataset,
+    )
 
     show_progress = scorer.show_progress and os.environ.get("RANK", "0") == "0"
     with model_work(show_progress):
@@ -190,7 +194,7 @@ def check_gpu_count(num_processes: int, device: str | None) -> None:
     """With GPUs (and no CPU device asked for), each process gets one: no more processes than GPUs."""
     import torch
 
-    from ..core.runtime import wants_cuda
+    from ..core.runtime import wants_cuda  # torch: loaded when used (docs/architecture.md)
 
     if not wants_cuda(device):
         return

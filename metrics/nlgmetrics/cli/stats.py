@@ -25,6 +25,7 @@ from typing import Any
 
 from ..core.files import write_text_whole
 from ..core.options import parse_bool
+from ..modules import SPECS
 from ..modules.spec import direction_text
 from ..records import field_value, json_safe, per_example
 from .common import (
@@ -175,8 +176,6 @@ def _aligned_tables(
 def _recorded_direction(signature: str | None) -> bool | None:
     """The direction of the module a file's signature names (None: no signature, or the module's
     direction depends on its options, as InfoLM's does)."""
-    from ..modules import SPECS
-
     fields = dict(part.split(":", 1) for part in (signature or "").split("|") if ":" in part)
     spec = SPECS.get(fields.get("module", ""))
     return None if spec is None else spec.higher_is_better
@@ -252,6 +251,7 @@ def _system_scores(
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    # numpy: loaded when used (docs/architecture.md)
     from ..significance import check_options, compare, compare_many
 
     _check_flags(args, check_options)
@@ -386,7 +386,7 @@ def _scored_records(records: list, scorer: Any, args: argparse.Namespace) -> lis
 def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
     """:func:`~nlgmetrics.meta_eval.meta_evaluate` with the flags; its notes (a protocol left out)
     are ``nlgmetrics: note: ...`` lines on stderr, its ValueErrors one-line errors naming the file."""
-    from ..meta_eval import MetaEvalWarning, meta_evaluate
+    from ..meta_eval import MetaEvalWarning, meta_evaluate  # scipy: loaded when used (docs/architecture.md)
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -412,6 +412,7 @@ def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
 
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:
+    # scipy: loaded when used (docs/architecture.md)
     from ..meta_eval import check_bootstrap, check_plot_path, format_tables, plot, read_records
 
     _check_flags(args, check_bootstrap)

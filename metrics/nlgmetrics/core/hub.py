@@ -66,7 +66,7 @@ retries when the network is down)."""
 
 def hub_unreachable(timeout: float = HUB_CHECK_SECONDS) -> str | None:
     """Why the Hub endpoint (``HF_ENDPOINT``) cannot be reached, from one TCP connection; None if it can."""
-    import socket
+    import socket  # with huggingface_hub, only when asked: the CLI's --help does not load them (measured)
     from urllib.parse import urlparse
 
     from huggingface_hub import constants

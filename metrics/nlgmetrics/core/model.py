@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypedDict
 
 from .hub import load_model_and_tokenizer
+from .quantize import quantize_blocks
 from .runtime import Runtime
 
 if TYPE_CHECKING:
@@ -19,8 +20,6 @@ def quantized(weights: tuple, quantize: str | None) -> tuple:
     """``(model, tokenizer, *extra)`` with the model's transformer blocks in dynamic int8 when ``quantize``
     says so (:func:`~nlgmetrics.core.quantize.quantize_blocks`), else as loaded."""
     if quantize == "int8":
-        from .quantize import quantize_blocks
-
         quantize_blocks(weights[0])
     return weights
 

@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .validation import FIELDS
+
 TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "y", "on"), ("false", "0", "no", "n", "off")
 
 
@@ -309,3 +311,25 @@ def defaults_of(table: Sequence[Option]) -> dict[str, Any]:
     {'show_progress': False, 'return_details': False}
     """
     return {option.name: option.default for option in table}
+
+
+def split_options(
+    owner: str, load_options: Sequence[Option], compute_options: Sequence[Option], given: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A functional form's keyword arguments: the load options, then the rest (compute options, fields by
+    name). A name that is neither is a ValueError before any weights load; the values are checked once, by
+    the constructor and :meth:`Scorer.score`.
+
+    >>> split_options("demo", (), (), {"device": "cpu", "sources": ["x"], "return_details": True})
+    ({'device': 'cpu'}, {'sources': ['x'], 'return_details': True})
+    >>> split_options("demo", (), (), {"devic": "cpu"})
+    Traceback (most recent call last):
+    ...
+    ValueError: demo does not take the option devic; its options are device, dtype, batch_size, \
+max_batch_tokens, allow_tf32, quantize, show_progress, return_details
+    """
+    load_table = (*load_options, *COMMON_LOAD_OPTIONS)
+    names = [o.name for o in (*load_table, *compute_options, *COMMON_COMPUTE_OPTIONS)]
+    check_names(names, [name for name in given if name not in FIELDS], owner=owner)
+    load = {o.name: given[o.name] for o in load_table if o.name in given}
+    return load, {k: v for k, v in given.items() if k not in load}

@@ -271,6 +271,7 @@ class ResolvedWeight:
     def describe(self) -> str:
         """``repo@revision`` (or the embedding package, or the folder), for result signatures."""
         if self.spec is not None and self.path != self.spec.repo_id:
+            # importlib.metadata costs ~15 ms: only a result's signature needs it, not `import nlgmetrics`
             from importlib.metadata import PackageNotFoundError, version
 
             package = (self.spec.embedded_package or "").replace("_", "-")

@@ -20,6 +20,9 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from importlib.metadata import PackageNotFoundError, version
+
+from ..version import __version__
 
 
 def mean_of(values: Iterable[float]) -> float:
@@ -36,8 +39,6 @@ def mean_key(name: str) -> str:
 @functools.cache
 def _installed_versions() -> tuple[tuple[str, str], ...]:
     """Read once per process: importlib.metadata scans the installed packages (~30 ms a call)."""
-    from importlib.metadata import PackageNotFoundError, version
-
     out = []
     for name in ("transformers", "torch"):
         try:
@@ -49,8 +50,6 @@ def _installed_versions() -> tuple[tuple[str, str], ...]:
 
 def package_versions() -> dict[str, str]:
     """The versions a score depends on: this package, transformers and torch."""
-    from ..version import __version__
-
     return {"nlgmetrics": __version__, **dict(_installed_versions())}
 
 

@@ -17,6 +17,7 @@ ValueError: batch_size=0 must be a positive integer
 from __future__ import annotations
 
 import functools
+import gc
 import importlib.util
 import os
 import sys
@@ -32,6 +33,7 @@ from tqdm.auto import tqdm
 
 from .batching import resolve_token_budget
 from .options import QUANTIZE_MODES, check_bool, check_choice, check_dtype, check_positive_int
+from .quantize import int8_missing
 
 T = TypeVar("T")
 
@@ -196,7 +198,6 @@ def resolve_quantize(quantize: str | None, device: torch.device, dtype: torch.dt
             f"quantize={quantize!r} quantizes a float32 model; with it leave dtype at float32 (int8 Linear "
             f"layers with {str(dtype).removeprefix('torch.')} between them are not supported)"
         )
-    from .quantize import int8_missing
 
     if missing := int8_missing():
         raise ValueError(f"quantize={quantize!r} cannot run here: {missing}; use float32 or dtype='bfloat16'")
@@ -425,8 +426,6 @@ def drop_cached(holding: Any = None) -> int:
 def free_memory(alive: Callable[[], bool] | None = None) -> None:
     """Collect garbage (only when ``alive()`` says dropped models are still reachable, if given: reference
     cycles) and hand cached CUDA blocks back to the driver."""
-    import gc
-
     if alive is None or alive():
         gc.collect()
     if torch.cuda.is_available():

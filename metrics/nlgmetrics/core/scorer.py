@@ -21,8 +21,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .options import (
-    COMMON_COMPUTE_OPTIONS,
-    COMMON_LOAD_OPTIONS,
     RUNTIME_OPTIONS,
     Option,
     check_names,
@@ -41,33 +39,11 @@ def listed(labels: Sequence[str], limit: int = 8) -> str:
     return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
 
 
-def split_options(
-    owner: str, load_options: Sequence[Option], compute_options: Sequence[Option], given: dict[str, Any]
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A functional form's keyword arguments: the load options, then the rest (compute options, fields by
-    name). A name that is neither is a ValueError before any weights load; the values are checked once, by
-    the constructor and :meth:`Scorer.score`.
-
-    >>> split_options("demo", (), (), {"device": "cpu", "sources": ["x"], "return_details": True})
-    ({'device': 'cpu'}, {'sources': ['x'], 'return_details': True})
-    >>> split_options("demo", (), (), {"devic": "cpu"})
-    Traceback (most recent call last):
-    ...
-    ValueError: demo does not take the option devic; its options are device, dtype, batch_size, \
-max_batch_tokens, allow_tf32, quantize, show_progress, return_details
-    """
-    load_table = (*load_options, *COMMON_LOAD_OPTIONS)
-    names = [o.name for o in (*load_table, *compute_options, *COMMON_COMPUTE_OPTIONS)]
-    check_names(names, [name for name in given if name not in FIELDS], owner=owner)
-    load = {o.name: given[o.name] for o in load_table if o.name in given}
-    return load, {k: v for k, v in given.items() if k not in load}
-
-
 class Scorer(ABC):
     """What every family's scorer is: its module's declaration, a :class:`Runtime`, its weights and ``score``.
 
-    A subclass sets ``spec`` (its module's ``ModuleSpec``: the name, inputs, option table and list fields
-    are read from it, never declared again) and ``config`` (the registered config it scores with, whose
+    A subclass is handed ``spec`` (its module's ``ModuleSpec``: the name, inputs, option table and list fields
+    are read from it, never declared again) and sets ``config`` (the registered config it scores with, whose
     inputs the calls take; None when the weights were given by repo or folder), and writes :meth:`weights`
     and :meth:`_score`. It may refine :meth:`resolve_options` (cross-option checks and defaults that depend
     on the configuration), :meth:`empty_result`, :meth:`config_label`, and declare
@@ -79,8 +55,9 @@ class Scorer(ABC):
     config: str | None = None
     runtime: Runtime
 
-    def __init__(self, runtime: Runtime | None = None, **where: Unpack[WhereToRun]) -> None:
-        """Where and how to run, decided once: ``runtime`` when the caller resolved it already (an evaluate
+    def __init__(self, spec: Any, runtime: Runtime | None = None, **where: Unpack[WhereToRun]) -> None:
+        """``spec``: the module's declaration, handed down by whoever makes the scorer (its family's
+        ``make_scorer``, or a functional form); where and how to run, decided once: ``runtime`` when the caller resolved it already (an evaluate
         module does, at load), else :meth:`Runtime.resolve` of the load options ``device`` (``"cuda"``,
         ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu), ``dtype`` (``float32``; ``bfloat16``
         on accelerators and CPUs with bf16 units; ``float16`` on accelerators), ``batch_size`` (rows per forward pass, a positive int;
@@ -95,6 +72,7 @@ class Scorer(ABC):
                 f"{type(self).__name__} got unknown option(s) {', '.join(unknown)}; where to run: "
                 f"{', '.join(RUNTIME_OPTIONS)}"
             )
+        self.spec = spec
         self.runtime = Runtime.of(runtime, **where)
 
     def refuse_int8(self, config: str | None) -> None:

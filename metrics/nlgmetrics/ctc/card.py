@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..core.registry import WeightSpec
 from ..modules.card_notes import CardNotes, Results, sci
 from .aspects import ASPECTS
+from .module import DESCRIPTIONS, DOCTEST_SCORES
 from .variants import CTC_VARIANTS
 from .weights import CTC_RELEASE
 
@@ -343,14 +344,10 @@ metric.compute({empty_call})
 
 
 def _summary(name: str) -> str:
-    from .module import DESCRIPTIONS
-
     return DESCRIPTIONS[name.removeprefix("ctc_")]
 
 
 def _scores(name: str) -> str:
-    from .module import DOCTEST_SCORES
-
     return DOCTEST_SCORES[name.removeprefix("ctc_")]
 
 

@@ -1,5 +1,5 @@
-"""The five CTC modules: their declarations (inputs, configs = aligner variants, options, direction) and
-their evaluate classes ``CTCConsistency`` ... ``CTCGroundedness`` (made on first use: see ``CLASSES``).
+"""The five CTC modules' declarations (inputs, configs = aligner variants, options, direction); their evaluate
+classes ``CTCConsistency`` ... ``CTCGroundedness`` are written in :mod:`.metric`.
 
 >>> SPECS["ctc_groundedness"].inputs, SPECS["ctc_groundedness"].default_config
 (('predictions', 'contexts'), 'R-topical_chat')
@@ -7,12 +7,14 @@ their evaluate classes ``CTCConsistency`` ... ``CTCGroundedness`` (made on first
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..modules import metric_classes
+from ..core.options import split_options
 from ..modules.spec import ModuleSpec
-from .aspects import ASPECTS, variants_for
+from .aspects import ASPECTS, aspect_named, variants_for
 from .options import LOAD_OPTIONS, compute_options
+from .variants import CTC_VARIANTS
 
 CITATION = """\
 @inproceedings{deng-etal-2021-compression,
@@ -91,11 +93,11 @@ DOCTEST_SCORES = {
 
 def make_scorer(spec: ModuleSpec, config: str | None, aligner: str | None = None, **load_options: Any):
     """The CTCScorer of a module: its config name or ``aligner=`` (not both, unless they agree)."""
-    from .scorer import CTCScorer
+    from .scorer import CTCScorer  # torch: loaded when used (docs/architecture.md)
 
     if config and aligner and config != aligner:
         raise ValueError(f"config name {config!r} and aligner={aligner!r} disagree; give only one")
-    return CTCScorer(spec.name.removeprefix("ctc_"), config if aligner is None else aligner, **load_options)
+    return CTCScorer(spec, config if aligner is None else aligner, **load_options)
 
 
 def variant_weights(spec: ModuleSpec, config: str) -> list:
@@ -104,8 +106,6 @@ def variant_weights(spec: ModuleSpec, config: str) -> list:
     >>> [w.repo_id for w in variant_weights(SPECS["ctc_relevance"], "D-cnndm")]
     ['nlgmetrics/ctc-D-cnndm-doc_to_summ', 'nlgmetrics/ctc-D-cnndm-summ_to_ref']
     """
-    from .variants import CTC_VARIANTS
-
     variant = CTC_VARIANTS[config]
     weights = [variant.weight_for(d) for d in ASPECTS[spec.name.removeprefix("ctc_")].directions]
     return list({w.name: w for w in weights if w is not None}.values())
@@ -150,15 +150,19 @@ def _spec(aspect: str) -> ModuleSpec:
 
 SPECS: dict[str, ModuleSpec] = {f"ctc_{aspect}": _spec(aspect) for aspect in ASPECTS}
 
-CLASSES = {
-    "ctc_consistency": "CTCConsistency",
-    "ctc_relevance": "CTCRelevance",
-    "ctc_preservation": "CTCPreservation",
-    "ctc_engagingness": "CTCEngagingness",
-    "ctc_groundedness": "CTCGroundedness",
-}
-"""Module → its evaluate class. evaluate derives a module's name from its class name (``CTCConsistency`` →
-``ctc_consistency``), so each class is its module's name in CamelCase, "ctc" as "CTC"."""
 
-__getattr__ = metric_classes(__name__)
-"""The evaluate classes named in ``CLASSES``, made on first use (evaluate is imported then)."""
+def aspect_spec(aspect: str) -> ModuleSpec:
+    """The declaration of CTC aspect ``aspect`` (for the functional form, which is given an aspect's name).
+
+    >>> aspect_spec("consistency").name
+    'ctc_consistency'
+    """
+    return SPECS[f"ctc_{aspect_named(aspect).name}"]
+
+
+def ctc_score(aspect: str, predictions: Sequence[str], *texts: Sequence, **options: Any) -> dict:
+    """Functional form: ``ctc_score("consistency", preds, sources=docs, aligner="E-minilm")``; load options
+    (``aligner``, ``device``, ...) and compute() options mix; the weights come from the process-wide cache."""
+    spec = aspect_spec(aspect)
+    load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
+    return make_scorer(spec, None, **load).score(predictions, *texts, **rest)

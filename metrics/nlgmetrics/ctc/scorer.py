@@ -16,7 +16,8 @@ are cut to what the aligner reads, as the reference does; ``long_inputs="window"
 context side ``b`` of each alignment ``align(a → b)`` in overlapping windows, so the aligned text
 ``a`` is still cut (in preservation ``align(x → y)`` aligns the source: a long source is cut there).
 
->>> scorer = CTCScorer("consistency", "E-minilm", device="cpu")
+>>> from nlgmetrics.ctc.module import aspect_spec
+>>> scorer = CTCScorer(aspect_spec("consistency"), "E-minilm", device="cpu")
 >>> result = scorer.score(["The cat sat on the mat."], sources=["A cat was sitting on the mat."])
 >>> round(result["mean_score"], 2)
 0.92
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -34,9 +34,9 @@ from ..core import runtime
 from ..core.hub import naming_option
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed, split_options
+from ..core.scorer import Scorer, listed
 from ..core.validation import is_blank
-from ..modules import SPECS
+from ..modules.spec import ModuleSpec
 from .aligners import load_aligner
 from .aligners.base import (
     NAN_ALIGNMENT,
@@ -69,10 +69,9 @@ class AlignerChoice:
         return None if spec is None else source_of(spec, self.kind)
 
 
-def resolve_aligner(aspect: str, aligner: str | None, revision: str | None = None) -> AlignerChoice:
-    """A registered variant name (a config of the aspect's module), a custom ``"<kind>:<repo-or-dir>"``, or
-    None for the aspect's default."""
-    spec = SPECS[f"ctc_{aspect_named(aspect).name}"]
+def resolve_aligner(spec: ModuleSpec, aligner: str | None, revision: str | None = None) -> AlignerChoice:
+    """A registered variant name (a config of the aspect's module ``spec``), a custom
+    ``"<kind>:<repo-or-dir>"``, or None for the aspect's default."""
     if aligner is not None and not isinstance(aligner, str):
         raise ValueError(f"aligner={aligner!r} must be a string: a config name or '<kind>:<repo-or-dir>'")
     if aligner is not None and ":" in aligner:
@@ -124,7 +123,7 @@ class CTCScorer(Scorer):
     """Scores one CTC aspect with one aligner; weights load once per process.
 
     Args:
-        aspect: ``consistency``, ``relevance``, ``preservation``, ``engagingness`` or ``groundedness``.
+        spec: the aspect's module declaration (``ctc_consistency``, ...: :func:`~.module.aspect_spec`).
         aligner: a registered variant (``E-bert``, ``E-roberta``, ``E-roberta-mnli``, ``E-minilm``), a
             custom ``"E:<repo-or-dir>[@layer]"``, or None for the aspect's default.
         aligner_revision: Hub revision for a custom aligner repo (registered ones are pinned).
@@ -137,17 +136,16 @@ class CTCScorer(Scorer):
 
     def __init__(
         self,
-        aspect: str,
+        spec: ModuleSpec,
         aligner: str | None = None,
         *,
         aligner_revision: str | None = None,
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(runtime, **where)
-        self.choice = resolve_aligner(aspect, aligner, aligner_revision)
-        self.aspect = aspect_named(aspect)
-        self.spec = SPECS[f"ctc_{aspect}"]
+        super().__init__(spec, runtime, **where)
+        self.choice = resolve_aligner(spec, aligner, aligner_revision)
+        self.aspect = aspect_named(spec.name.removeprefix("ctc_"))
         self.config = None if self.choice.custom else self.choice.name
         self.refuse_int8(self.choice.name)
         self.sources: dict[str, AlignerSource] = {}
@@ -294,11 +292,3 @@ _LIMITS = {
 _WINDOW_LIMITS = {
     "R": " (R windows b only when a leaves half of the 512 tokens to it; otherwise the pair is cut longest-first)"
 }
-
-
-def ctc_score(aspect: str, predictions: Sequence[str], *texts: Sequence, **options) -> dict:
-    """Functional form: ``ctc_score("consistency", preds, sources=docs, aligner="E-minilm")``; load options
-    (``aligner``, ``device``, ...) and compute() options mix; the weights come from the process-wide cache."""
-    spec = SPECS[f"ctc_{aspect_named(aspect).name}"]
-    load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
-    return CTCScorer(aspect, **load).score(predictions, *texts, **rest)

@@ -14,7 +14,7 @@ _LAZY = {
     "InfoLMModel": "scorer",
     "IdfWeights": "scorer",
     "UNIFORM": "scorer",
-    "infolm": "scorer",
+    "infolm": "module",
     "MEASURES": "measures",
     "MeasureInfo": "measures",
     "InformationMeasure": "measures",

@@ -1,5 +1,5 @@
-"""The infolm module: its declaration (inputs, configs = registered masked LMs, options, direction) and its
-evaluate class ``Infolm`` (made on first use).
+"""The infolm module: its declaration (inputs, configs = registered masked LMs, options, direction); its
+evaluate class ``Infolm`` is written in :mod:`.metric`.
 
 >>> SPEC.configs, SPEC.default_config
 (('bert-base-uncased',), 'bert-base-uncased')
@@ -7,10 +7,11 @@ evaluate class ``Infolm`` (made on first use).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ..core.options import split_options
 from ..core.registry import weights_for
-from ..modules import metric_classes
 from ..modules.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, DEFAULT_MODEL, LOAD_OPTIONS
 
@@ -35,11 +36,11 @@ DESCRIPTION = (
 
 def make_scorer(spec: ModuleSpec, config: str | None, model: str | None = None, **load_options: Any):
     """The InfoLMScorer of the module: its config name or ``model=`` (not both, unless they agree)."""
-    from .scorer import InfoLMScorer
+    from .scorer import InfoLMScorer  # torch: loaded when used (docs/architecture.md)
 
     if config and model and config != model:
         raise ValueError(f"config name {config!r} and model={model!r} disagree; give only one")
-    return InfoLMScorer(config if model is None else model, **load_options)
+    return InfoLMScorer(spec, config if model is None else model, **load_options)
 
 
 def top_tokens(details: dict) -> list[tuple[str, float | None]]:
@@ -81,8 +82,10 @@ SPEC = ModuleSpec(
 )
 
 SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
-CLASSES = {"infolm": "Infolm"}
-"""Module → its evaluate class (evaluate derives the module's name from the class name)."""
 
-__getattr__ = metric_classes(__name__)
-"""The evaluate classes named in ``CLASSES``, made on first use (evaluate is imported then)."""
+
+def infolm(predictions: Sequence[str], references: Sequence[str | Sequence[str]], **options: Any) -> dict:
+    """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``; load options
+    (``model``, ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
+    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
+    return make_scorer(SPEC, None, **load).score(predictions, references, **rest)

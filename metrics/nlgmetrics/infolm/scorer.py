@@ -30,9 +30,9 @@ from ..core.masked_lm import MaskedLanguageModel
 from ..core.options import plain_scalar
 from ..core.registry import resolve_weight
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed, split_options
+from ..core.scorer import Scorer, listed
 from ..core.validation import check_inputs, is_blank
-from ..modules import SPECS
+from ..modules.spec import ModuleSpec
 from .measures import _real, check_options
 from .options import DEFAULT_MODEL
 
@@ -203,6 +203,7 @@ class InfoLMScorer(Scorer):
     """Scores (prediction, references) pairs with InfoLM; the masked LM loads once per process.
 
     Args:
+        spec: the infolm module's declaration (``nlgmetrics.infolm.module.SPEC``).
         model: a key of the registry (default ``bert-base-uncased``, pinned), a Hub repo id or a local
             folder of any masked LM saved with its vocabulary head.
         model_revision: Hub revision for a repo id that is not registered.
@@ -212,14 +213,14 @@ class InfoLMScorer(Scorer):
 
     def __init__(
         self,
+        spec: ModuleSpec,
         model: str | None = None,
         *,
         model_revision: str | None = None,
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(runtime, **where)
-        self.spec = SPECS["infolm"]
+        super().__init__(spec, runtime, **where)
         name = DEFAULT_MODEL if model is None else model
         self.config = name if name in self.spec.configs else None
         self.refuse_int8(name)
@@ -458,11 +459,3 @@ class InfoLMScorer(Scorer):
                 "all its idf weights are 0 (e.g. one example with idf=True); it was weighted uniformly (as "
                 "idf=False) instead of scoring a constant 0 as torchmetrics does."
             )
-
-
-def infolm(predictions: Sequence[str], references: Sequence[str | Sequence[str]], **options) -> dict:
-    """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``; load options
-    (``model``, ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
-    spec = SPECS["infolm"]
-    load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
-    return InfoLMScorer(**load).score(predictions, references, **rest)

@@ -1,13 +1,15 @@
 """The evaluate modules: what every module shares, and the family table.
 
 A family is one folder (``nlgmetrics/ctc/``, ...) whose ``module.py`` declares its modules (``SPECS``: one
-:class:`~.spec.ModuleSpec` per module) and names their evaluate classes (``CLASSES``), whose ``card.py``
-holds its cards' prose and whose ``weights.py`` registers its weights. :data:`FAMILIES` names each family's
-package, one line per family; the families are imported from it by name, so this layer imports none.
+:class:`~.spec.ModuleSpec` per module), whose ``metric.py`` writes their evaluate classes (``class
+CTCConsistency(NLGMetric)``, ...), whose ``card.py`` holds its cards' prose and whose ``weights.py`` registers
+its weights. :data:`FAMILIES` names each family's package, one line per family; the families are imported
+from it by name, so this layer imports none.
 
 ``SPECS`` is plain data (reading it loads no model library) and lazy: ``SPECS[name]`` imports only the
 family of ``name`` and builds only its declarations; ``MODULES`` (module name → evaluate.Metric class)
-imports evaluate on first use.
+imports evaluate on first use. Importing this layer wires the family table's weights into the registry
+(:data:`nlgmetrics.core.registry.WEIGHTS`: core names no family).
 
 >>> sorted(SPECS)
 ['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'unieval', 'usr']
@@ -18,16 +20,15 @@ imports evaluate on first use.
 from __future__ import annotations
 
 import importlib
-import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..core.registry import WEIGHTS, WeightSpec
 from .spec import ModuleSpec, Option
 
 if TYPE_CHECKING:
-    from ..core.registry import WeightSpec
-    from .metric import NLGMetric
+    from .metric import NLGMetric  # imports evaluate: the classes are read on first use
 
 FAMILIES: dict[str, str] = {
     "ctc": "nlgmetrics.ctc",
@@ -71,11 +72,13 @@ class _Specs(Mapping[str, ModuleSpec]):
 
 
 class _Modules(Mapping[str, "type[NLGMetric]"]):
-    """Module name → its evaluate.Metric class (the family module's, made on first use)."""
+    """Module name → its evaluate.Metric class, the one written in its family's ``metric.py`` (imported on
+    first use: it imports evaluate)."""
 
     def __getitem__(self, name: str) -> type[NLGMetric]:
-        module = family_part(family_of(name), "module")
-        return getattr(module, module.CLASSES[name])
+        spec = SPECS[name]
+        classes = vars(family_part(spec.family, "metric")).values()
+        return next(c for c in classes if isinstance(c, type) and getattr(c, "spec", None) is spec)
 
     def __iter__(self) -> Iterator[str]:
         return iter(SPECS)
@@ -90,43 +93,9 @@ MODULES: Mapping[str, type[NLGMetric]] = _Modules()
 """Module name → evaluate.Metric class, for ``nlgmetrics.load`` and the module scripts."""
 
 
-def class_name(name: str) -> str:
-    """The evaluate.Metric class of module ``name``, as its family module names it.
-
-    >>> class_name("ctc_consistency"), class_name("infolm")
-    ('CTCConsistency', 'Infolm')
-    """
-    return family_part(family_of(name), "module").CLASSES[name]
-
-
-_CLASSES_LOCK = threading.Lock()
-
-
-def metric_classes(module_name: str) -> Callable[[str], Any]:
-    """A family module's ``__getattr__``: its evaluate classes (its ``CLASSES``: module name → class name),
-    each an :class:`~.metric.NLGMetric` subclass whose ``spec`` is the declaration, made on first use (evaluate
-    is imported then, not with the declarations) and kept in the module, so there is one class per module."""
-
-    def __getattr__(name: str) -> Any:
-        module = importlib.import_module(module_name)
-        spec_names = {cls: spec for spec, cls in module.CLASSES.items()}
-        if name not in spec_names:
-            raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
-        from .metric import NLGMetric
-
-        with _CLASSES_LOCK:
-            if name not in module.__dict__:
-                spec = module.SPECS[spec_names[name]]
-                attributes = {"spec": spec, "__module__": module_name, "__qualname__": name}
-                setattr(module, name, type(name, (NLGMetric,), attributes))
-        return module.__dict__[name]
-
-    return __getattr__
-
-
 def family_weights() -> dict[str, WeightSpec]:
     """Every family's registered weights (its ``weights.WEIGHTS``), in the table's order; a name two families
-    register differently is an error. The package reads :data:`nlgmetrics.core.registry.WEIGHTS` from here."""
+    register differently is an error. :data:`nlgmetrics.core.registry.WEIGHTS` reads them from here."""
     table: dict[str, WeightSpec] = {}
     owner: dict[str, str] = {}
     for family in list(FAMILIES):
@@ -139,24 +108,13 @@ def family_weights() -> dict[str, WeightSpec]:
     return table
 
 
-def __getattr__(name: str) -> Any:
-    """``NLGMetric`` (imports evaluate), and each module's class by its name (``CTCConsistency``, ...)."""
-    if name == "NLGMetric":
-        from .metric import NLGMetric
-
-        return NLGMetric
-    for module in SPECS:
-        if class_name(module) == name:
-            return MODULES[module]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+WEIGHTS.gather_from(family_weights)  # core names no family: the registry reads the family table's weights
 
 __all__ = [
     "FAMILIES",
     "MODULES",
     "SPECS",
     "ModuleSpec",
-    "NLGMetric",
     "Option",
     "family_of",
     "family_part",

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import family_of, family_part
+
 Results = Callable[[str], Any]
 """``results("precision")``: the parsed ``benchmarks/results/precision.json``."""
 
@@ -95,6 +97,4 @@ def sci(value: float) -> str:
 
 def notes_for(name: str) -> CardNotes:
     """The card notes of module ``name`` (``ctc_consistency``, ``infolm``, ...)."""
-    from . import family_of, family_part
-
     return family_part(family_of(name), "card").notes(name)

@@ -26,6 +26,7 @@ import datasets
 import evaluate
 
 from ..core.options import RUNTIME_OPTIONS
+from ..core.runtime import Runtime
 from ..core.validation import FIELDS
 from .evaluate_state import discard_cache, is_streaming, start_empty_shard
 from .spec import EVALUATE_OPTIONS, ModuleSpec
@@ -224,6 +225,4 @@ class NLGMetric(evaluate.Metric):
 
 
 def _resolve_runtime(load_options: dict[str, Any]):
-    from ..core.runtime import Runtime  # torch: imported when a module is made, not with the package
-
     return Runtime.resolve(**{k: v for k, v in load_options.items() if k in RUNTIME_OPTIONS})

@@ -28,6 +28,7 @@ from ..core.options import (
     defaults_of,
     not_taken,
 )
+from ..core.registry import WEIGHTS
 from ..core.validation import check_inputs
 
 EVALUATE_OPTIONS = (
@@ -287,8 +288,6 @@ class ModuleSpec:
         >>> [w.repo_id for w in SPECS["infolm"].weights_of("bert-base-uncased")]
         ['google-bert/bert-base-uncased']
         """
-        from ..core.registry import WEIGHTS
-
         if self.config_weights is not None:
             return list(self.config_weights(self, config))
         return [WEIGHTS[config]] if config in WEIGHTS else None

@@ -26,6 +26,12 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..console import OneLineErrorParser, argument_type
+from ..core.hub import WeightsUnavailableError, quiet_loading
+from ..core.validation import FIELDS
+from ..modules import SPECS, loading
+from ..modules.spec import COMMON_LOAD_OPTIONS
+
 if TYPE_CHECKING:
     import gradio
 
@@ -33,8 +39,6 @@ INSTALL_HINT = 'the widget needs gradio, which is not installed: pip install "nl
 
 
 def _spec(name: str):
-    from ..modules import SPECS
-
     if name not in SPECS:
         raise ValueError(f"unknown module {name!r}; choose one of {', '.join(sorted(SPECS))}")
     return SPECS[name]
@@ -42,8 +46,6 @@ def _spec(name: str):
 
 def field_label(spec, field: str) -> str:
     """A text box's label: the field and what it holds (several: one per line)."""
-    from ..core.validation import FIELDS
-
     several = " (one per line)" if field in spec.list_inputs else ""
     return f"{field}: {FIELDS.get(field, field)}{several}"
 
@@ -94,21 +96,17 @@ def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: An
     unavailable (:class:`~nlgmetrics.core.hub.WeightsUnavailableError`) falls back to the module's
     offline config (``spec.doctest_config``); a config asked for by name must load or fail.
     """
-    import nlgmetrics
-
-    from ..core.hub import WeightsUnavailableError, quiet_loading
-
     spec = _spec(name)
     with quiet_loading():
         try:
-            return nlgmetrics.load(name, config_name, **load_kwargs), ""
+            return loading.load(name, config_name, **load_kwargs), ""
         except WeightsUnavailableError as err:
             fallback = spec.doctest_config
             custom = load_kwargs.get(spec.config_option) is not None
             if config_name not in (None, "default") or custom or fallback in (None, spec.default_config):
                 raise
             wanted_error = err
-        module = nlgmetrics.load(name, fallback, **load_kwargs)
+        module = loading.load(name, fallback, **load_kwargs)
     reason = " ".join(getattr(wanted_error, "summary", str(wanted_error)).split())
     banner = (
         f"**Showing config `{fallback}` instead of the default `{spec.default_config}`**: {reason}. "
@@ -153,9 +151,6 @@ def build_widget(name: str, config_name: str | None = None, **load_kwargs: Any) 
 
 def main(name: str, argv: list[str] | None = None) -> None:
     """What ``metrics/<name>/app.py`` runs: options, then one-line errors (exit code 2) or the app."""
-    from ..console import OneLineErrorParser, argument_type
-    from ..modules.spec import COMMON_LOAD_OPTIONS
-
     parser = OneLineErrorParser(
         prog=f"python metrics/{name}/app.py", description=f"A Gradio widget scoring one example with {name}."
     )
@@ -185,8 +180,6 @@ def main(name: str, argv: list[str] | None = None) -> None:
     except ImportError:
         print(f"nlgmetrics: error: {INSTALL_HINT}", file=sys.stderr)
         sys.exit(2)
-
-    from ..core.hub import WeightsUnavailableError
 
     load_kwargs = {
         o.name: getattr(args, o.name) for o in COMMON_LOAD_OPTIONS if getattr(args, o.name) is not None

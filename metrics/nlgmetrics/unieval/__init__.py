@@ -25,7 +25,7 @@ from .tasks import (
 _LAZY = {
     "UniEvalScorer": "scorer",
     "UniEvalModel": "scorer",
-    "unieval": "scorer",
+    "unieval": "module",
     "sent_tokenize": "sentences",
 }
 

@@ -1,5 +1,5 @@
-"""The unieval module: its declaration (one config per UniEval task, each with its own inputs) and its
-evaluate class ``Unieval`` (made on first use).
+"""The unieval module: its declaration (one config per UniEval task, each with its own inputs); its
+evaluate class ``Unieval`` is written in :mod:`.metric`.
 
 >>> SPEC.configs, SPEC.default_config
 (('summarization', 'dialogue', 'data2text', 'fact'), 'summarization')
@@ -9,13 +9,14 @@ evaluate class ``Unieval`` (made on first use).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..modules import metric_classes
+from ..core.options import split_options
+from ..core.registry import WEIGHTS
 from ..modules.spec import ModuleSpec
-from . import DEFAULT_TASK, TASKS
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
+from .tasks import DEFAULT_TASK, TASKS
 
 CITATION = """\
 @inproceedings{zhong2022unieval,
@@ -48,16 +49,14 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
     >>> [w.repo_id for w in config_weights(None, "data2text")]
     ['MingZhong/unieval-sum']
     """
-    from ..core.registry import WEIGHTS
-
     return [WEIGHTS[TASKS[config].model]]
 
 
 def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
     """The UniEvalScorer of the task ``config`` (default summarization)."""
-    from .scorer import UniEvalScorer
+    from .scorer import UniEvalScorer  # torch: loaded when used (docs/architecture.md)
 
-    return UniEvalScorer(config or spec.default_config, **load_options)
+    return UniEvalScorer(spec, config or spec.default_config, **load_options)
 
 
 def parts(task: str, options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -123,8 +122,12 @@ SPEC = ModuleSpec(
 )
 
 SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
-CLASSES = {"unieval": "Unieval"}
-"""Module → its evaluate class (evaluate derives the module's name from the class name)."""
 
-__getattr__ = metric_classes(__name__)
-"""The evaluate classes named in ``CLASSES``, made on first use (evaluate is imported then)."""
+
+def unieval(predictions: Sequence[str], *texts: Sequence, task: str | None = None, **options: Any) -> dict:
+    """Functional form: ``unieval(summaries, documents, references, task="summarization")``; the other
+    texts follow ``predictions`` in the order of the task's inputs (``SPEC.inputs_for(task)``; or give them
+    by name); load options (``model``, ``device``, ...) and compute() options mix; the evaluator comes from
+    the process-wide cache."""
+    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
+    return make_scorer(SPEC, task, **load).score(predictions, *texts, **rest)

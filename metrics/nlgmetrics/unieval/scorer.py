@@ -25,10 +25,10 @@ from ..core.model import ModelWrapper
 from ..core.registry import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed, split_options
+from ..core.scorer import Scorer, listed
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
-from ..modules import SPECS
+from ..modules.spec import ModuleSpec
 from .sentences import sent_tokenize
 from .tasks import (
     DEFAULT_TASK,
@@ -174,6 +174,7 @@ class UniEvalScorer(Scorer):
 
     def __init__(
         self,
+        spec: ModuleSpec,
         task: str | None = None,
         model: str | None = None,
         *,
@@ -181,8 +182,7 @@ class UniEvalScorer(Scorer):
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(runtime, **where)
-        self.spec = SPECS["unieval"]
+        super().__init__(spec, runtime, **where)
         self.config = self.spec.check_config(task) or DEFAULT_TASK
         """The task: its inputs are the calls' (its dimensions and custom questions decide which are needed,
         :meth:`required_inputs`)."""
@@ -439,19 +439,9 @@ class UniEvalScorer(Scorer):
             )
 
 
-def unieval(predictions: Sequence[str], *texts: Sequence, task: str | None = None, **options) -> dict:
-    """Functional form: ``unieval(summaries, documents, references, task="summarization")``; the other
-    texts follow ``predictions`` in the order of the task's inputs (``SPECS["unieval"].inputs_for(task)``;
-    or give them by name); load options (``model``, ``device``, ...) and compute() options mix; the evaluator
-    comes from the process-wide cache."""
-    spec = SPECS["unieval"]
-    load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
-    return UniEvalScorer(task, **load).score(predictions, *texts, **rest)
-
-
 def default_model(task: str) -> str:
     """The registered evaluator of a task (its name in the registry)."""
     return TASKS[task].model
 
 
-__all__ = ["UniEvalModel", "UniEvalScorer", "default_model", "unieval"]
+__all__ = ["UniEvalModel", "UniEvalScorer", "default_model"]

@@ -13,13 +13,12 @@ needed; the result equals ``nltk.sent_tokenize(text)`` with ``punkt_tab`` instal
 from __future__ import annotations
 
 import functools
+from collections import defaultdict
 
 
 @functools.cache
 def english_parameters():
     """NLTK ``PunktParameters`` holding NLTK's English punkt_tab model (from ``punkt.data.english``)."""
-    from collections import defaultdict
-
     from nltk.tokenize.punkt import PunktParameters
     from punkt.data import english
 

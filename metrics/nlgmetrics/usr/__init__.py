@@ -15,7 +15,7 @@ from .options import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW
 from .regression import COEFFICIENTS, INTERCEPT, NORMALISATION, usr_score
 
-_LAZY = {"USRScorer": "scorer", "usr": "scorer", "SequenceClassifier": "scorer"}
+_LAZY = {"USRScorer": "scorer", "usr": "module", "SequenceClassifier": "scorer"}
 
 
 __getattr__ = lazy_exports(__name__, _LAZY)

@@ -1,5 +1,5 @@
-"""The usr module: its declaration (inputs, the one config = the released Topical-Chat models, options) and
-its evaluate class ``Usr`` (made on first use).
+"""The usr module: its declaration (inputs, the one config = the released Topical-Chat models, options);
+its evaluate class ``Usr`` is written in :mod:`.metric`.
 
 >>> SPEC.configs, SPEC.default_config, SPEC.inputs
 (('topical_chat',), 'topical_chat', ('predictions', 'sources', 'contexts'))
@@ -7,12 +7,14 @@ its evaluate class ``Usr`` (made on first use).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..modules import metric_classes
+from ..core.options import split_options
+from ..core.registry import WEIGHTS
 from ..modules.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, DEFAULT_CONFIG, LOAD_OPTIONS, SUB_METRICS
+from .weights import usr_weight_name
 
 if TYPE_CHECKING:
     from ..core.scorer import Scorer
@@ -40,9 +42,9 @@ DESCRIPTION = (
 
 def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any) -> Scorer:
     """The USRScorer of the module (the config names the released models; mlm=/dr_c=/dr_f= replace one)."""
-    from .scorer import USRScorer
+    from .scorer import USRScorer  # torch: loaded when used (docs/architecture.md)
 
-    return USRScorer(config=config or DEFAULT_CONFIG, **load_options)
+    return USRScorer(spec, config=config or DEFAULT_CONFIG, **load_options)
 
 
 def config_weights(spec: ModuleSpec | None, config: str) -> list:
@@ -51,9 +53,6 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
     >>> [w.repo_id for w in config_weights(None, "topical_chat")]
     ['nlgmetrics/usr-mlm-topical_chat', 'nlgmetrics/usr-dr_c-topical_chat', 'nlgmetrics/usr-dr_f-topical_chat']
     """
-    from ..core.registry import WEIGHTS
-    from .weights import usr_weight_name
-
     return [WEIGHTS[usr_weight_name(part, config)] for part in ("mlm", "dr_c", "dr_f")]
 
 
@@ -106,8 +105,10 @@ SPEC = ModuleSpec(
 )
 
 SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
-CLASSES = {"usr": "Usr"}
-"""Module → its evaluate class (evaluate derives the module's name from the class name)."""
 
-__getattr__ = metric_classes(__name__)
-"""The evaluate classes named in ``CLASSES``, made on first use (evaluate is imported then)."""
+
+def usr(predictions: Sequence[str], sources: Sequence[str], contexts: Sequence[str], **options: Any) -> dict:
+    """Functional form: ``usr(responses, histories, facts, batch_size=8)``; load options (``mlm``, ``dr_c``,
+    ``dr_f``, ``device``, ...) and compute() options mix; the models come from the process-wide cache."""
+    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
+    return make_scorer(SPEC, None, **load).score(predictions, sources, contexts, **rest)

@@ -27,10 +27,10 @@ from ..core.model import ModelWrapper
 from ..core.registry import ResolvedWeight, resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed, split_options
+from ..core.scorer import Scorer, listed
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank
-from ..modules import SPECS
+from ..modules.spec import ModuleSpec
 from .options import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs, require_spacy
 from .regression import usr_score
@@ -124,6 +124,7 @@ class USRScorer(Scorer):
     """Scores (response, dialog history, fact) triples with USR; each model loads once per process.
 
     Args:
+        spec: the usr module's declaration (``nlgmetrics.usr.module.SPEC``).
         mlm, dr_c, dr_f: a registered weight name, a Hub repo id or a folder replacing the registered
             (converted, released) model of that sub-metric.
         runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize: where and how to run, as
@@ -132,6 +133,7 @@ class USRScorer(Scorer):
 
     def __init__(
         self,
+        spec: ModuleSpec,
         mlm: str | None = None,
         dr_c: str | None = None,
         dr_f: str | None = None,
@@ -141,8 +143,7 @@ class USRScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         require_spacy()  # the optional dependency first, before any weights load
-        super().__init__(runtime, **where)
-        self.spec = SPECS["usr"]
+        super().__init__(spec, runtime, **where)
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         self.config = None if any(given.values()) else config
         self.refuse_int8(config)
@@ -301,11 +302,3 @@ class USRScorer(Scorer):
                 f"and fact; dr_f: response and fact) and usr are NaN for {undefined} of {len(examples)} examples "
                 "and left out of the means."
             )
-
-
-def usr(predictions: Sequence[str], sources: Sequence[str], contexts: Sequence[str], **options) -> dict:
-    """Functional form: ``usr(responses, histories, facts, batch_size=8)``; load options (``mlm``, ``dr_c``,
-    ``dr_f``, ``device``, ...) and compute() options mix; the models come from the process-wide cache."""
-    spec = SPECS["usr"]
-    load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
-    return USRScorer(**load).score(predictions, sources, contexts, **rest)

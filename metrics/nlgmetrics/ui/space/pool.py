@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextvars
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -27,15 +28,16 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ...availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
 from ...columns import unused_columns
-from ...core.hub import hub_offline
+from ...core.hub import WeightsUnavailableError, hub_offline
 from ...core.registry import how_to_get, is_published, load_hint
 from ...core.validation import FIELDS
-from ...modules import SPECS
+from ...modules import SPECS, loading
 from ...modules.spec import ModuleSpec
 from ..limits import Limits, check_option_sizes
 from ..uploads import records_to_fields
@@ -123,9 +125,6 @@ def missing_package(module: str, package: str) -> str:
 def extra_providing(package: str) -> str | None:
     """The extra of the installed nlgmetrics distribution that brings ``package`` (``spacy`` → ``usr``),
     else None."""
-    import re
-    from importlib import metadata
-
     try:
         requirements = metadata.requires("nlgmetrics") or []
     except metadata.PackageNotFoundError:  # a checkout on sys.path, not installed
@@ -154,7 +153,7 @@ def machine_memory() -> int:
 
 def default_budget_mb() -> int:
     """:data:`BUDGET_SHARE` of the GPU's memory when the models run on cuda, else of the machine's."""
-    from ...core.runtime import select_device
+    from ...core.runtime import select_device  # torch: loaded when used (docs/architecture.md)
 
     device = select_device()
     if device.type == "cuda":
@@ -268,7 +267,7 @@ class ModelPool:
 
     def _weights_of(self, module: Any) -> dict[tuple, dict]:
         """The module's sets of weights (cache key → storages), their short names noted."""
-        from ...core.runtime import model_names, weight_sets, weight_storages
+        from ...core.runtime import model_names, weight_sets, weight_storages  # torch: when used
 
         names = model_names(module.scorer)
         sets = weight_sets(module.scorer)
@@ -286,12 +285,8 @@ class ModelPool:
     @staticmethod
     def _load(name: str, config: str, *load: tuple[str, Any]):
         """Module ``name`` with ``config``, loaded with the chosen load options (the rest of a :data:`Key`)."""
-        import nlgmetrics
-
-        from ...core.hub import WeightsUnavailableError
-
         try:
-            return nlgmetrics.load(name, config, **dict(load))
+            return loading.load(name, config, **dict(load))
         except WeightsUnavailableError as err:
             status = config_status(SPECS[name], config)
             if status.available is False:
@@ -329,7 +324,7 @@ class ModelPool:
             if not evicted:
                 return
             kept = {id(m) for held in self._held.values() for m in _models(held.module)}
-        from ...core.runtime import drop_cached, free_memory
+        from ...core.runtime import drop_cached, free_memory  # torch: loaded when used (docs/architecture.md)
 
         models = [m for held in evicted for m in _models(held.module) if id(m) not in kept]
         refs = [weakref.ref(m) for m in models]
@@ -473,7 +468,7 @@ class ModelPool:
 
 
 def _models(module: Any) -> list:
-    from ...core.runtime import models_in
+    from ...core.runtime import models_in  # torch: loaded when used (docs/architecture.md)
 
     return models_in(module.scorer)
 
@@ -513,7 +508,7 @@ def chosen_load_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[s
     """(the precision a request chose, the rest of its options): each of :data:`SPACE_LOAD_OPTIONS` given is
     checked by its declaration and by what this machine runs (a one-line refusal before any model loads,
     e.g. bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module."""
-    from ...core.runtime import Runtime
+    from ...core.runtime import Runtime  # torch: loaded when used (docs/architecture.md)
 
     load = {k: options[k] for k in SPACE_LOAD_OPTIONS if options.get(k) not in (None, DEFAULT)}
     rest = {k: v for k, v in options.items() if k not in SPACE_LOAD_OPTIONS}

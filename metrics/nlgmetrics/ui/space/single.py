@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...availability import config_note
+from ...core.validation import is_blank
 from ...modules import SPECS
 from ...records import json_safe, per_example
 from ..display import display, score_text
@@ -147,8 +148,6 @@ def nan_reason(record: dict[str, Any]) -> str:
     >>> "`predictions` is blank" in nan_reason({"predictions": "", "sources": "A cat."})
     True
     """
-    from ...core.validation import is_blank
-
     blank = [
         f for f, v in record.items() if all(is_blank(str(t)) for t in (v if isinstance(v, list) else [v]))
     ]

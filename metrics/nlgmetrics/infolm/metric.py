@@ -1,0 +1,16 @@
+"""The infolm module's evaluate class: :class:`~nlgmetrics.modules.metric.NLGMetric` with its declaration
+from :mod:`.module` (importing this file imports evaluate; the declarations do not)."""
+
+from __future__ import annotations
+
+from ..modules.metric import NLGMetric
+from .module import SPECS
+
+
+class Infolm(NLGMetric):
+    """InfoLM: a distance between two texts' bags of masked-LM token distributions."""
+
+    spec = SPECS["infolm"]
+
+
+__all__ = ["Infolm"]

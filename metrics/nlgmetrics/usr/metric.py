@@ -1,0 +1,16 @@
+"""The usr module's evaluate class: :class:`~nlgmetrics.modules.metric.NLGMetric` with its declaration
+from :mod:`.module` (importing this file imports evaluate; the declarations do not)."""
+
+from __future__ import annotations
+
+from ..modules.metric import NLGMetric
+from .module import SPECS
+
+
+class Usr(NLGMetric):
+    """USR: a reference-free dialog response score from three RoBERTa models."""
+
+    spec = SPECS["usr"]
+
+
+__all__ = ["Usr"]
