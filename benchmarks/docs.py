@@ -91,6 +91,10 @@ KNOWN: dict[str, tuple[str, str]] = {
         "python -m benchmarks.delta_vs_commit c3d3a12 --out benchmarks/results/reshape_delta.md",
         "every module's outputs against another commit's: a refactor shows max |Δ| 0.",
     ),
+    "house_third_pass_delta": (
+        "python -m benchmarks.delta_vs_commit 029daa6 --out benchmarks/results/house_third_pass_delta.md",
+        "the house's third pass (issue 36) against the commit before it: max |Δ| 0.",
+    ),
     "house_second_pass_delta": (
         "python -m benchmarks.delta_vs_commit 8556b76 --out benchmarks/results/house_second_pass_delta.md",
         "the house's second pass against the commit before it: max |Δ| 0 again.",
