@@ -45,7 +45,8 @@ from pathlib import Path
 
 import torch
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from benchmarks import RESULTS, write_results
+
 MODES = {"float32": {}, "bfloat16": {"dtype": "bfloat16"}, "int8": {"quantize": "int8"}}
 GOAL = 1.8
 """Speed-up over float32 the issue asks of every family in its faster allowed mode."""
@@ -362,9 +363,7 @@ def main() -> None:
         f"{torch.get_num_threads()} torch threads, torch {torch.__version__}",
         "results": rows,
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{args.output}.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / f"{args.output}.md").write_text(markdown(report))
+    write_results(args.output, report, markdown(report))
     print(markdown(report))
 
 

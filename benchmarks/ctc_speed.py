@@ -26,7 +26,8 @@ from pathlib import Path
 
 import torch
 
-RESULTS = Path(__file__).parent / "results"
+from benchmarks import RESULTS, write_results
+
 SIZES = (64, 256)
 
 
@@ -234,9 +235,7 @@ def main() -> None:
         f"torch {torch.__version__}",
         "results": results,
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ctc_speed.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / "ctc_speed.md").write_text(f"# CTC aligner speed\n\n{report['machine']}\n\n{table(results)}\n")
+    write_results("ctc_speed", report, f"# CTC aligner speed\n\n{report['machine']}\n\n{table(results)}\n")
     print(table(results))
 
 

@@ -30,7 +30,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from benchmarks import RESULTS, write_results
+
 PEAK_TFLOPS = {  # dense, from the vendors' data sheets (SXM parts)
     "H100": {"bfloat16": 989.0, "tf32": 494.5, "float32": 66.9},
     "H200": {"bfloat16": 989.0, "tf32": 494.5, "float32": 66.9},
@@ -339,9 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         "peak_tflops": PEAK_TFLOPS,
         "results": rows,
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "gpu_speed.json").write_text(json.dumps(report, indent=2) + "\n")
-    (args.out / "gpu_speed.md").write_text(markdown(report))
+    write_results("gpu_speed", report, markdown(report), args.out)
     print(markdown(report))
     return 0
 

@@ -30,11 +30,10 @@ import statistics
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
 import torch
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from benchmarks import RESULTS, write_results
 
 
 def candidates(base: torch.nn.Module) -> dict[str, Callable[[], torch.nn.Module]]:
@@ -158,7 +157,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.redraw:
         report = json.loads((RESULTS / f"{args.output}.json").read_text())
-        (RESULTS / f"{args.output}.md").write_text(markdown(report))
+        write_results(args.output, report, markdown(report))
         return
     folder = source_of(WEIGHTS["all-MiniLM-L6-v2"], "E").source
     tokenizer = AutoTokenizer.from_pretrained(folder)
@@ -180,9 +179,7 @@ def main() -> None:
         "rounds": args.rounds,
         "rows": measure(models, batch, args.rounds),
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{args.output}.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / f"{args.output}.md").write_text(markdown(report))
+    write_results(args.output, report, markdown(report))
     print(markdown(report))
 
 

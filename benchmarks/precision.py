@@ -42,7 +42,7 @@ from pathlib import Path
 
 import torch
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from benchmarks import write_results
 
 
 @contextmanager
@@ -184,9 +184,7 @@ def main() -> None:
         "examples": args.examples,
         "results": rows,
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "precision.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / "precision.md").write_text(markdown(report))
+    write_results("precision", report, markdown(report))
     print(markdown(report))
 
 

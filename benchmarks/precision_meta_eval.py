@@ -30,7 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from benchmarks import RESULTS, write_results
+
 ROOT = RESULTS.parent.parent
 DATA = Path(os.environ.get("NLGMETRICS_META_EVAL", ROOT.parent / "shared" / "data" / "meta_eval"))
 MODES = {"float32": [], "bfloat16": ["--dtype", "bfloat16"], "int8": ["--quantize", "int8"]}
@@ -136,8 +137,7 @@ def main() -> None:
     if args.redraw:
         report = json.loads((RESULTS / "precision_meta_eval.json").read_text())
         report["rows"] = compared(report["runs"])
-        (RESULTS / "precision_meta_eval.json").write_text(json.dumps(report, indent=2) + "\n")
-        (RESULTS / "precision_meta_eval.md").write_text(markdown(report))
+        write_results("precision_meta_eval", report, markdown(report))
         return
     modes = ["float32", *(m for m in args.modes if m != "float32")]
     import torch
@@ -158,9 +158,7 @@ def main() -> None:
         "runs": runs,
         "rows": compared(runs),
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "precision_meta_eval.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / "precision_meta_eval.md").write_text(markdown(report))
+    write_results("precision_meta_eval", report, markdown(report))
     print(markdown(report))
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import platform
 import statistics
 import tempfile
@@ -32,7 +31,8 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-RESULTS = Path(__file__).parent / "results"
+from benchmarks import write_results
+
 DOCUMENTS, GENERATIONS, PER_CALL = 24, 4, 8
 CONSISTENCY = ("ctc_consistency", "E-minilm")
 
@@ -303,11 +303,9 @@ def main(argv: list[str] | None = None) -> None:
     rows = [measure(name, module, meter, args.repeats) for name in args.sets]
     concurrent = measure_concurrent(args.repeats)
     machine = f"{platform.processor() or platform.machine()}, {torch.get_num_threads()} torch threads"
-    RESULTS.mkdir(exist_ok=True)
     payload = {"machine": machine, "repeats": args.repeats, "rows": rows, "concurrent": concurrent}
-    (RESULTS / "reward_overhead.json").write_text(json.dumps(payload, indent=2) + "\n")
     text = markdown(machine, rows, concurrent, args.repeats)
-    (RESULTS / "reward_overhead.md").write_text(text)
+    write_results("reward_overhead", payload, text)
     print(text)
 
 
