@@ -19,7 +19,7 @@ from .version import __version__
 
 if TYPE_CHECKING:
     from .combined import combine
-    from .reward import reward
+    from .reward_function import reward
     from .significance import compare, compare_many
     from .trainer import for_trainer
 
@@ -30,7 +30,7 @@ _LAZY = {
     "register": "registration",
     "for_trainer": "trainer",
     "combine": "combined",
-    "reward": "reward",  # the module is callable too: importing it replaces this attribute (see reward.py)
+    "reward": "reward_function",  # its own name: a submodule called reward would replace this function
 }
 """Public functions imported from their submodule on first use (keeps ``import nlgmetrics`` light)."""
 

@@ -2,7 +2,7 @@
 
     trl grpo --model_name_or_path ... --dataset_name ... --reward_funcs nlgmetrics.rewards.ctc_consistency
 
-Each is :func:`nlgmetrics.reward <nlgmetrics.reward.reward>` of its module's default config, reading the
+Each is :func:`nlgmetrics.reward <nlgmetrics.reward_function.reward>` of its module's default config, reading the
 fields it needs from the dataset columns ``source``, ``context`` and ``reference`` (the singular of the
 compute() fields). Importing this module loads no model (nor torch): each reward loads its module at its
 first call, once per process, on that process's device.
@@ -17,7 +17,7 @@ Reward('ctc_consistency': ctc_consistency default, sources='source')
 from __future__ import annotations
 
 from .modules import SPECS
-from .reward import Reward
+from .reward_function import Reward
 
 COLUMNS = {"sources": "source", "contexts": "context", "references": "reference"}
 """compute() field → the dataset column a ready reward reads it from."""

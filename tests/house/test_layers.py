@@ -38,7 +38,7 @@ FLOORS = [
         "columns",
         "availability",
     },
-    {"trainer", "evalsets", "combined", "reward", "rewards"},
+    {"trainer", "evalsets", "combined", "reward_function", "rewards"},
     {"ui"},
     {"cli"},
     {"__init__", "__main__"},

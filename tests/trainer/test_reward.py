@@ -22,7 +22,7 @@ import pytest
 import torch
 
 import nlgmetrics
-from nlgmetrics.reward import CPU_TOKEN_BUDGET, completion_text
+from nlgmetrics.reward_function import CPU_TOKEN_BUDGET, completion_text
 from tests.trainer.tiny_causal_lm import prompt_dataset, recording, save_tiny_causal_lm, trl_trainer
 from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
@@ -248,8 +248,8 @@ def test_the_ready_rewards_import_without_loading_a_model():
 
 
 def test_the_package_attribute_stays_callable_whatever_is_imported_first():
-    """Importing the submodule nlgmetrics.reward (rewards.py does, and unpickling) sets the package's attribute
-    to the module: it is callable as the function."""
+    """Importing the reward's submodule (rewards.py does, and unpickling) leaves the package's attribute the
+    function: the submodule is reward_function, not reward."""
     code = (
         "import pickle, nlgmetrics.rewards, nlgmetrics\n"
         "made = nlgmetrics.reward('infolm', references='reference')\n"

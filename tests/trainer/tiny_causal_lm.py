@@ -13,7 +13,7 @@ import json
 import shutil
 from pathlib import Path
 
-from nlgmetrics.reward import completion_text
+from nlgmetrics.reward_function import completion_text
 from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
 CHAT_TEMPLATE = (

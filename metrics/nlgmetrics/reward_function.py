@@ -20,9 +20,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
-import sys
 import threading
-import types
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
@@ -401,15 +399,3 @@ def _checked_part(
 
 
 __all__ = ["ConcurrentReward", "Reward", "completion_text", "prompt_text", "reward"]
-
-
-class _CallableModule(types.ModuleType):
-    """This module, callable as :func:`reward`: importing ``nlgmetrics.reward`` (``nlgmetrics.rewards`` does,
-    and so does unpickling a Reward) makes Python set the package's attribute ``reward`` to the module, over
-    the function the package exports; so ``nlgmetrics.reward(...)`` works whichever of the two it holds."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Reward:
-        return reward(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
