@@ -304,7 +304,7 @@ def int8_status(spec: ModuleSpec) -> str:
 
     reasons = "; ".join(f"{where(key)}: {why}" for key, why in refused.items())
     rest = f" It is allowed for {', '.join(f'`{k}`' for k in allowed)}." if allowed else ""
-    if "" not in refused and not allowed:
+    if not allowed and any(not spec.int8_refusal(config) for config in spec.configs):
         rest = " It is allowed for the rest."
     return f"int8 is refused for {reasons}.{rest}"
 

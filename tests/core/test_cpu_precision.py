@@ -204,13 +204,13 @@ def test_every_int8_layer_stays_within_its_two_rounding_steps_of_float32(name):
 
 
 def test_a_quantized_model_is_its_own_cache_entry_and_leaves_the_float32_one_as_it_was(fresh_model_cache):
-    inputs = SPECS["ctc_consistency"].example
-    plain = nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu")
+    inputs = SPECS["infolm"].example
+    plain = nlgmetrics.load("infolm", device="cpu")
     before = plain.compute(**inputs)
     loads = runtime.LOAD_COUNT["loads"]
-    quantized = nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu", quantize="int8")
+    quantized = nlgmetrics.load("infolm", device="cpu", quantize="int8")
     quantized.compute(**inputs)
-    nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu", quantize="int8").compute(**inputs)
+    nlgmetrics.load("infolm", device="cpu", quantize="int8").compute(**inputs)
     assert runtime.LOAD_COUNT["loads"] == loads + 1  # one more entry, loaded once
     assert not any(isinstance(m, Int8Linear) for model in linears_by_model(plain) for m in model.values())
     assert any(isinstance(m, Int8Linear) for model in linears_by_model(quantized) for m in model.values())
@@ -262,6 +262,23 @@ def test_the_card_says_where_int8_is_allowed_and_why_not_elsewhere(name):
         assert reason in precision
 
 
+@pytest.mark.parametrize("config", ["E-minilm", "E-roberta", "E:<a folder>"])
+def test_ctc_refuses_int8_for_its_e_aligners_with_the_measured_speed_up(
+    config, minilm_dir, fresh_model_cache
+):
+    """Issue 40: int8 gave E-minilm no speed-up worth its rounding (``benchmarks/int8_decision.py``): a mode
+    that does not speed up is a trap, so it is refused, naming the measurement, before any weights load."""
+    load = {"aligner": f"E:{minilm_dir}"} if config == "E:<a folder>" else {}
+    config = load.get("aligner", config)
+    with pytest.raises(ValueError) as caught:
+        nlgmetrics.load("ctc_consistency", None if load else config, device="cpu", quantize="int8", **load)
+    message = str(caught.value)
+    assert message.startswith(f"quantize='int8' is refused for ctc_consistency {config}: it gave E-minilm")
+    assert "benchmarks/results/int8_decision.md" in message
+    assert runtime._CACHE == {}
+    assert all(SPECS[name].int8_refusal(config) for name in NAMES if name.startswith("ctc_"))
+
+
 # ---- one declaration: the command line, the Space, for_trainer ------------------------------------------
 
 
@@ -275,12 +292,12 @@ def test_the_command_line_takes_quantize_and_dtype_from_the_declaration(tmp_path
     for name in ("dtype", "quantize"):
         assert flags[f"load_{name}"].help == DECLARED[name].help
     data = tmp_path / "pairs.jsonl"
-    data.write_text(json.dumps({"predictions": "A cat sat.", "sources": "The cat sat on the mat."}) + "\n")
+    data.write_text(json.dumps({"predictions": "A cat sat.", "references": "The cat sat on the mat."}) + "\n")
     out = tmp_path / "scored.jsonl"
-    common = ["score", str(data), "--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
+    common = ["score", str(data), "--metric", "infolm", "--no-progress"]
     assert cli.main([*common, "--quantize", "int8", "--output", str(out)]) == 0
     row = json.loads(out.read_text())
-    assert "|dtype:float32|quantize:int8|device:cpu|" in row["ctc_consistency_signature"]
+    assert "|dtype:float32|quantize:int8|device:cpu|" in row["infolm_signature"]
     capsys.readouterr()
     assert cli.main([*common, "--quantize", "int4"]) == 2
     assert capsys.readouterr().err == "nlgmetrics: error: quantize='int4' is not one of 'int8'\n"
@@ -328,21 +345,20 @@ def test_for_trainer_takes_the_precision_with_the_other_load_options(minilm_dir)
     from transformers import AutoTokenizer, EvalPrediction
 
     tokenizer = AutoTokenizer.from_pretrained(minilm_dir)
-    spec = SPECS["ctc_consistency"]
-    predictions, sources = spec.example["predictions"], spec.example["sources"]
+    spec = SPECS["infolm"]
+    predictions = spec.example["predictions"]
     ids = tokenizer(predictions, padding=True, return_tensors="np")["input_ids"]
-    compute_metrics = nlgmetrics.for_trainer(
-        tokenizer, {"c": ("ctc_consistency", "E-minilm", {"quantize": "int8"})}, sources=sources
-    )
-    inputs = tokenizer(sources, padding=True, return_tensors="np")["input_ids"]  # they show the set
-    logged = compute_metrics(EvalPrediction(predictions=ids, label_ids=np.array(ids), inputs=inputs))
+    compute_metrics = nlgmetrics.for_trainer(tokenizer, {"i": ("infolm", None, {"quantize": "int8"})})
+    logged = compute_metrics(EvalPrediction(predictions=ids, label_ids=np.array(ids)))
     decoded = [text.strip() for text in tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)]
-    want = nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu", quantize="int8")
-    assert logged == {"c": want.compute(predictions=decoded, sources=sources)["mean_score"]}
-    assert "|quantize:int8|device:cpu|" in compute_metrics.signatures["c"]
+    want = nlgmetrics.load("infolm", device="cpu", quantize="int8")
+    assert logged == {"i": want.compute(predictions=decoded, references=decoded)["mean_score"]}
+    assert "|quantize:int8|device:cpu|" in compute_metrics.signatures["i"]
     with pytest.raises(ValueError, match="quantize='int4' is not one of 'int8'"):
+        nlgmetrics.for_trainer(tokenizer, {"i": ("infolm", None, {"quantize": "int4"})})
+    with pytest.raises(ValueError, match="^quantize='int8' is refused for ctc_consistency E-minilm: it gave"):
         nlgmetrics.for_trainer(
-            tokenizer, {"c": ("ctc_consistency", "E-minilm", {"quantize": "int4"})}, sources=sources
+            tokenizer, {"c": ("ctc_consistency", "E-minilm", {"quantize": "int8"})}, sources=["A text."]
         )
 
 

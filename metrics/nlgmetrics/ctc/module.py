@@ -65,15 +65,16 @@ RANGE_LABELS = {
 """The range in a few words, by aggregation and aligner kind (``ModuleSpec.range_label``)."""
 
 INT8_REFUSED = {
-    "E-minilm": "",  # allowed: measured on the real MiniLM and on SummEval's judgments
-    "E": "only E-minilm's MiniLM is measured in int8, and roberta-large's body moved the D aligner's scores past "
-    "the bound",
+    "E": "it gave E-minilm's MiniLM no speed-up worth its rounding (SPEEDUP float32's speed on 64 SummEval "
+    "pairs, 1 and 2 threads: benchmarks/results/int8_decision.md; the int8 matmul gains, the per-token rounding "
+    "around it costs as much on a body this small)",
     "D": "it moved the scores of a D aligner of roberta-large's shape past the bound that keeps correlations "
     "within 0.01 of float32's",
     "R": "it moved the scores of an R aligner of bert-base's shape past the bound that keeps correlations within "
     "0.01 of float32's",
 }
-"""Where CTC refuses ``quantize="int8"`` (``ModuleSpec.int8_refused``): ``benchmarks/cpu_precision.py``."""
+"""Where CTC refuses ``quantize="int8"``, every config (``ModuleSpec.int8_refused``): D and R for their drift
+(``benchmarks/cpu_precision.py``), E for its speed (``benchmarks/int8_decision.py``)."""
 
 _EXAMPLE = {
     "predictions": ["The cat sat on the mat."],
