@@ -62,8 +62,11 @@ def _unit(values: np.ndarray) -> np.ndarray:
     """``values`` times the power of two that brings the largest |value| into [0.5, 1): exact (no
     rounding, the order kept), and every sum of n of them stays within ±n (scores of 1e308 would
     overflow it, of 1e-300 underflow their products). NaNs stay NaN; all zeros stay zeros."""
-    largest = np.nanmax(np.abs(values), initial=0.0)
-    return values if largest == 0 or not math.isfinite(largest) else np.ldexp(values, -np.frexp(largest)[1])
+    magnitudes = np.abs(values)
+    largest = float(np.max(magnitudes, initial=0.0))
+    if math.isnan(largest):
+        largest = float(np.nanmax(magnitudes, initial=0.0))
+    return values if largest == 0 or math.isinf(largest) else np.ldexp(values, -np.frexp(largest)[1])
 
 
 def _standardized(values: np.ndarray) -> np.ndarray:
@@ -74,8 +77,9 @@ def _standardized(values: np.ndarray) -> np.ndarray:
 
 
 def _pearson(x: np.ndarray, y: np.ndarray) -> float:
-    """Pearson's coefficient of two non-constant columns, on standardized copies."""
-    return float(np.corrcoef(_standardized(x), _standardized(y))[0, 1])
+    """Pearson's coefficient of two non-constant columns, from their standardized copies."""
+    a, b = _standardized(x), _standardized(y)
+    return float(np.clip(np.dot(a, b) / math.sqrt(np.dot(a, a) * np.dot(b, b)), -1.0, 1.0))
 
 
 def _coefficients(metric: Sequence[float], human: Sequence[float]) -> dict[str, float]:
