@@ -20,6 +20,11 @@ records can be scored by any module (``nlgmetrics score``) and then meta-evaluat
 A (``doc_id``, ``system_id``) pair names one record: :func:`~nlgmetrics.meta_eval.meta_evaluate`
 refuses a repeated one.
 
+:func:`read_judgments` reads any of these files as it is distributed, its format (:data:`FORMATS`:
+``records``, ``summeval``, ``usr``, ``ctc_usr`` for CTC's flattened copies of USR's files, ``yelp``)
+detected from its first row or named; a row that does not fit is named (rows counted from 1) with
+the formats read. It is what ``nlgmetrics meta-eval`` reads files with.
+
 ``READERS`` maps the short names (``summeval``, ``topical_chat``, ``persona_chat``, ``sfres``,
 ``yelp``) to the reader and the file name it looks for inside a folder.
 """
@@ -27,9 +32,13 @@ refuses a repeated one.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from numbers import Real
 from pathlib import Path
 from typing import Any
+
+from .records import read_records
 
 Record = dict[str, Any]
 
@@ -43,6 +52,15 @@ USR_DIMENSIONS = {
     "Overall": "overall",
 }
 """USR's annotation names → the dimension names UniEval (and CTC's engagingness/groundedness) use."""
+CTC_USR_DIMENSIONS = {
+    "understandable": "understandability",
+    "natural": "naturalness",
+    "maintains_context": "coherence",
+    "engaging": "engagingness",
+    "uses_knowledge": "groundedness",
+    "overall": "overall",
+}
+"""The same qualities as CTC's flattened copy names them."""
 
 
 def _file(path: str | Path, names: tuple[str, ...]) -> Path:
@@ -60,16 +78,46 @@ def _file(path: str | Path, names: tuple[str, ...]) -> Path:
     return path
 
 
-def _load(path: Path) -> Any:
+def _load(path: Path) -> list:
+    """The JSON list a file holds."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        rows = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
         raise ValueError(f"{path} is not a JSON file ({err.msg} at line {err.lineno})") from None
+    if not isinstance(rows, list):
+        raise ValueError(f"{path} must hold a JSON list (one object per row), got {type(rows).__name__}")
+    return rows
 
 
-def _mean(values: Any) -> float:
+def _field(row: Any, key: str, where: str, kind: type | tuple[type, ...]) -> Any:
+    """``row[key]``, which must be of ``kind``; else a ValueError naming ``where`` (``row N ...``)."""
+    if not isinstance(row, Mapping):
+        raise ValueError(f"{where} must be an object, got {type(row).__name__}")
+    if key not in row:
+        raise ValueError(f"{where} has no field {key!r} (its fields: {', '.join(map(str, row)) or 'none'})")
+    value = row[key]
+    if isinstance(value, bool) or not isinstance(value, kind):
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        said = {"str": "text", "Mapping": "an object", "list": "a list"}
+        names = " or ".join(dict.fromkeys(said.get(k.__name__, "a number") for k in kinds))
+        raise ValueError(f"{where}[{key!r}] must be {names}, got {type(value).__name__}")
+    return value
+
+
+def _number(row: Any, key: str, where: str) -> float:
+    """``row[key]`` as a float (a JSON number; null is NaN)."""
+    if isinstance(row, Mapping) and row.get(key, 0) is None:
+        return float("nan")
+    return float(_field(row, key, where, Real))
+
+
+def _mean(values: Any, where: str) -> float:
     """The mean of an annotators' list (a single rating stays as it is)."""
-    return sum(values) / len(values) if isinstance(values, list) else float(values)
+    if not isinstance(values, list):
+        return float(values)
+    if not values or any(isinstance(v, bool) or not isinstance(v, Real) for v in values):
+        raise ValueError(f"{where} must be a non-empty list of numbers (one per annotator), got {values!r}")
+    return sum(values) / len(values)
 
 
 def read_summeval(path: str | Path) -> list[Record]:
@@ -77,26 +125,36 @@ def read_summeval(path: str | Path) -> list[Record]:
     100 CNN/DM articles, 11 references each (``references[0]`` is the original highlight).
 
     ``doc_id`` is the article's line index, ``system_id`` the ``Mxx`` key; ``overall`` is the mean of
-    the four dimensions, as in UniEval's SummEval evaluation.
+    the four dimensions, as in UniEval's SummEval evaluation. Other numbers in a summary's ``scores``
+    (a metric's own, as in CTC's released ``*_ctc.jsonl`` files) become fields of the record, named as
+    there, so they can be meta-evaluated (``predicted="CTC(D)(CNN/DM)"``).
     """
-    file = _file(path, ("summeval.jsonl",))
+    return summeval_records(read_records(_file(path, ("summeval.jsonl",))))
+
+
+def summeval_records(rows: list[dict]) -> list[Record]:
+    """SummEval's rows (one per article: ``src``, ``ref_summs``, ``sys_summs``) as records."""
     records = []
-    with file.open(encoding="utf-8") as lines:
-        for doc_id, line in enumerate(lines):
-            row = json.loads(line)
-            for system, summary in row["sys_summs"].items():
-                scores = {d: float(summary["scores"][d]) for d in SUMMEVAL_DIMENSIONS}
-                scores["overall"] = sum(scores.values()) / len(scores)
-                records.append(
-                    {
-                        "doc_id": doc_id,
-                        "system_id": system,
-                        "predictions": summary["sys_summ"],
-                        "sources": row["src"],
-                        "references": list(row["ref_summs"]),
-                        "scores": scores,
-                    }
-                )
+    for doc_id, row in enumerate(rows):
+        where = f"row {doc_id + 1}"
+        systems = _field(row, "sys_summs", where, Mapping)
+        for system, summary in systems.items():
+            judged = f"{where} sys_summs[{system!r}]"
+            given = _field(summary, "scores", judged, Mapping)
+            scores = {d: _number(given, d, f"{judged}['scores']") for d in SUMMEVAL_DIMENSIONS}
+            others = {k: _number(given, k, f"{judged}['scores']") for k in given if k not in scores}
+            scores["overall"] = sum(scores.values()) / len(scores)
+            records.append(
+                {
+                    "doc_id": doc_id,
+                    "system_id": system,
+                    "predictions": _field(summary, "sys_summ", judged, str),
+                    "sources": _field(row, "src", where, str),
+                    "references": list(_field(row, "ref_summs", where, list)),
+                    "scores": scores,
+                    **others,
+                }
+            )
     return records
 
 
@@ -108,20 +166,51 @@ def read_usr(path: str | Path) -> list[Record]:
     history and ``contexts`` the fact (persona), both unchanged; the dimensions are renamed as in
     :data:`USR_DIMENSIONS`.
     """
-    file = _file(path, ("tc_usr_data.json", "pc_usr_data.json"))
+    return usr_records(_load(_file(path, ("tc_usr_data.json", "pc_usr_data.json"))))
+
+
+def usr_records(rows: list[dict]) -> list[Record]:
+    """USR's contexts (``context``, ``fact``, ``responses``) as one record per response."""
     records = []
-    for doc_id, dialog in enumerate(_load(file)):
-        for response in dialog["responses"]:
+    for doc_id, dialog in enumerate(rows):
+        where = f"row {doc_id + 1}"
+        for k, response in enumerate(_field(dialog, "responses", where, list)):
+            judged = f"{where} responses[{k}]"
             records.append(
                 {
                     "doc_id": doc_id,
-                    "system_id": response["model"],
-                    "predictions": response["response"],
-                    "sources": dialog["context"],
-                    "contexts": dialog["fact"],
-                    "scores": {name: _mean(response[key]) for key, name in USR_DIMENSIONS.items()},
+                    "system_id": _field(response, "model", judged, str),
+                    "predictions": _field(response, "response", judged, str),
+                    "sources": _field(dialog, "context", where, str),
+                    "contexts": _field(dialog, "fact", where, str),
+                    "scores": {
+                        name: _mean(_field(response, key, judged, (list, int, float)), f"{judged}[{key!r}]")
+                        for key, name in USR_DIMENSIONS.items()
+                    },
                 }
             )
+    return records
+
+
+def ctc_usr_records(rows: list[dict]) -> list[Record]:
+    """CTC's flattened copy of USR's judgments (``topical_chat.json``/``persona_chat.json``: one row per
+    response, the annotators already averaged) as :func:`read_usr`'s records: ``doc_id`` numbers the
+    dialog histories (with their fact) in order of first appearance."""
+    documents: dict[tuple[str, str], int] = {}
+    records = []
+    for i, row in enumerate(rows):
+        where = f"row {i + 1}"
+        history, fact = _field(row, "dialog_history", where, str), _field(row, "fact", where, str)
+        records.append(
+            {
+                "doc_id": documents.setdefault((history, fact), len(documents)),
+                "system_id": _field(row, "model", where, str),
+                "predictions": _field(row, "response", where, str),
+                "sources": history,
+                "contexts": fact,
+                "scores": {name: _number(row, key, where) for key, name in CTC_USR_DIMENSIONS.items()},
+            }
+        )
     return records
 
 
@@ -147,19 +236,25 @@ def read_yelp(path: str | Path) -> list[Record]:
     outputs of the same 244 inputs, in the same order; ``doc_id`` is the input's position (0-243) in
     its system's list: one sentence (``wow .``) is two inputs, each judged, so the text alone would
     give one document two outputs of each system."""
-    file = _file(path, ("ctc_yelp.json",))
+    return yelp_records(_load(_file(path, ("ctc_yelp.json",))))
+
+
+def yelp_records(rows: list[dict]) -> list[Record]:
+    """CTC's Yelp rows (``model``, ``input_sent``, ``output_sent``, ``preservation``) as records."""
     seen: dict[str, int] = {}
     records = []
-    for row in _load(file):
-        position = seen.get(row["model"], 0)
-        seen[row["model"]] = position + 1
+    for i, row in enumerate(rows):
+        where = f"row {i + 1}"
+        model = _field(row, "model", where, str)
+        position = seen.get(model, 0)
+        seen[model] = position + 1
         records.append(
             {
                 "doc_id": position,
-                "system_id": row["model"],
-                "predictions": row["output_sent"],
-                "sources": row["input_sent"],
-                "scores": {"preservation": float(row["preservation"])},
+                "system_id": model,
+                "predictions": _field(row, "output_sent", where, str),
+                "sources": _field(row, "input_sent", where, str),
+                "scores": {"preservation": _number(row, "preservation", where)},
             }
         )
     return records
@@ -172,6 +267,70 @@ READERS: dict[str, tuple[Callable[[str | Path], list[Record]], str]] = {
     "sfres": (read_sfres, "sfres.json"),
     "yelp": (read_yelp, "ctc_yelp.json"),
 }
+
+
+@dataclass(frozen=True)
+class Format:
+    """A judgment file's layout: the fields each of its rows has, and how its rows become records."""
+
+    files: str
+    """Which files have it, for messages."""
+    fields: tuple[str, ...]
+    """The fields that say a row is in this format (none: the records format, read as it is)."""
+    records: Callable[[list[dict]], list[Record]] | None
+
+
+FORMATS: dict[str, Format] = {
+    "records": Format("doc_id, system_id and the scores; e.g. UniEval's *_result.json", (), None),
+    "summeval": Format("SummEval's summeval.jsonl", ("src", "sys_summs"), summeval_records),
+    "usr": Format("USR's tc_usr_data.json, pc_usr_data.json", ("context", "fact", "responses"), usr_records),
+    "ctc_usr": Format(
+        "CTC's topical_chat.json, persona_chat.json",
+        ("model", "response", "dialog_history", "fact"),
+        ctc_usr_records,
+    ),
+    "yelp": Format("CTC's yelp.json", ("model", "input_sent", "output_sent", "preservation"), yelp_records),
+}
+"""The layouts :func:`read_judgments` reads, by the name ``format=`` (``meta-eval --format``) takes."""
+
+
+def formats_read() -> str:
+    """The formats :func:`read_judgments` reads, for messages: ``records (...), summeval (...), ...``."""
+    return ", ".join(f"{name} ({layout.files})" for name, layout in FORMATS.items())
+
+
+def detect(rows: list[dict]) -> str:
+    """The format whose fields the first row has; ``"records"`` when none's (or there is no row)."""
+    first = rows[0] if rows else {}
+    return next(
+        (
+            name
+            for name, layout in FORMATS.items()
+            if layout.fields and all(f in first for f in layout.fields)
+        ),
+        "records",
+    )
+
+
+def read_judgments(path: str | Path, format: str | None = None) -> tuple[str, list[Record]]:
+    """A file of judgments as ``(format, records)``: one of :data:`FORMATS`, detected from its first row
+    unless ``format`` names it. The records format is returned as the file holds it; the others as
+    their reader's records. A row that does not fit is a ValueError naming it (from 1) and the formats
+    read."""
+    if format is not None and format not in FORMATS:
+        raise ValueError(f"unknown judgment format {format!r}; choose one of {', '.join(FORMATS)}")
+    rows = read_records(path)
+    name = format or detect(rows)
+    layout = FORMATS[name]
+    if layout.records is None:
+        return name, rows
+    try:
+        return name, layout.records(rows)
+    except ValueError as err:
+        how = "as asked" if format else "detected from row 1"
+        raise ValueError(
+            f"{err}; read as {name} ({layout.files}, {how}); formats read: {formats_read()}"
+        ) from None
 
 
 def read(name: str, path: str | Path) -> list[Record]:

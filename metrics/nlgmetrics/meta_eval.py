@@ -10,6 +10,10 @@ Pearson, Spearman and Kendall (tau-b) from ``scipy.stats`` at three levels:
 - **system**: each system's mean metric score against its mean human score, correlated across
   systems (needs ``system_ids``).
 
+Correlations are scale invariant, and so are these: Pearson's is computed on standardized copies of
+the columns (scaled by powers of two, which is exact, and centred before any product), so scores of
+1e308 or 1e-300 give the same numbers, intervals included, as the same scores scaled to 1.
+
 Items whose metric or human score is NaN (CTC scores an empty text NaN) are left out of every
 level; ``n`` says how many items were used.
 
@@ -54,13 +58,39 @@ LEVELS = ("sample", "summary", "system")
 FINITE = "scores must be finite numbers (a NaN or null score leaves its item out)"
 
 
+def _unit(values: np.ndarray) -> np.ndarray:
+    """``values`` times the power of two that brings the largest |value| into [0.5, 1): exact (no
+    rounding, the order kept), and every sum of n of them stays within ±n (scores of 1e308 would
+    overflow it, of 1e-300 underflow their products). NaNs stay NaN; all zeros stay zeros."""
+    magnitudes = np.abs(values)
+    largest = float(np.max(magnitudes, initial=0.0))
+    if math.isnan(largest):
+        largest = float(np.nanmax(magnitudes, initial=0.0))
+    return values if largest == 0 or math.isinf(largest) else np.ldexp(values, -np.frexp(largest)[1])
+
+
+def _standardized(values: np.ndarray) -> np.ndarray:
+    """``values`` centred and scaled (power-of-two steps, in float64) before any product: Pearson's
+    coefficient is scale invariant, the products of raw scores of 1e155 overflow."""
+    unit = _unit(values)
+    return _unit(unit - unit.mean())
+
+
+def _pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson's coefficient of two non-constant columns, from their standardized copies."""
+    a, b = _standardized(x), _standardized(y)
+    return float(np.clip(np.dot(a, b) / math.sqrt(np.dot(a, a) * np.dot(b, b)), -1.0, 1.0))
+
+
 def _coefficients(metric: Sequence[float], human: Sequence[float]) -> dict[str, float]:
-    """The three coefficients; NaN for all of them when either column is constant."""
+    """The three coefficients; NaN for all of them when either column is constant. Pearson is scipy's
+    on standardized columns (scale invariant, so huge or tiny scores give the scaled-down ones'
+    value); Spearman and Kendall compare the scores themselves."""
     x, y = np.asarray(metric, dtype=float), np.asarray(human, dtype=float)
     if len(x) < 2 or np.all(x == x[0]) or np.all(y == y[0]):
         return dict.fromkeys(COEFFICIENTS, math.nan)
     return {
-        "pearson": float(pearsonr(x, y)[0]),
+        "pearson": float(pearsonr(_standardized(x), _standardized(y))[0]),
         "spearman": float(spearmanr(x, y)[0]),
         "kendall": float(kendalltau(x, y, variant="b")[0]),
     }
@@ -73,9 +103,8 @@ def _resampled_coefficients(metric: np.ndarray, human: np.ndarray) -> np.ndarray
 
     if len(metric) < 2 or np.all(metric == metric[0]) or np.all(human == human[0]):
         return np.full(len(COEFFICIENTS), math.nan)
-    pearson = np.corrcoef(metric, human)[0, 1]
     spearman = np.corrcoef(rankdata(metric), rankdata(human))[0, 1]
-    return np.array([pearson, spearman, kendalltau(metric, human, variant="b")[0]])
+    return np.array([_pearson(metric, human), spearman, kendalltau(metric, human, variant="b")[0]])
 
 
 class MetaEvalWarning(UserWarning):
@@ -264,10 +293,8 @@ def _levels(
         by_system = _groups(systems, keep)
         if len(by_system) < 2:
             raise ValueError(f"the system level needs at least 2 systems, got {len(by_system)}")
-        means = [
-            (np.mean([metric[i] for i in items]), np.mean([human[i] for i in items]))
-            for items in by_system.values()
-        ]
+        m, h = _unit(np.array(metric)), _unit(np.array(human))  # exact, and their sums cannot overflow
+        means = [(np.mean(m[items]), np.mean(h[items])) for items in by_system.values()]
         result["system"] = {
             **_coefficients([m for m, _ in means], [h for _, h in means]),
             "n": len(keep),
@@ -327,8 +354,8 @@ def _bootstrap(
         system_index = {s: k for k, s in enumerate(dict.fromkeys(systems[i] for i in keep))}
         system_of = np.array([system_index[systems[i]] for i in keep])
         sums_m, sums_h, counts = (np.zeros((n_docs, len(system_index))) for _ in range(3))
-        np.add.at(sums_m, (doc_of, system_of), m)
-        np.add.at(sums_h, (doc_of, system_of), h)
+        np.add.at(sums_m, (doc_of, system_of), _unit(m))  # exact scaling: sums of 1e308s would overflow
+        np.add.at(sums_h, (doc_of, system_of), _unit(h))
         np.add.at(counts, (doc_of, system_of), 1)
 
     rng = np.random.default_rng(seed)

@@ -116,8 +116,8 @@ def test_meta_eval_of_reader_records_in_every_protocol(tmp_path, capsys):
     [
         (["--protocol", "corpus"], "argument --protocol: invalid choice: 'corpus'"),
         (["--dimension", "fluency"], "unknown dimension 'fluency'"),
-        (["--protocol", "summary"], "the summary protocol needs doc_id in every record; records[0] has none"),
-        (["--predicted", "prediction"], "records[0] has no field 'prediction'"),
+        (["--protocol", "summary"], "the summary protocol needs doc_id in every record; row 1 has none"),
+        (["--predicted", "prediction"], "row 1 has no field 'prediction'"),
         (["--resamples", "-5"], "resamples must be a non-negative integer"),
         (["--confidence", "2"], "confidence must be a number between 0 and 1"),
     ],
@@ -367,3 +367,99 @@ def test_meta_eval_scores_the_records_texts_with_metric(tmp_path, capsys):
         capsys, "meta-eval", str(file), "--metric", "ctc_consistency", "--predicted", "human"
     )
     assert code == 2 and "already has a field 'human'" in err and err.count("\n") == 1
+
+
+# --- judgment files as distributed (issue 40 §14) -----------------------------------------------------
+
+
+def _excerpt(tmp_path: Path, relative: str, keep: int) -> Path:
+    """The first ``keep`` rows of a judgment file of ../shared/data/meta_eval, in its own layout and name
+    (a SummEval article keeps 3 of its 16 systems: the same layout, scored in seconds)."""
+    source, target = DATA / relative, tmp_path / Path(relative).name
+    if source.suffix == ".jsonl":
+        rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()[:keep]]
+        for row in rows:
+            row["sys_summs"] = dict(list(row["sys_summs"].items())[:3])
+        _write_jsonl(target, rows)
+    else:
+        target.write_text(json.dumps(json.loads(source.read_text(encoding="utf-8"))[:keep], indent=1))
+    return target
+
+
+JUDGMENT_FILES = {
+    "summeval/summeval.jsonl": ("summeval", 2, judgments.read_summeval, "ctc_consistency"),
+    "usr_topicalchat/tc_usr_data.json": ("usr", 2, judgments.read_usr, "ctc_groundedness"),
+    "usr_personachat/pc_usr_data.json": ("usr", 2, judgments.read_usr, "ctc_groundedness"),
+    "usr_topicalchat/ctc_topical_chat.json": ("ctc_usr", 12, None, "ctc_groundedness"),
+    "yelp/ctc_yelp.json": ("yelp", 8, judgments.read_yelp, "ctc_preservation"),
+}
+"""Each judgment file: its format, the rows of it scored here, its reader, and a module for its texts."""
+
+
+@pytest.mark.parametrize("relative", sorted(JUDGMENT_FILES))
+def test_meta_eval_reads_the_judgment_files_as_distributed(tmp_path, capsys, relative):
+    """SummEval's, USR's and CTC's files need no conversion: the format is detected (or named), the texts
+    scored with --metric, and the result is meta_evaluate's on the reader's records with those scores."""
+    layout, keep, reader, metric = JUDGMENT_FILES[relative]
+    file = _excerpt(tmp_path, relative, keep)
+    records = reader(file) if reader else judgments.read_judgments(file)[1]
+    assert judgments.read_judgments(file) == (layout, records)
+    argv = ["meta-eval", str(file), "--metric", metric, "--config", "E-minilm", "--predicted", "ctc",
+            "--protocol", "sample", "--resamples", "20", "--json", "--no-progress"]  # fmt: skip
+    code, out, err = _run(capsys, *argv)
+    assert code == 0, err
+    fields = {f: [r[f] for r in records] for f in SPEC_INPUTS[metric]}
+    scores = nlgmetrics.load(metric, "E-minilm").compute(**fields)["scores"]
+    expected = meta_evaluate(
+        [dict(r, ctc=s) for r, s in zip(records, scores)], predicted="ctc", protocols="sample", resamples=20
+    )
+    assert json.loads(out) == json.loads(json.dumps(expected))
+    code, named, err = _run(capsys, *argv, "--format", layout)
+    assert code == 0 and named == out, err
+
+
+SPEC_INPUTS = {
+    "ctc_consistency": ("predictions", "sources"),
+    "ctc_groundedness": ("predictions", "contexts"),
+    "ctc_preservation": ("predictions", "sources"),
+}
+
+
+def test_meta_eval_of_ctcs_released_summeval_scores_as_distributed(capsys):
+    """A metric's own numbers in SummEval's scores (CTC's released file) are a field for --predicted: the
+    data README's table comes out of the file as it is."""
+    file = DATA / "summeval/ctc_pred_summeval_consistency_D-cnndm.jsonl"
+    code, out, err = _run(
+        capsys, "meta-eval", str(file), "--predicted", "CTC(D)(CNN/DM)", "--dimension", "consistency",
+        "--protocol", "sample", "--protocol", "summary", "--resamples", "0", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    result = json.loads(out)
+    values = [round(result["sample"]["consistency"][k], 4) for k in ("pearson", "spearman", "kendall")]
+    assert values == [0.5342, 0.4014, 0.3194]
+    assert round(result["summary"]["consistency"]["pearson"], 4) == 0.5738
+    code, out, err = _run(capsys, "meta-eval", str(file))
+    assert code == 2 and "is read as summeval (SummEval's summeval.jsonl)" in err
+    assert "--metric" in err and "'CTC(D)(CNN/DM)' with --predicted" in err and err.count("\n") == 1
+
+
+def test_a_judgment_file_that_fits_no_format_names_the_formats_read(tmp_path, capsys):
+    rows = [json.loads(line) for line in (DATA / "summeval/summeval.jsonl").read_text().splitlines()[:3]]
+    del rows[1]["sys_summs"]["M8"]["scores"]
+    broken = _write_jsonl(tmp_path / "summeval.jsonl", rows)
+    unknown = _write_jsonl(
+        tmp_path / "judged.jsonl", [{"text": "a", "rating": 3}, {"text": "b", "rating": 1}]
+    )
+    cases = [
+        ([str(broken)], "row 2 sys_summs['M8'] has no field 'scores'", "read as summeval"),
+        ([str(broken), "--format", "usr"], "row 1 has no field 'responses'", "read as usr"),
+        ([str(unknown)], "row 1 has no field 'scores' (the human scores, --human", "detected, or named"),
+    ]
+    for argv, problem, how in cases:
+        code, out, err = _run(
+            capsys, "meta-eval", *argv, "--metric", "ctc_consistency", "--config", "E-minilm"
+        )
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"nlgmetrics: error: {argv[0]}: {problem}") and how in err, err
+        for name in ("records", "summeval", "usr", "ctc_usr", "yelp"):
+            assert f" {name} (" in err, (name, err)

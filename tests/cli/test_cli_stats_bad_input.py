@@ -169,7 +169,7 @@ def test_meta_eval_refuses_an_infinite_score_naming_the_record(tmp_path):
     records[4]["predict_scores"] = float("-inf")
     file = _write_jsonl(tmp_path / "me.jsonl", records)
     error = _refused([file], "meta-eval", str(file), "--resamples", "20")
-    assert "records[4]['predict_scores'] is infinite" in error
+    assert "row 5 (predict_scores) is infinite" in error and "records[" not in error
 
 
 def test_meta_eval_shows_no_interval_beside_an_undefined_coefficient(tmp_path):
@@ -195,7 +195,7 @@ def test_meta_eval_refuses_records_of_which_only_some_have_a_doc_id(tmp_path):
     del records[5]["doc_id"]
     file = _write_jsonl(tmp_path / "mixed.jsonl", records)
     error = _refused([file], "meta-eval", str(file), "--resamples", "20", "--protocol", "sample")
-    assert "records[5] has no doc_id but records[0] has one" in error
+    assert "row 6 has no doc_id but row 1 has one" in error
 
 
 def test_meta_eval_of_one_system_leaves_the_system_protocol_out_and_says_so(tmp_path):
@@ -212,7 +212,7 @@ def test_meta_eval_refuses_a_repeated_document_and_system(tmp_path):
     records.append(dict(records[4], predict_scores=0.9))
     file = _write_jsonl(tmp_path / "twice.jsonl", records)
     error = _refused([file], "meta-eval", str(file), "--resamples", "20")
-    assert "records[4] and records[12] are both doc_id 'd1' and system_id 's2'" in error
+    assert "row 5 and row 13 are both doc_id 'd1' and system_id 's2'" in error
 
 
 def test_meta_eval_refuses_a_plot_format_matplotlib_cannot_write_before_scoring(tmp_path):

@@ -159,3 +159,75 @@ def test_reader_records_with_ctcs_released_scores_give_the_recorded_correlations
             )
             assert values == expected, (aspect, level)
         assert result["system"][aspect]["systems"] == 16
+
+
+# --- files as distributed, their format detected (issue 40 §14) ----------------------------------------
+
+DISTRIBUTED = {
+    "summeval/summeval.jsonl": ("summeval", 1600),
+    "summeval/ctc_pred_summeval_consistency_D-cnndm.jsonl": ("summeval", 1600),
+    "usr_topicalchat/tc_usr_data.json": ("usr", 360),
+    "usr_personachat/pc_usr_data.json": ("usr", 300),
+    "usr_topicalchat/ctc_topical_chat.json": ("ctc_usr", 360),
+    "usr_personachat/ctc_persona_chat.json": ("ctc_usr", 300),
+    "yelp/ctc_yelp.json": ("yelp", 2928),
+    "usr_topicalchat/unieval_topical_chat_result.json": ("records", 360),
+    "sfres/unieval_sfres_result.json": ("records", 1181),
+}
+
+
+@pytest.mark.parametrize("relative", sorted(DISTRIBUTED))
+def test_every_judgment_file_is_read_in_its_detected_format(relative):
+    layout, count = DISTRIBUTED[relative]
+    name, records = judgments.read_judgments(DATA / relative)
+    assert (name, len(records)) == (layout, count)
+    assert judgments.read_judgments(DATA / relative, layout) == (name, records)
+    if layout == "records":
+        assert records == _load(relative)  # read as it is
+    else:
+        assert all(isinstance(r["scores"], dict) and r["predictions"] for r in records)
+
+
+def test_ctcs_released_scores_stay_beside_summevals_human_ones():
+    records = judgments.read_summeval(DATA / "summeval/ctc_pred_summeval_consistency_D-cnndm.jsonl")
+    human = judgments.read_summeval(DATA / "summeval")
+    assert [r["scores"] for r in records] == [r["scores"] for r in human]
+    assert all(isinstance(r["CTC(D)(CNN/DM)"], float) for r in records)
+
+
+def test_ctcs_flattened_usr_file_gives_usrs_own_records():
+    """CTC's topical_chat.json is USR's tc_usr_data.json flattened (means written with 10 decimals)."""
+    layout, flattened = judgments.read_judgments(DATA / "usr_topicalchat/ctc_topical_chat.json")
+    usr = judgments.read_usr(DATA / "usr_topicalchat/tc_usr_data.json")
+    assert layout == "ctc_usr" and len(flattened) == len(usr) == 360
+    for ours, theirs in zip(flattened, usr):
+        assert {k: v for k, v in ours.items() if k != "scores"} == {
+            k: v for k, v in theirs.items() if k != "scores"
+        }
+        assert ours["scores"] == pytest.approx(theirs["scores"], abs=5e-11)  # half the 10th decimal
+
+
+@pytest.mark.parametrize(
+    ("change", "format", "message"),
+    [
+        (
+            lambda rows: rows[1]["sys_summs"]["M8"].pop("scores"),
+            None,
+            "row 2 sys_summs['M8'] has no field 'scores'",
+        ),
+        (lambda rows: rows[2].update(src=None), None, "row 3['src'] must be text, got NoneType"),
+        (lambda rows: None, "usr", "row 1 has no field 'responses'"),
+    ],
+)
+def test_a_row_that_does_not_fit_is_named_with_the_formats_read(tmp_path, change, format, message):
+    rows = [json.loads(line) for line in (DATA / "summeval/summeval.jsonl").read_text().splitlines()[:3]]
+    change(rows)
+    file = tmp_path / "summeval.jsonl"
+    file.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with pytest.raises(ValueError) as error:
+        judgments.read_judgments(file, format)
+    text = str(error.value)
+    assert text.startswith(message) and "\n" not in text
+    assert f"read as {format or 'summeval'}" in text and "formats read: records (" in text
+    with pytest.raises(ValueError, match="unknown judgment format 'csv'; choose one of records, summeval"):
+        judgments.read_judgments(file, "csv")

@@ -464,3 +464,41 @@ def test_selections_take_one_name_or_a_non_empty_list():
     one = correlate([0.1, 0.2, 0.3], [1.0, 3.0, 2.0], levels="sample")
     assert one == correlate([0.1, 0.2, 0.3], [1.0, 3.0, 2.0], levels=["sample"]) and list(one) == ["sample"]
     assert list(meta_evaluate(records, protocols="system", dimensions="scores", resamples=0)) == ["system"]
+
+
+# --- huge scores (issue 40 §6) -----------------------------------------------------------------------
+
+
+def _huge_case() -> tuple[list[float], list[float], list[int], list[str]]:
+    """Metric scores in [-1, 1] (one of them exactly ±1) that correlate negatively with the human ones,
+    6 documents × 4 systems."""
+    rng = np.random.default_rng(40)
+    human = rng.integers(1, 6, size=24).astype(float)
+    metric = -0.3 * (human - 3) + rng.normal(size=24)
+    metric /= np.max(np.abs(metric))
+    return list(metric), list(human), [d for d in range(6) for _ in range(4)], ["a", "b", "c", "d"] * 6
+
+
+@pytest.mark.parametrize("scale", [1e155, 1e308, -1e308, 1e-300])
+def test_correlations_are_scale_invariant_up_to_float64_limits(scale):
+    """Scores of 1e155 overflowed the bootstrap's products (a Pearson interval of [0, 0]) and ±1e308 the
+    sums (Pearson NaN or 0); tiny ones underflow. Scaled, every number is the scaled-down scores' own,
+    within what float64 rounding allows; a negative scale flips the signs."""
+    metric, human, docs, systems = _huge_case()
+    kwargs = {"doc_ids": docs, "system_ids": systems, "resamples": 200, "seed": 3}
+    with np.errstate(over="raise", invalid="raise"):  # no overflow or NaN on the way
+        scaled = correlate([scale * m for m in metric], human, **kwargs)
+    plain = correlate(metric, human, **kwargs)
+    sign = math.copysign(1.0, scale)
+    # Each scaled score is one rounding from the plain one (relative error <= eps); a correlation of n
+    # items sums n products, so allow n roundings of each of its few passes over the data.
+    tol = 8 * len(metric) * np.finfo(float).eps
+    for level in ("sample", "summary", "system"):
+        for name in ("pearson", "spearman", "kendall"):
+            assert scaled[level][name] == pytest.approx(sign * plain[level][name], abs=tol), (level, name)
+            low, high = plain[level][f"{name}_ci"]
+            expected = [sign * low, sign * high] if sign > 0 else [sign * high, sign * low]
+            assert scaled[level][f"{name}_ci"] == pytest.approx(expected, abs=tol), (level, name)
+    low, high = scaled["sample"]["pearson_ci"]
+    assert low < scaled["sample"]["pearson"] < high and high - low > 0.1
+    assert plain["sample"]["pearson"] < 0

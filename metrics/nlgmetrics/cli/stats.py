@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -25,6 +26,8 @@ from typing import Any
 
 from ..core.files import write_text_whole
 from ..core.options import parse_bool
+from ..judgments import FORMATS as JUDGMENT_FORMATS
+from ..judgments import formats_read, read_judgments
 from ..modules import SPECS
 from ..modules.spec import direction_text
 from ..records import field_value, json_safe, per_example
@@ -350,24 +353,61 @@ def format_comparison(result: dict[str, Any], field: str) -> str:
 # ---- meta-eval -------------------------------------------------------------------------------------
 
 
+def rows_not_records(message: str) -> str:
+    """A :func:`~nlgmetrics.meta_eval.meta_evaluate` message about ``records[i]['field']`` as the file's
+    1-based row, as the CLI's other messages number them: ``row i+1 (field)``."""
+
+    def row(match: re.Match) -> str:
+        field = f" ({match[2].strip(chr(39))}{match[3]})" if match[2] else ""
+        return f"row {int(match[1]) + 1}{field}"
+
+    return re.sub(r"\brecords\[(\d+)\](?:\[('[^']*'|[^\]]*)\]((?:\[[^\]]*\])*))?", row, message)
+
+
+READ_FIELDS = ("doc_id", "system_id", "predictions", "sources", "references", "contexts", "scores")
+"""The fields the judgment readers give every record (nlgmetrics.judgments)."""
+
+
+def _check_records(records: list, layout: str, args: argparse.Namespace) -> None:
+    """The fields meta-eval needs, before any scoring: the human scores in every record, and the
+    metric's without ``--metric`` (with it, none may hold them already); a file that fits no other
+    format, read as records, is told which formats are read."""
+    path, fitted = Path(args.file), JUDGMENT_FORMATS[layout].files
+    clash = next((i for i, r in enumerate(records) if args.predicted in r), None)
+    if args.metric is not None and clash is not None:
+        raise CLIError(
+            f"{path}: row {clash + 1} already has a field {args.predicted!r}; leave out --metric to "
+            "meta-evaluate those scores, or name another field with --predicted"
+        )
+    if layout != "records" and args.metric is None and args.predicted not in records[0]:
+        others = [f for f in records[0] if f not in (*READ_FIELDS, args.human)]
+        named = f", or name its field {', '.join(map(repr, others))} with --predicted" if others else ""
+        raise CLIError(
+            f"{path} is read as {layout} ({fitted}): human judgments without the metric's scores "
+            f"({args.predicted!r}, --predicted); score its texts with --metric, e.g. --metric ctc_consistency"
+            f"{named}"
+        )
+    wanted = [(args.human, "the human scores, --human")]
+    if args.metric is None:
+        wanted.append((args.predicted, "the metric's scores, --predicted; or score the texts with --metric"))
+    for field, what in wanted:
+        lacking = next((i for i, r in enumerate(records) if field not in r), None)
+        if lacking is not None:
+            fields = ", ".join(map(str, records[lacking])) or "none"
+            hint = (
+                f"; meta-eval reads these formats (detected, or named with --format): {formats_read()}"
+                if layout == "records"
+                else ""
+            )
+            raise CLIError(
+                f"{path}: row {lacking + 1} has no field {field!r} ({what}; its fields: {fields}){hint}"
+            )
+
+
 def _scored_records(records: list, scorer: Any, args: argparse.Namespace) -> list[dict]:
     """The records with the metric's scores in the ``--predicted`` field: a dict dimension → score
     when the module scores dimensions the human scores name (UniEval), else its one score."""
     path = Path(args.file)
-    bad = next((i for i, r in enumerate(records) if not isinstance(r, dict)), None)
-    if bad is not None:
-        raise CLIError(f"{path}: record {bad + 1} is not an object with the texts to score")
-    clash = next((i for i, r in enumerate(records) if args.predicted in r), None)
-    if clash is not None:
-        raise CLIError(
-            f"{path}: record {clash + 1} already has a field {args.predicted!r}; leave out --metric to "
-            "meta-evaluate those scores, or name another field with --predicted"
-        )
-    lacking = next((i for i, r in enumerate(records) if args.human not in r), None)
-    if lacking is not None:
-        raise CLIError(
-            f"{path}: record {lacking + 1} has no field {args.human!r} (the human scores, --human)"
-        )
     result = scorer.compute(scorer.inputs(records, path))
     n = len(records)
     human = records[0].get(args.human)
@@ -402,7 +442,7 @@ def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
                 confidence=args.confidence,
             )
     except ValueError as err:
-        raise CLIError(f"{args.file}: {err}") from err
+        raise CLIError(f"{args.file}: {rows_not_records(str(err))}") from err
     notes = [w for w in caught if issubclass(w.category, MetaEvalWarning)]
     for note in dict.fromkeys(str(w.message) for w in notes):
         print(f"nlgmetrics: note: {note}", file=sys.stderr)
@@ -413,7 +453,7 @@ def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:
     # scipy: loaded when used (docs/architecture.md)
-    from ..meta_eval import check_bootstrap, check_plot_path, format_tables, plot, read_records
+    from ..meta_eval import check_bootstrap, check_plot_path, format_tables, plot
 
     _check_flags(args, check_bootstrap)
     if args.plot:  # before any scoring: a format matplotlib cannot write would fail after it
@@ -432,9 +472,13 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
             "result: give two files"
         )
     try:
-        records = read_records(args.file)
+        layout, records = read_judgments(args.file, args.format)
     except ValueError as err:
-        raise CLIError(f"{args.file}: {err}") from err
+        message = str(err)
+        raise CLIError(message if message.startswith(str(args.file)) else f"{args.file}: {message}") from err
+    if not records:
+        raise CLIError(f"{args.file} has no rows")
+    _check_records(records, layout, args)
     if scorer is not None:
         records = _scored_records(records, scorer, args)
     result = _meta_evaluate(records, args)
@@ -509,7 +553,19 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
         "each record (doc_id, system_id, and both fields: a number, or a dict dimension -> number), with "
         "bootstrap intervals resampling the documents.",
     )
-    meta.add_argument("file", help="a JSON list or JSONL file of records, e.g. UniEval's *_result.json")
+    meta.add_argument(
+        "file",
+        help="a JSON list or JSONL file of records (e.g. UniEval's *_result.json), or a judgment file as "
+        "distributed: SummEval's summeval.jsonl, USR's tc_usr_data.json or pc_usr_data.json, CTC's "
+        "topical_chat.json, persona_chat.json or yelp.json (see --format)",
+    )
+    meta.add_argument(
+        "--format",
+        choices=list(JUDGMENT_FORMATS),
+        default=None,
+        help="the file's layout: records, summeval, usr, ctc_usr or yelp (default: detected from its "
+        "first row)",
+    )
     meta.add_argument("--human", default="scores", help="the field of human scores (default: scores)")
     meta.add_argument(
         "--predicted",
