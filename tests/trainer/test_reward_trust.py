@@ -15,6 +15,7 @@ import pytest
 import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.modules import SPECS
+from tests.trainer.tiny_causal_lm import prompt_dataset, save_tiny_causal_lm, trl_trainer
 from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,6 +134,34 @@ def test_weights_neither_cached_nor_downloadable_are_named_when_the_reward_is_ma
     assert f"'{bert_repo}' at revision" in bert and "offline (HF_HUB_OFFLINE=1)" in bert
     assert ready.startswith("WeightsUnavailableError 0 ctc_consistency (D-cnndm) cannot load: ")
     assert "is not published on the Hub yet" in ready
+
+
+# ---- §8: a module in reward_funcs -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_lm(tmp_path_factory):
+    return save_tiny_causal_lm(tmp_path_factory.mktemp("tiny-lm"))
+
+
+@pytest.mark.parametrize("kind", ["GRPO", "RLOO"])
+def test_a_module_in_reward_funcs_is_refused_when_the_trainer_is_built(kind, tiny_lm, tmp_path):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    module = nlgmetrics.load(*CONSISTENCY)
+    tokenizer, model = AutoTokenizer.from_pretrained(tiny_lm), AutoModelForCausalLM.from_pretrained(tiny_lm)
+    with pytest.raises(AttributeError) as err:
+        trl_trainer(kind, model, tokenizer, [module], prompt_dataset(), tmp_path)
+    assert "is an evaluate module, not a reward function: pass nlgmetrics.reward(module, sources=...)" in (
+        one_line(err)
+    )
+
+
+def test_the_module_stays_an_evaluate_module():
+    module = nlgmetrics.load(*CONSISTENCY)
+    assert not callable(module) and not hasattr(module, "no_such_attribute")
+    with pytest.raises(AttributeError, match="'CTCConsistency' object has no attribute 'no_such_attribute'"):
+        module.no_such_attribute  # noqa: B018 - the lookup is the test
 
 
 # ---- §9: bad input, one line each ---------------------------------------------------------------------------
