@@ -10,10 +10,12 @@ first read (TRL reads its ``--reward_funcs`` at start-up), checked then as :func
 and loads its module at its first call, once per process, on that process's device.
 
 >>> import nlgmetrics.rewards
->>> nlgmetrics.rewards.ctc_consistency
-Reward('ctc_consistency': ctc_consistency default, sources='source')
->>> nlgmetrics.rewards.unieval.fields
-{'sources': 'source', 'references': 'reference'}
+>>> nlgmetrics.rewards.COLUMNS["contexts"]  # nlgmetrics.rewards.usr reads the columns source and context
+'context'
+>>> nlgmetrics.rewards.ready("bleurt")
+Traceback (most recent call last):
+...
+ValueError: nlgmetrics.rewards has no module 'bleurt'; its modules: ctc_consistency, ...
 """
 
 from __future__ import annotations
