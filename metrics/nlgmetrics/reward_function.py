@@ -9,8 +9,9 @@ once per generation, and reads one float per completion (None: missing, NaN to T
 scores all of a call's completions in one batched ``compute()``; a completion that scores NaN (blank)
 gives None; a multi-part metric's sub-score means go to ``log_metric`` as ``<name>/<part>``. It loads its
 module once per process, at its first call, on that process's device (``cuda:<LOCAL_RANK>`` under a
-launcher), and pickles without it. :mod:`nlgmetrics.rewards` holds a ready one per module, for TRL's
-``--reward_funcs`` dotted paths.
+launcher), and pickles without it; what that load would refuse (an option this machine cannot run, weights
+neither cached nor downloadable) is refused when the reward is made. :mod:`nlgmetrics.rewards` holds a ready
+one per module, for TRL's ``--reward_funcs`` dotted paths.
 
 Importing this module loads no model library.
 """
@@ -26,6 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from typing import Any
 
+from .core.options import RUNTIME_OPTIONS, plain_scalar
+from .core.validation import as_list
 from .modules import SPECS, loading
 from .modules.spec import EVALUATE_OPTIONS, ModuleSpec
 
@@ -103,6 +106,8 @@ class Reward:
     ):
         self.metric, self.config, self.load_options, self._given = _metric_of(metric, config, options)
         spec = SPECS[self.metric]
+        if self._given is None:
+            _check_loadable(spec, self.config, self.load_options)
         self.compute_options = spec.split_options(options, self.metric)[1]
         given = {"sources": sources, "contexts": contexts, "references": references}
         narrowed = any(o.name in self.compute_options for o in spec.compute_options)  # the family's own
@@ -150,8 +155,11 @@ class Reward:
         _claim_name(self, kwargs.get("trainer_state"))
         texts = self._texts(prompts, completions, {k: v for k, v in kwargs.items() if k not in NOT_COLUMNS})
         module, offload = self._module()
+        scorer = module._ready_scorer()  # the module's examples added with add_batch stay where they are
         with offload.on_accelerator() if offload is not None else nullcontext():
-            result = module.compute(**texts, **self.compute_options)
+            result = scorer.run(
+                *module.spec.check_call(texts, self.compute_options, module.config, scorer=scorer)
+            )
         self.signature = result.get("signature")
         log_metric = kwargs.get("log_metric")
         if callable(log_metric):
@@ -164,11 +172,16 @@ class Reward:
         self, prompts: Sequence | None, completions: Sequence | None, columns: dict
     ) -> dict[str, list]:
         """compute()'s fields: the completions' texts, and each field from its column, the prompts or its
-        function; a column the dataset lacks is a ValueError naming the dataset's columns."""
-        if completions is None or isinstance(completions, str):
-            raise ValueError(f"reward {self.__name__!r} needs completions=[...] (one text per completion)")
-        n = len(completions)
-        texts = {"predictions": [completion_text(c, i) for i, c in enumerate(completions)]}
+        function; a column the dataset lacks is a ValueError naming the dataset's columns, and every list
+        read (a column, the prompts) must hold one value per completion."""
+        listed = as_list(completions)
+        if listed is None:
+            raise ValueError(
+                f"reward {self.__name__!r}: completions must be a list with one text or conversation per "
+                f"completion, got {type(completions).__name__}"
+            )
+        n = len(listed)
+        texts = {"predictions": [completion_text(c, i) for i, c in enumerate(listed)]}
         for field, source in self.fields.items():
             if isinstance(source, str) and source != PROMPT:
                 if source not in columns:
@@ -176,23 +189,39 @@ class Reward:
                         f"reward {self.__name__!r}: {field}={source!r} is not a column of the dataset; its "
                         f"columns: {', '.join([PROMPT, *columns]) if prompts is not None else ', '.join(columns)}"
                     )
-                texts[field] = list(columns[source])
+                texts[field] = self._column(f"column {source!r} ({field})", columns[source], n)
             else:
-                texts[field] = self._from_prompts(field, source, prompts, columns)
-            if len(texts[field]) != n:
-                raise ValueError(
-                    f"reward {self.__name__!r}: {len(texts[field])} {field} ({source!r}) for {n} completions"
-                )
+                texts[field] = self._from_prompts(field, source, prompts, columns, n)
         return texts
 
-    def _from_prompts(self, field: str, source: Any, prompts: Sequence | None, columns: dict) -> list[str]:
+    def _column(self, label: str, values: Any, n: int) -> list:
+        """``values`` as a list of one value per completion (a string is one value, not a column of
+        letters); else a ValueError naming ``label``."""
+        listed = as_list(values)
+        if listed is None:
+            raise ValueError(
+                f"reward {self.__name__!r}: {label} must be a list with one value per completion, got "
+                f"{type(values).__name__} {values!r:.60}"
+            )
+        if len(listed) != n:
+            raise ValueError(
+                f"reward {self.__name__!r}: {label} has {len(listed)} value(s) for {n} completion(s): give "
+                "one per completion"
+            )
+        return listed
+
+    def _from_prompts(
+        self, field: str, source: Any, prompts: Sequence | None, columns: dict, n: int
+    ) -> list[str]:
         """A field read from the prompts: their text, or ``source(prompt, **columns)`` of each example."""
         if prompts is None:
             raise ValueError(
                 f"reward {self.__name__!r}: {field} is read from the prompts; give prompts=[...]"
             )
+        prompts = self._column("prompts", prompts, n)
         if source == PROMPT:
             return [prompt_text(p, i) for i, p in enumerate(prompts)]
+        columns = {name: self._column(f"column {name!r}", values, n) for name, values in columns.items()}
         values = []
         for i, prompt in enumerate(prompts):
             value = source(prompt, **{k: v[i] for k, v in columns.items()})
@@ -283,7 +312,7 @@ def completion_text(completion: Any, index: int) -> str:
     if isinstance(completion, Sequence) and all(isinstance(m, Mapping) for m in completion):
         replies = [m for m in completion if m.get("role") == "assistant"]
         if replies:
-            return content_text(replies[-1].get("content"))
+            return content_text(replies[-1].get("content"), f"completions[{index}]")
     raise ValueError(
         f"completions[{index}] must be a string or a list of messages with an assistant message, got "
         f"{completion!r:.80}"
@@ -296,18 +325,38 @@ def prompt_text(prompt: Any, index: int) -> str:
     if isinstance(prompt, str):
         return prompt
     if isinstance(prompt, Sequence) and all(isinstance(m, Mapping) for m in prompt):
-        return "\n".join(content_text(m.get("content")) for m in prompt if m.get("role") != "system")
+        return "\n".join(
+            content_text(m.get("content"), f"prompts[{index}]") for m in prompt if m.get("role") != "system"
+        )
     raise ValueError(f"prompts[{index}] must be a string or a list of messages, got {prompt!r:.80}")
 
 
-def content_text(content: Any) -> str:
+def content_text(content: Any, where: str = "content") -> str:
     """A message's content as text: a string, or its text blocks (``{"type": "text", "text": ...}``) one per
-    line; no content (a tool call) is empty."""
+    line, other blocks (an image) left out; no content (a tool call) is empty. Anything else is a ValueError
+    naming ``where`` (``completions[3]``)."""
     if content is None:
         return ""
     if isinstance(content, str):
         return content
-    return "\n".join(block["text"] for block in content if block.get("type") == "text")
+    blocks = as_list(content)
+    if blocks is None:
+        raise ValueError(
+            f"{where}: a message's content must be a string or a list of content blocks "
+            f'({{"type": "text", "text": ...}}), got {type(content).__name__} {content!r:.60}'
+        )
+    texts = []
+    for j, block in enumerate(blocks):
+        if not isinstance(block, Mapping) or (
+            block.get("type") == "text" and not isinstance(block.get("text"), str)
+        ):
+            raise ValueError(
+                f'{where}: content block {j} must be a dict {{"type": "text", "text": "..."}} (or another '
+                f"type's block), got {block!r:.60}"
+            )
+        if block.get("type") == "text":
+            texts.append(block["text"])
+    return "\n".join(texts)
 
 
 # ---- construction checks --------------------------------------------------------------------------------
@@ -392,10 +441,41 @@ def _checked_part(
         raise ValueError(
             f"weights: {label} has no part {', '.join(map(repr, unknown))}; its parts: {', '.join(parts)}"
         )
-    for key, value in weights.items():
+    numbers = {key: plain_scalar(value) for key, value in weights.items()}  # numpy's numbers taken too
+    for key, value in numbers.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"weights[{key!r}]={value!r} must be a finite number")
-    return None, {key: float(value) for key, value in weights.items()}
+            raise ValueError(f"weights[{key!r}]={weights[key]!r} must be a finite number")
+    return None, {key: float(value) for key, value in numbers.items()}
+
+
+def _check_loadable(spec: ModuleSpec, config: str | None, load: dict[str, Any]) -> None:
+    """What loading the module at the first call would refuse, refused now, before any model loads (TRL
+    imports ``--reward_funcs`` at start-up; a run reaches its first reward after the policy loaded and
+    generated): the options that say where and how to run, resolved by ``Runtime.resolve`` on this process's
+    device as the module's load resolves them (float16 on the CPU, bfloat16 with int8, ...), int8 where the
+    config refuses it (the scorers' own check), and the config's registered weights when they are neither
+    cached nor downloadable (offline, or not published on the Hub). Nothing is downloaded here."""
+    runtime = {k: v for k, v in load.items() if k in RUNTIME_OPTIONS}
+    if runtime:  # the defaults run anywhere: torch is imported only to check what was asked
+        from .core.runtime import Runtime, process_device
+        from .core.scorer import refuse_int8
+
+        runtime.setdefault("device", process_device())
+        resolved = Runtime.resolve(**runtime)
+        refuse_int8(spec, resolved.quantize, load.get(spec.config_option) or config)
+    if any(load.get(option.name) is not None for option in spec.load_options):
+        return  # the user's own weights (an aligner, a model folder): loading checks them
+    from .availability import config_status
+    from .core.hub import WeightsUnavailableError, hub_offline, unavailable
+    from .core.registry import is_published
+
+    config = config or spec.default_config
+    for weight in config_status(spec, config).missing:
+        if hub_offline() or not is_published(weight):
+            why = "this machine is offline (HF_HUB_OFFLINE=1)"
+            raise WeightsUnavailableError(
+                f"{spec.name} ({config}) cannot load: {unavailable(weight.repo_id, weight.revision, why)}"
+            )
 
 
 __all__ = ["ConcurrentReward", "Reward", "completion_text", "prompt_text", "reward"]

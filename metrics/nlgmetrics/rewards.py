@@ -4,38 +4,54 @@
 
 Each is :func:`nlgmetrics.reward <nlgmetrics.reward_function.reward>` of its module's default config, reading the
 fields it needs from the dataset columns ``source``, ``context`` and ``reference`` (the singular of the
-compute() fields). Importing this module loads no model (nor torch): each reward loads its module at its
-first call, once per process, on that process's device.
+compute() fields). Importing this module loads no model (nor torch), and makes no reward: each is made when
+first read (TRL reads its ``--reward_funcs`` at start-up), checked then as :func:`nlgmetrics.reward
+<nlgmetrics.reward_function.reward>` checks it (weights neither cached nor downloadable say so in one line),
+and loads its module at its first call, once per process, on that process's device.
 
 >>> import nlgmetrics.rewards
->>> nlgmetrics.rewards.ctc_consistency
-Reward('ctc_consistency': ctc_consistency default, sources='source')
->>> nlgmetrics.rewards.unieval.fields
-{'sources': 'source', 'references': 'reference'}
+>>> nlgmetrics.rewards.COLUMNS["contexts"]  # nlgmetrics.rewards.usr reads the columns source and context
+'context'
+>>> nlgmetrics.rewards.ready("bleurt")
+Traceback (most recent call last):
+...
+ValueError: nlgmetrics.rewards has no module 'bleurt'; its modules: ctc_consistency, ...
 """
 
 from __future__ import annotations
+
+import threading
 
 from .modules import SPECS
 from .reward_function import Reward
 
 COLUMNS = {"sources": "source", "contexts": "context", "references": "reference"}
 """compute() field → the dataset column a ready reward reads it from."""
+_MAKING = threading.Lock()
 
 
 def ready(name: str) -> Reward:
     """The ready reward of module ``name``: its default config, its fields from :data:`COLUMNS`."""
+    if name not in SPECS:
+        raise ValueError(
+            f"nlgmetrics.rewards has no module {name!r}; its modules: {', '.join(sorted(SPECS))}"
+        )
     inputs = SPECS[name].inputs_for(None)
     return Reward(name, **{field: column for field, column in COLUMNS.items() if field in inputs})
 
 
-ctc_consistency = ready("ctc_consistency")
-ctc_relevance = ready("ctc_relevance")
-ctc_preservation = ready("ctc_preservation")
-ctc_engagingness = ready("ctc_engagingness")
-ctc_groundedness = ready("ctc_groundedness")
-unieval = ready("unieval")
-infolm = ready("infolm")
-usr = ready("usr")
+def __getattr__(name: str) -> Reward:
+    """``nlgmetrics.rewards.<module>``: the module's ready reward, made (and checked) at its first read."""
+    if name not in SPECS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    with _MAKING:  # one reward per module, whichever thread reads it first
+        made = globals().get(name) or ready(name)
+        globals()[name] = made
+    return made
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *SPECS})
+
 
 __all__ = [*sorted(SPECS), "COLUMNS", "ready"]

@@ -39,6 +39,18 @@ def listed(labels: Sequence[str], limit: int = 8) -> str:
     return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
 
 
+def refuse_int8(spec: Any, quantize: str | None, config: str | None) -> None:
+    """``quantize="int8"`` where the module ``spec`` refuses it for ``config`` (its ``int8_refusal``: a config,
+    an aligner such as ``"D:./x"``, or every config) is one ValueError saying why; a scorer's constructor
+    checks it before any weights load, and ``nlgmetrics.reward`` when the reward is made."""
+    why = spec.int8_refusal(config) if quantize == "int8" else ""
+    if why:
+        raise ValueError(
+            f"quantize='int8' is refused for {spec.name} {config or spec.default_config}: {why}; "
+            "use dtype='bfloat16' (on accelerators and CPUs with bf16 units) or float32"
+        )
+
+
 class Scorer(ABC):
     """What every family's scorer is: its module's declaration, a :class:`Runtime`, its weights and ``score``.
 
@@ -76,15 +88,8 @@ class Scorer(ABC):
         self.runtime = Runtime.of(runtime, **where)
 
     def refuse_int8(self, config: str | None) -> None:
-        """Called by a family's constructor before any weights load: ``quantize="int8"`` where the module
-        refuses it for ``config`` (the spec's ``int8_refusal``: a config, an aligner such as ``"D:./x"``, or
-        every config) is one ValueError saying why."""
-        why = self.spec.int8_refusal(config) if self.runtime.quantize == "int8" else ""
-        if why:
-            raise ValueError(
-                f"quantize='int8' is refused for {self.spec.name} {config or self.spec.default_config}: {why}; "
-                "use dtype='bfloat16' (on accelerators and CPUs with bf16 units) or float32"
-            )
+        """Called by a family's constructor before any weights load: :func:`refuse_int8`."""
+        refuse_int8(self.spec, self.runtime.quantize, config)
 
     @property
     def name(self) -> str:

@@ -84,6 +84,11 @@ Examples:
 """
 
 
+class NotARewardError(AttributeError):
+    """A module used where a callable is wanted (TRL's ``reward_funcs``): the message says to wrap it in
+    ``nlgmetrics.reward``."""
+
+
 class NLGMetric(evaluate.Metric):
     """The evaluate adapter every module shares; a subclass only sets ``spec``."""
 
@@ -111,6 +116,18 @@ class NLGMetric(evaluate.Metric):
         self._call_scorer = None
         """The scorer the compute() in progress took, once: the one evaluate's _compute runs."""
         super().__init__(config_name=config_name, **evaluate_kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        """Called only for an attribute not found. A module is not a reward function: TRL's trainers read
+        ``__call__`` of each of ``reward_funcs`` when they are built, and get one line saying what to pass."""
+        if name == "__call__":
+            inputs = self.spec.inputs_for(self.__dict__.get("config"))
+            fields = ", ".join(f"{field}=..." for field in inputs if field != "predictions")
+            raise NotARewardError(
+                f"{type(self).__name__} ({self.spec.name}) is an evaluate module, not a reward function: pass "
+                f"nlgmetrics.reward(module, {fields}) in reward_funcs"
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self)
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
