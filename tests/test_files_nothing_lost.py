@@ -415,10 +415,9 @@ def test_deeply_nested_json_is_one_line_in_score_compare_and_meta_eval(tmp_path)
     before = digests(tmp_path)
     with Session(tmp_path) as session:
         for file, where in (("deep.jsonl", "deep.jsonl:2: "), ("deep.json", "deep.json: ")):
-            one_line_error(session("score", file, *metric), f"error: {where}{TOO_DEEP}")
-            one_line_error(session("compare", "texts.jsonl", file, *metric), f"error: {where}{TOO_DEEP}")
-            one_line_error(session("meta-eval", file, *metric), f"error: {where}{TOO_DEEP}")
-            one_line_error(session("meta-eval", file), f"error: {where}{TOO_DEEP}")
+            for command in (["score", file], ["compare", "texts.jsonl", file], ["meta-eval", file]):
+                one_line_error(session(*command, *metric), where + TOO_DEEP)
+            one_line_error(session("meta-eval", file), where + TOO_DEEP)
     assert digests(tmp_path) == before
 
 

@@ -413,7 +413,7 @@ def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:
     # scipy: loaded when used (docs/architecture.md)
-    from ..meta_eval import check_bootstrap, check_plot_path, format_tables, plot
+    from ..meta_eval import check_bootstrap, check_plot_path, format_tables, plot, read_records
 
     _check_flags(args, check_bootstrap)
     if args.plot:  # before any scoring: a format matplotlib cannot write would fail after it
@@ -431,7 +431,10 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
             f"--output {args.output} and --plot {args.plot} are the same file; the plot would replace the "
             "result: give two files"
         )
-    records = read_rows(Path(args.file))  # its errors name the file (and the line) once
+    try:
+        records = read_records(args.file)
+    except ValueError as err:
+        raise CLIError(f"{args.file}: {err}") from err
     if scorer is not None:
         records = _scored_records(records, scorer, args)
     result = _meta_evaluate(records, args)
