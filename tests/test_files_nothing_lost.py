@@ -19,7 +19,7 @@ import pytest
 from nlgmetrics import cli
 from nlgmetrics.cli.common import checked_inputs, read_rows
 from nlgmetrics.modules import SPECS
-from nlgmetrics.records import field_value, read_records, write_records
+from nlgmetrics.records import MAX_DEPTH, TOO_DEEP, field_value, read_records, write_records
 from nlgmetrics.ui.limits import Limits
 from nlgmetrics.ui.uploads import read_upload, records_to_fields
 
@@ -143,6 +143,13 @@ def space_inputs(path: Path) -> dict[str, list]:
 
 
 EXPECTED = {field: [row[field] for row in ROWS] for field in FIELDS}
+DEEP = 100_000
+"""Lists within lists in the issue's file (issue 40 §13): far past Python's recursion limit."""
+
+
+def nested(levels: int) -> str:
+    """A JSON value of ``levels`` lists, each within the one before."""
+    return "[" * levels + "]" * levels
 
 
 # --- the round trip ----------------------------------------------------------------------------------
@@ -363,6 +370,7 @@ def test_a_200k_character_cell_reads_back_and_the_csv_limit_stays_as_it_was(tmp_
         ("[Music] A cat sat.", None),
         ("[ 1 ] A cat sat.", None),
         ('{"a": 1}', None),
+        (nested(DEEP), TOO_DEEP),
     ],
 )
 def test_a_references_cell_that_starts_with_a_bracket_is_a_json_list_of_texts_or_refused(
@@ -389,3 +397,44 @@ def test_a_references_cell_that_starts_with_a_bracket_is_a_json_list_of_texts_or
     run = nlgmetrics("score", "in.csv", "--metric", "ctc_relevance", "--config", "E-minilm", cwd=tmp_path)
     one_line_error(run, "in.csv: row 2 (references)", "is not a JSON list of texts")
     assert digests(tmp_path) == before
+
+
+# --- issue 40 §13: nesting ---------------------------------------------------------------------------
+
+
+def test_deeply_nested_json_is_one_line_in_score_compare_and_meta_eval(tmp_path):
+    """A record holding 100,000 lists within each other (in a column nobody scores) is one error line
+    naming the file and the line, before any model loads, where Python's JSON reader raised
+    RecursionError; a whole .json file names the file (the reader cannot tell which item)."""
+    good = '{"predictions": "A cat.", "sources": "A cat sat."}'
+    deep = f'{{"predictions": "A cat.", "sources": "A cat sat.", "extra": {nested(DEEP)}}}'
+    (tmp_path / "deep.jsonl").write_text(f"{good}\n{deep}\n", encoding="utf-8")
+    (tmp_path / "deep.json").write_text(f"[{good},\n{deep}]\n", encoding="utf-8")
+    (tmp_path / "texts.jsonl").write_text(f"{good}\n{good}\n", encoding="utf-8")
+    metric = ["--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
+    before = digests(tmp_path)
+    with Session(tmp_path) as session:
+        for file, where in (("deep.jsonl", "deep.jsonl:2: "), ("deep.json", "deep.json: ")):
+            for command in (["score", file], ["compare", "texts.jsonl", file], ["meta-eval", file]):
+                one_line_error(session(*command, *metric), where + TOO_DEEP)
+            one_line_error(session("meta-eval", file), where + TOO_DEEP)
+    assert digests(tmp_path) == before
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"])
+def test_the_nesting_limit_is_the_same_wherever_it_is_read(tmp_path, suffix):
+    """MAX_DEPTH levels (the record is one) read, one more is refused naming the line or item, in the
+    command line's reader and the Space's upload alike, whatever depth Python's JSON reader could reach
+    from the caller's stack: a value read must also be written back (the scored file keeps every field)."""
+    at_limit = {"predictions": "p", "sources": "s", "extra": json.loads(nested(MAX_DEPTH - 1))}
+    path = tmp_path / f"ok{suffix}"
+    write_records(path, [at_limit])
+    assert read_records(path) == [at_limit] and read_upload(path, BIG_LIMITS) == [at_limit]
+    too_deep = f'{{"predictions": "p", "sources": "s", "extra": {nested(MAX_DEPTH)}}}'
+    path = tmp_path / f"deep{suffix}"
+    path.write_text(f"[{too_deep}]" if suffix == ".json" else too_deep + "\n", encoding="utf-8")
+    where = "deep.json: item 1 is " if suffix == ".json" else "deep.jsonl:1: "
+    for read in (read_records, lambda p: read_upload(p, BIG_LIMITS)):
+        with pytest.raises(ValueError) as refused:
+            read(path)
+        assert str(refused.value).endswith(where + TOO_DEEP), refused.value

@@ -42,6 +42,11 @@ from .core.files import replaced_when_complete
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv", ".tsv": "tsv"}
 """File suffix → format, for reading and writing."""
 DELIMITERS = {"csv": ",", "tsv": "\t"}
+MAX_DEPTH = 100
+"""The deepest nesting of arrays and objects a JSON record may hold (the record itself is level 1). Deeper
+data is refused in one line: Python's JSON reader and writer end in a RecursionError near 1,000 levels,
+fewer in a deep call stack."""
+TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels of arrays and objects"
 
 
 def file_format(path: str | os.PathLike) -> str:
@@ -80,14 +85,26 @@ def read_records(path: str | os.PathLike, *, name: str | None = None) -> list[di
             pass  # JSONL in a .json file
         except RepeatedName as err:
             raise ValueError(f"{path}: {err}") from None
+        except RecursionError:
+            raise ValueError(f"{path}: {TOO_DEEP}") from None
         else:
-            whole = whole if isinstance(whole, list) else [whole]
-            for index, record in enumerate(whole):
-                if not isinstance(record, dict):
-                    raise ValueError(
-                        f"{path}: item {index + 1} must be a JSON object, got {type(record).__name__}"
-                    )
-            return whole
+            return _json_records(path, whole)
+    return _json_lines(path, text)
+
+
+def _json_records(path: Path, whole: Any) -> list[dict[str, Any]]:
+    """The records of a whole ``.json`` file's value: an object, or a list of objects."""
+    whole = whole if isinstance(whole, list) else [whole]
+    for index, record in enumerate(whole):
+        if not isinstance(record, dict):
+            raise ValueError(f"{path}: item {index + 1} must be a JSON object, got {type(record).__name__}")
+        if _deeper_than(record, MAX_DEPTH):
+            raise ValueError(f"{path}: item {index + 1} is {TOO_DEEP}")
+    return whole
+
+
+def _json_lines(path: Path, text: str) -> list[dict[str, Any]]:
+    """The records of a JSONL text, one object a line (empty lines skipped)."""
     records = []
     for number, line in enumerate(text.split("\n"), 1):  # not splitlines(): a text may hold U+2028
         if not line.strip():
@@ -100,10 +117,30 @@ def read_records(path: str | os.PathLike, *, name: str | None = None) -> list[di
             ) from None
         except RepeatedName as err:
             raise ValueError(f"{path}:{number}: {err}") from None
+        except RecursionError:
+            raise ValueError(f"{path}:{number}: {TOO_DEEP}") from None
         if not isinstance(record, dict):
             raise ValueError(f"{path}:{number}: each line must be a JSON object, got {type(record).__name__}")
+        if _deeper_than(record, MAX_DEPTH):
+            raise ValueError(f"{path}:{number}: {TOO_DEEP}")
         records.append(record)
     return records
+
+
+def _deeper_than(value: Any, depth: int) -> bool:
+    """Whether ``value`` nests lists and dicts more than ``depth`` levels deep (counted without recursion).
+
+    >>> _deeper_than({"a": [[1]]}, 3), _deeper_than({"a": [[1]]}, 2), _deeper_than("text", 0)
+    (False, True, False)
+    """
+    stack = [(value, 1)] if isinstance(value, (list, dict)) else []
+    while stack:
+        item, level = stack.pop()
+        if level > depth:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, level + 1) for child in children if isinstance(child, (list, dict)))
+    return False
 
 
 class RepeatedName(ValueError):
@@ -174,6 +211,8 @@ def field_value(value: Any, *, takes_list: bool, where: str = "the value") -> An
         if not value.lstrip()[1:].lstrip().startswith('"'):
             return value  # not JSON and not meant as JSON: one text that starts with "["
         problem = f"not valid JSON: {err.msg} at character {err.pos + 1}"
+    except RecursionError:
+        problem = TOO_DEEP
     else:
         if not isinstance(decoded, list):
             return value

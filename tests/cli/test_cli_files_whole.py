@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -19,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from nlgmetrics import cli
+from nlgmetrics.core.files import replaced_when_complete, write_text_whole
 
 SCORE = ["--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
 EARLIER = '{"an": "earlier, complete output"}\n'
@@ -64,35 +67,101 @@ def entries(folder: Path) -> tuple:
     )
 
 
-def test_sigint_while_the_output_is_written_leaves_the_earlier_file_and_no_temporary_one(tmp_path):
-    """About 50 MB of rows (long extra fields): the write takes a while, and the SIGINT is sent the moment
-    anything in the folder changes (a temporary file appears, or the output is truncated in place)."""
-    folder = tmp_path / "run"
-    folder.mkdir()
+def big_input(folder: Path) -> Path:
+    """About 50 MB of rows (long extra fields) in ``folder/in.jsonl``: writing their scores takes a while."""
     blob = ("The cat sat on the mat. Ünïcödé text. " * 140_000)[:5_000_000]
     rows = [
         {"id": i, "predictions": f"The cat sat {i}.", "sources": "A cat sat.", "blob": blob}
         for i in range(10)
     ]
-    write_jsonl(folder / "in.jsonl", rows)
-    (folder / "out.jsonl").write_text(EARLIER, encoding="utf-8")
+    return write_jsonl(folder / "in.jsonl", rows)
+
+
+def signalled_while_writing(folder: Path, signum: int) -> tuple[int, str]:
+    """``nlgmetrics score in.jsonl --output out.jsonl`` in ``folder``, sent ``signum`` the moment anything
+    in the folder changes (a temporary file appears, or the output is truncated in place); its exit status
+    and stderr."""
     command = [sys.executable, "-m", "nlgmetrics", "score", "in.jsonl", *SCORE, "--output", "out.jsonl"]
     env = dict(os.environ, OMP_NUM_THREADS="1")
     child = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     before = entries(folder)
     while child.poll() is None and entries(folder) == before:
         time.sleep(0.0005)
-    child.send_signal(signal.SIGINT)
+    child.send_signal(signum)
     _, err = child.communicate(timeout=600)
-    assert child.returncode == 130, err.decode()  # interrupted, not finished before the signal
-    assert err.decode().splitlines()[-1] == "nlgmetrics: interrupted"
+    return child.returncode, err.decode()
+
+
+def earlier_output_and_a_signal(tmp_path: Path, signum: int) -> tuple[Path, int, str]:
+    """A run folder with the big input and an earlier output, the signal sent while the new one is written:
+    the folder, the exit status and stderr."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    big_input(folder)
+    (folder / "out.jsonl").write_text(EARLIER, encoding="utf-8")
+    return (folder, *signalled_while_writing(folder, signum))
+
+
+def test_sigint_while_the_output_is_written_leaves_the_earlier_file_and_no_temporary_one(tmp_path):
+    folder, code, err = earlier_output_and_a_signal(tmp_path, signal.SIGINT)
+    assert code == 130, err  # interrupted, not finished before the signal
+    assert err.splitlines()[-1] == "nlgmetrics: interrupted"
     assert sorted(p.name for p in folder.iterdir()) == ["in.jsonl", "out.jsonl"]  # no temporary file
     assert (folder / "out.jsonl").read_text(encoding="utf-8") == EARLIER
+
+
+def test_sigterm_while_the_output_is_written_leaves_the_earlier_file_and_no_temporary_one(tmp_path):
+    """SIGTERM (what ``timeout``, ``docker stop`` and Slurm send; issue 40 §11) cleans up as Ctrl-C does,
+    then still ends the process as SIGTERM (its status says so to whoever sent it)."""
+    folder, code, err = earlier_output_and_a_signal(tmp_path, signal.SIGTERM)
+    assert code == -signal.SIGTERM, err  # ended by the signal, not finished before it
+    assert sorted(p.name for p in folder.iterdir()) == ["in.jsonl", "out.jsonl"]  # no temporary file
+    assert (folder / "out.jsonl").read_text(encoding="utf-8") == EARLIER
+
+
+def test_what_a_killed_write_left_is_removed_by_the_next_complete_one_and_nothing_else(tmp_path, capsys):
+    """SIGKILL cannot be caught: the temporary file stays. The next complete write of the same output
+    removes it, and only it: other names in the folder, another output's temporary file and names that
+    merely look alike stay (issue 40 §11)."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    big_input(folder)
+    code, err = signalled_while_writing(folder, signal.SIGKILL)
+    assert code == -signal.SIGKILL, err
+    (left,) = [p.name for p in folder.iterdir() if p.name not in ("in.jsonl", "out.jsonl")]
+    assert re.fullmatch(r"\.out\.jsonl\.[0-9a-f]{12}\.partial", left), left
+    others = [
+        ".scores.jsonl.0123456789ab.partial",
+        ".out.jsonl.notours.partial",
+        "out.jsonl.0123456789ab.partial",
+    ]
+    others += [".out.jsonl.0123456789ab.partial.keep", ".out.jsonl.shards"]
+    for name in others:
+        (folder / name).write_text("not this write's\n")
+    pairs = write_jsonl(folder / "pairs.jsonl", [{"predictions": "A cat.", "sources": "A cat sat."}] * 2)
+    code, err = run(capsys, "score", str(pairs), *SCORE, "--output", str(folder / "out.jsonl"))
+    assert code == 0, err
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["in.jsonl", "out.jsonl", "pairs.jsonl", *others]
+    )
+    assert len((folder / "out.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_write_under_way_keeps_its_temporary_file_while_another_completes(tmp_path):
+    """Two writes of one target at once (a process each, or two in one process): the one that completes
+    first leaves the other's temporary file alone, and the other still completes."""
+    target = tmp_path / "result.json"
+    with replaced_when_complete(target) as slow:
+        slow.write_text("second\n")
+        write_text_whole(target, "first\n")
+        assert slow.read_text() == "second\n" and target.read_text() == "first\n"
+    assert target.read_text() == "second\n" and [p.name for p in tmp_path.iterdir()] == ["result.json"]
 
 
 FULL_DISK = """import contextlib, io, json, resource, sys
 resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
 from nlgmetrics import cli
+from nlgmetrics.core.files import replaced_when_complete, write_text_whole
 answers = []
 for argv in json.loads(sys.argv[2]):
     err = io.StringIO()
@@ -155,6 +224,53 @@ def test_outputs_replace_earlier_ones_keeping_their_mode_and_links(tmp_path, cap
     assert sorted(p.name for p in target.parent.iterdir()) == ["result.json"]
 
 
+def test_a_named_pipe_as_output_is_written_through_to_its_reader(tmp_path, capsys, pairs):
+    """A FIFO is not a file to replace (issue 40 §12): its reader gets the scored rows and the pipe stays a
+    pipe (before, a renamed regular file took its place and the reader got 0 bytes)."""
+    fifo = tmp_path / "out.jsonl"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    try:
+        code, err = run(capsys, "score", str(pairs), *SCORE, "--output", str(fifo))
+        got, _ = reader.communicate(timeout=60)  # the writer closed the pipe: the reader ends
+    finally:
+        reader.kill()
+    assert code == 0, err
+    assert [json.loads(line)["predictions"] for line in got.splitlines()] == ["The cat sat on the mat."] * 2
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl", "pairs.jsonl"]
+
+
+@pytest.fixture
+def null_device(tmp_path) -> Path:
+    """``null.json``: the null device. Root gets its own node of it (``mknod``, so that the system's
+    /dev/null is never at stake, even in code that would replace it); anyone else a link to /dev/null,
+    whose folder they cannot write into."""
+    node = tmp_path / "null.json"
+    if os.geteuid() == 0:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    else:
+        node.symlink_to("/dev/null")
+    return node
+
+
+def test_a_device_as_output_is_written_through_never_replaced(tmp_path, capsys, null_device):
+    """A character device (/dev/null) and /dev/stdout (a pipe here) are written into, not replaced by a
+    regular file (issue 40 §12)."""
+    judged = write_jsonl(tmp_path / "judged.jsonl", JUDGED)
+    code, err = run(capsys, "meta-eval", str(judged), "--resamples", "0", "--output", str(null_device))
+    assert code == 0, err
+    assert stat.S_ISCHR(null_device.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["judged.jsonl", "null.json"]
+    command = [sys.executable, "-m", "nlgmetrics", "meta-eval", str(judged), "--resamples", "0"]
+    done = subprocess.run(
+        [*command, "--output", "/dev/stdout", "--json"], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    written, printed = json.JSONDecoder().raw_decode(done.stdout)[0], done.stdout  # the file, then --json
+    assert "sample" in written and printed.count('"sample"') == 2
+
+
 # --- §9: the shard folder, before any model loads ------------------------------------------------------
 
 
@@ -200,6 +316,38 @@ def test_a_bad_shard_dir_is_one_line_before_any_process_starts(
     out, err = capfd.readouterr()  # the workers' output too, had any started
     one_line_error(code, err, message.format(tmp=tmp_path))
     assert out == "" and not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_read_only_file_system_as_shard_dir_is_one_line(tmp_path, pairs):
+    """A real read-only file system (issue 40 §10), where removing even a name never created fails with
+    EROFS (the probe's clean-up raised it, a traceback hiding the error line): a tmpfs mounted read-only
+    in the command's own mount namespace (``unshare --map-root-user --mount``: no root needed where user
+    namespaces are allowed, and nothing outside the command sees the mount). ``chattr +i`` (the fixture
+    above) gives EPERM instead, and permissions do not stop root."""
+    mounted = tmp_path / "ro"
+    mounted.mkdir()
+    unshare = [
+        "unshare",
+        "--map-root-user",
+        "--mount",
+        "sh",
+        "-c",
+        'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"',
+    ]
+    tried = subprocess.run([*unshare, str(mounted), "true"], capture_output=True, text=True)
+    if tried.returncode != 0:
+        pytest.skip(f"no read-only mount can be made here: {tried.stderr.strip() or tried.returncode}")
+    argv = ["score", str(pairs), *SCORE, "--output", str(tmp_path / "out.jsonl"), "--num-processes", "2"]
+    command = [*unshare, str(mounted), sys.executable, "-m", "nlgmetrics", *argv]
+    done = subprocess.run(
+        [*command, "--shard-dir", str(mounted / "shards")], capture_output=True, text=True, timeout=300
+    )
+    one_line_error(
+        done.returncode,
+        done.stderr,
+        f"--shard-dir {mounted}/shards: cannot write into {mounted} (Read-only file system)",
+    )
+    assert done.stdout == "" and not (tmp_path / "out.jsonl").exists()
 
 
 # --- §16: contradictory flags --------------------------------------------------------------------------

@@ -172,6 +172,7 @@ def usr(inputs: Path, output: Path, mlm: str = "mlm", dr_c: str = "dr_c", dr_f: 
         ("output is a file", ["--output", "a-file is a file"]),
         ("output under a file", ["a-file/out is under", "which is a file"]),
         ("output overwrites an input", ["is the input folder"]),
+        ("output is the --mlm folder", ["--output", "mlm is the input folder", "mlm"]),
     ],
 )
 def test_convert_usr_errors_are_one_line_exit_2_and_leave_the_inputs(usr_inputs, tmp_path, case, parts):
@@ -185,6 +186,7 @@ def test_convert_usr_errors_are_one_line_exit_2_and_leave_the_inputs(usr_inputs,
         "output is a file": lambda: usr(usr_inputs, usr_inputs / "a-file"),
         "output under a file": lambda: usr(usr_inputs, usr_inputs / "a-file" / "out"),
         "output overwrites an input": lambda: usr(usr_inputs, usr_inputs),  # inputs/mlm would be rewritten
+        "output is the --mlm folder": lambda: usr(usr_inputs, usr_inputs / "mlm"),  # issue 40 §13: mlm/mlm
     }[case]()
     assert_one_line_error(done, *parts)
     assert hashes(usr_inputs) == before and not out.exists()

@@ -228,7 +228,7 @@ def convert(
     """Convert the three released folders into ``output/mlm``, ``output/dr_c`` and ``output/dr_f``; on a
     failure the folders this call created are removed again (nothing half-converted is left)."""
     folders = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
-    check_output_folder(output, [])
+    check_output_folder(output, list(folders.values()))  # the root too: OUT/mlm would go into an input
     for folder in folders.values():  # every folder's files and config first: fail before writing
         read_config(Path(folder))
     targets = {
