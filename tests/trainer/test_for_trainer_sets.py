@@ -456,3 +456,23 @@ def test_a_tokenizer_that_decodes_to_none_is_one_clear_line(tiny):
     ids = _ids(tiny["tokenizer"], SUMMARIES[:1])
     with pytest.raises(ValueError, match=r"tokenizer.batch_decode returned None for 1 rows of predictions"):
         compute_metrics(EvalPrediction(predictions=ids, label_ids=ids))
+
+
+# ---- issue 40: an empty set -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("compute_result", [None, True], ids=["whole-set", "batch_eval_metrics"])
+@pytest.mark.parametrize("sources", [[], {"eval": []}, "inputs"], ids=["list", "by-split", "inputs"])
+def test_an_empty_set_gives_the_empty_result_with_one_warning(tokenizer, sources, compute_result):
+    """Issue 40 §9: sources=[] with 0 generations raised IndexError (the tokenizer on an empty list); an empty
+    set gives what compute() gives for zero examples, NaN means, as with sources="inputs", with one warning."""
+    compute_metrics = nlgmetrics.for_trainer(
+        tokenizer, {"c": CONSISTENCY, "o": WordOverlap()}, sources=sources
+    )
+    empty = np.zeros((0, 4), dtype=np.int64)
+    eval_pred = EvalPrediction(predictions=empty, label_ids=empty, inputs=empty)
+    with pytest.warns(NLGMetricsWarning, match="c is NaN: the evaluated set has no examples") as caught:
+        logged = compute_metrics(eval_pred, *([] if compute_result is None else [compute_result]))
+    assert len([w for w in caught if issubclass(w.category, NLGMetricsWarning)]) == 1
+    assert set(logged) == {"c", "word_overlap", "examples"} and logged["examples"] == 0.0
+    assert np.isnan(logged["c"]) and np.isnan(logged["word_overlap"])
