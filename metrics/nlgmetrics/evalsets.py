@@ -343,7 +343,7 @@ class EvalSets:
         )
         return (
             f"the {what} cannot tell examples {', '.join(f'{a} and {b}' for a, b in pairs)} apart: {label}[{i}] "
-            f"{_short(_first(texts[differs][i]))} and {label}[{j}] {_short(_first(texts[differs][j]))} differ, "
+            f"and {label}[{j}] differ ({_apart(_first(texts[differs][i]), _first(texts[differs][j]))}), "
             f"but example {i}'s {what} {_short(shown[i])} and example {j}'s {_short(shown[j])} fit either (cut at "
             f"the training max_length?), so the order of the raw texts cannot be confirmed and nothing is scored; "
             f'{hint}keep such near-duplicates out of the eval set, or give {name}="{what}" (the texts the model saw)'
@@ -381,6 +381,14 @@ class EvalSets:
 
 def _hashable(value: Any) -> str | tuple[str, ...]:
     return value if isinstance(value, str) else tuple(value)
+
+
+def _apart(a: str, b: str, before: int = 20, width: int = 60) -> str:
+    """Two texts shown from a little before where they first differ: ``'...next year.' vs '...next year. It'``."""
+    at = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, at - before)
+    cut = "..." if start else ""
+    return f"{_short(cut + a[start:], width)} vs {_short(cut + b[start:], width)}"
 
 
 def _first(value: Any) -> str:

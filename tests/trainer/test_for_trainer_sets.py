@@ -510,7 +510,13 @@ def test_near_duplicates_the_inputs_cannot_tell_apart_are_refused_in_either_orde
         trainer.evaluate()
     message = str(refused.value)
     assert "\n" not in message
-    assert message.startswith("the inputs cannot tell examples 0 and 1 apart: sources[0] 'The city council")
+    assert message.startswith(
+        "the inputs cannot tell examples 0 and 1 apart: sources[0] and sources[1] differ ("
+    )  # each shown from a little before the first difference: the end of the shorter one
+    assert repr("..." + DOCUMENTS[0][-20:]) in message and "It will cost" in message
+    assert (
+        "but example 0's inputs 'the city council voted on monday to build a new' and example 1's" in message
+    )
     assert "so the order of the raw texts cannot be confirmed and nothing is scored" in message
     assert "give the raw references too (the labels then tell them apart)" in message
     assert 'keep such near-duplicates out of the eval set, or give sources="inputs"' in message
