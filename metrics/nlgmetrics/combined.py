@@ -3,8 +3,9 @@ and ``add_batch(**fields)`` hand each module only the inputs it declares, and ou
 module's name.
 
 Every member's inputs and options are checked before any member receives or computes anything, so a refused
-call leaves every member as it was; a ``compute()`` that fails puts back what was added through the combined
-object, so the members stay in step. :class:`ForeignGuard` runs the modules that are not ours (for ``combine``
+call leaves every member as it was; an ``add_batch()`` stopped part-way (an error, Ctrl-C) and a ``compute()``
+that fails put back what was added through the combined object, so the members stay in step, and a
+``compute()`` refuses members that hold different numbers of examples. :class:`ForeignGuard` runs the modules that are not ours (for ``combine``
 and :func:`~nlgmetrics.trainer.for_trainer`): one that raises gives NaN for its numbers, with one warning.
 """
 
@@ -23,7 +24,7 @@ from .core.options import check_bool, plain_scalar
 from .core.runtime import warn
 from .core.validation import FIELDS, as_list
 from .modules import SPECS, loading
-from .modules.evaluate_state import check_batch, discard_cache, is_streaming
+from .modules.evaluate_state import check_batch, discard_cache, held_examples, is_streaming
 from .modules.metric import NLGMetric
 
 
@@ -83,9 +84,19 @@ class Combined(evaluate.module.CombinedEvaluations):
         """Each module's own inputs, every one checked before any module receives its batch."""
         batches = self._routed(_fields(predictions, references, fields))
         self._check_batches(batches)
-        for module, mine, batch, added in zip(self.evaluation_modules, self.ours, batches, self._added):
-            if mine or _rows(batch):  # evaluate cannot store a zero-example batch for every module
-                module.add_batch(**batch)
+        streamed = [
+            module._streamed if mine else False for module, mine in zip(self.evaluation_modules, self.ours)
+        ]
+        reached = 0
+        try:
+            for module, mine, batch in zip(self.evaluation_modules, self.ours, batches):
+                if mine or _rows(batch):  # evaluate cannot store a zero-example batch for every module
+                    module.add_batch(**batch)
+                reached += 1
+        except BaseException:  # Ctrl-C too: the batch goes to every module or to none
+            self._take_back(reached, streamed)
+            raise
+        for batch, added in zip(batches, self._added):
             for name, values in batch.items():
                 added.setdefault(name, []).extend(values)
 
@@ -201,6 +212,7 @@ class Combined(evaluate.module.CombinedEvaluations):
     def _check_waiting(self) -> None:
         waiting = self._waiting()
         if all(waiting):
+            self._check_counts()
             return
         if not any(waiting) or not any(_rows(added) for added in self._added):
             raise ValueError(
@@ -212,6 +224,18 @@ class Combined(evaluate.module.CombinedEvaluations):
             f"combine: examples wait in some modules but not in {', '.join(missing)}: add them through the "
             "combined object (its add/add_batch feed every module)"
         )
+
+    def _check_counts(self) -> None:
+        """Every member holds as many examples as the others (examples added to a member directly, not
+        through this object, would be scored beside others' other examples): else one line naming them."""
+        counts = [held_examples(module) for module in self.evaluation_modules]
+        if len(set(counts)) > 1:
+            held = ", ".join(f"{label} {count}" for label, count in zip(self.labels, counts))
+            raise ValueError(
+                f"combine: the modules hold different numbers of examples ({held}), so their numbers would not "
+                "describe the same examples; add every example through the combined object (its add/add_batch "
+                "feed every module), or compute() each module alone"
+            )
 
     # ---- computing -----------------------------------------------------------------------------------
 
@@ -236,6 +260,18 @@ class Combined(evaluate.module.CombinedEvaluations):
         if batches is None:
             self._added = [{} for _ in self.evaluation_modules]
         return merged
+
+    def _take_back(self, reached: int, streamed: list[bool]) -> None:
+        """After an add_batch that stopped at member ``reached`` (an error, Ctrl-C): that member and those before
+        it hold again only what was added through this object before the batch (evaluate cannot drop a batch
+        from its cache: the cache is emptied and refilled), so every member holds the same examples."""
+        for i in range(min(reached + 1, len(self.evaluation_modules))):
+            module, mine, added = self.evaluation_modules[i], self.ours[i], self._added[i]
+            discard_cache(module)
+            if mine:
+                module._streamed = streamed[i]
+            if _rows(added) or (mine and added):
+                module.add_batch(**added)
 
     def _put_back(self, done: int) -> None:
         """After a failed compute() of what was added: the modules that computed (and one of the others that

@@ -5,7 +5,8 @@ texts per field). An evaluation is scored against a set only when what the Train
 set: its inputs match the set's sources (or, with no inputs at hand, its labels match the set's references)
 example by example, and the number of generations is the set's size, or under DDP that size as the
 distributed sampler pads it (it repeats the first examples to fill the last step). Anything else is refused
-in one line, never scored as it comes. The batches of a ``batch_eval_metrics`` evaluation that stopped
+in one line, never scored as it comes, and so is an order the inputs cannot confirm: two examples whose raw
+texts differ while the inputs of each fit either (near-duplicates cut at ``max_length`` to the same ids). The batches of a ``batch_eval_metrics`` evaluation that stopped
 before its last batch are recognised by the loop they came from (accelerate's dataloader state, the signal
 the Trainer itself reads for its last batch) and never counted in the next one.
 
@@ -53,6 +54,10 @@ CALLBACK_HINT = (
     'callbacks=[compute_metrics])) or set include_for_metrics=["inputs"] in the TrainingArguments'
 )
 SPLITS_HINT = "e.g. sources={'eval': raw_eval['document'], 'test': raw_test['document']}"
+NAMED_PAIRS = 3
+"""How many pairs of examples that the inputs cannot tell apart a refusal names."""
+_EVIDENCE = (("sources", "inputs"), ("references", "labels"))
+"""Each raw field that the Trainer's decoded texts can confirm, and those texts."""
 _NOT_WORD = re.compile(r"[\W_]+")
 _UNTIED = "untied"
 
@@ -219,6 +224,9 @@ class EvalSets:
         fits = [split for split, verdict in verdicts.items() if verdict is None]
         if fits and all(self.splits[split] == self.splits[fits[0]] for split in fits):
             texts = self.splits[fits[0]]
+            pairs = self._indistinct(fits[0], seen)
+            if pairs:
+                raise ValueError(self._unconfirmed(fits[0], pairs, seen))
             return texts, len(next(iter(texts.values())))
         raise ValueError(self._refusal(verdicts, fits, seen))
 
@@ -275,6 +283,72 @@ class EvalSets:
                 return f"example {i}'s {what} {_short(getattr(seen, what)[i])} are not {label}[{i}] {_short(given)}"
         return None
 
+    def _indistinct(self, split: str | None, seen: Seen) -> list[tuple[int, int]]:
+        """Up to :data:`NAMED_PAIRS` pairs of examples whose raw texts differ, yet whose inputs (labels) could
+        as well come from the other's: the same inputs, or one's a start of the other's (documents alike up
+        to the training ``max_length``). Candidates are found by sorting the inputs (a start sorts just
+        before what it starts); a pair is told apart only when other evidence (raw references and the labels)
+        fits its order and not the swapped one."""
+        texts = self.splits[split]
+        evidence = [
+            (name, what) for name, what in _EVIDENCE if name in texts and getattr(seen, what) is not None
+        ]
+        if not evidence:
+            return []
+        n = len(next(iter(texts.values())))
+        shown = seen.normalised(evidence[0][1])[:n]
+        rows = [tuple(_hashable(texts[name][i]) for name in texts) for i in range(n)]
+        distinct = {(shown[i], rows[i]): i for i in reversed(range(n))}  # each the first of its kind
+        order = sorted(distinct.values(), key=lambda i: (shown[i], i))
+        found: list[tuple[int, int]] = []
+        for at, i in enumerate(order):
+            for j in order[at + 1 :]:
+                if not shown[j].startswith(shown[i]):
+                    break
+                pair = (min(i, j), max(i, j))
+                if rows[i] != rows[j] and not self._told_apart(split, evidence, seen, pair):
+                    found.append(pair)
+                    if len(found) == NAMED_PAIRS:
+                        return sorted(found)
+        return sorted(found)
+
+    def _told_apart(
+        self, split: str | None, evidence: list[tuple[str, str]], seen: Seen, pair: tuple[int, int]
+    ) -> bool:
+        """Whether every piece of evidence fits the pair's order and one of them does not fit it swapped."""
+        i, j = pair
+        told = False
+        for name, what in evidence:
+            if not (self._fits(split, name, what, seen, i, i) and self._fits(split, name, what, seen, j, j)):
+                return False
+            swapped = self._fits(split, name, what, seen, i, j) and self._fits(split, name, what, seen, j, i)
+            told = told or not swapped
+        return told
+
+    def _fits(self, split: str | None, name: str, what: str, seen: Seen, k: int, m: int) -> bool:
+        """Whether example ``k``'s inputs (labels) can come from example ``m``'s sources (references)."""
+        shown, prompt = seen.normalised(what)[k], seen.prompt(what)
+        return any(overlaps(shown, text, prompt) for text in self._normalised_texts(split, name)[m])
+
+    def _unconfirmed(self, split: str | None, pairs: list[tuple[int, int]], seen: Seen) -> str:
+        """The refusal naming the pairs of examples the inputs (labels) cannot tell apart, and what to do."""
+        texts = self.splits[split]
+        name, what = next((n, w) for n, w in _EVIDENCE if n in texts and getattr(seen, w) is not None)
+        i, j = pairs[0]
+        differs = next(f for f in texts if texts[f][i] != texts[f][j])
+        label = differs if split is None else f"{differs}[{split!r}]"
+        shown = getattr(seen, what)
+        hint = (
+            "" if "references" in texts else "give the raw references too (the labels then tell them apart), "
+        )
+        return (
+            f"the {what} cannot tell examples {', '.join(f'{a} and {b}' for a, b in pairs)} apart: {label}[{i}] "
+            f"and {label}[{j}] differ ({_apart(_first(texts[differs][i]), _first(texts[differs][j]))}), "
+            f"but example {i}'s {what} {_short(shown[i])} and example {j}'s {_short(shown[j])} fit either (cut at "
+            f"the training max_length?), so the order of the raw texts cannot be confirmed and nothing is scored; "
+            f'{hint}keep such near-duplicates out of the eval set, or give {name}="{what}" (the texts the model saw)'
+        )
+
     def _normalised_texts(self, split: str | None, name: str) -> list[list[str]]:
         """The set's texts through the tokenizer and normalised, each example's as a list (references)."""
         key = (split, name)
@@ -303,6 +377,22 @@ class EvalSets:
             f"the evaluated set ({seen.count} generations) is none of the sets given to for_trainer ({reasons}): "
             "give the raw texts of every set the Trainer evaluates"
         )
+
+
+def _hashable(value: Any) -> str | tuple[str, ...]:
+    return value if isinstance(value, str) else tuple(value)
+
+
+def _apart(a: str, b: str, before: int = 20, width: int = 60) -> str:
+    """Two texts shown from a little before where they first differ: ``'...next year.' vs '...next year. It'``."""
+    at = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, at - before)
+    cut = "..." if start else ""
+    return f"{_short(cut + a[start:], width)} vs {_short(cut + b[start:], width)}"
+
+
+def _first(value: Any) -> str:
+    return value if isinstance(value, str) else value[0]
 
 
 def _regroup(flat: list[str], groups: list[list[str]]) -> list[list[str]]:

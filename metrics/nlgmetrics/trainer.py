@@ -100,7 +100,8 @@ def for_trainer(
     "test": ...}``), or ``"inputs"``/``"labels"`` (decoded from the ``EvalPrediction``; ``"inputs"`` needs
     ``include_for_metrics=["inputs"]``); references default to the labels. Raw texts are scored only against
     the evaluated set they match: its inputs (``include_for_metrics=["inputs"]``, or its dataset, seen by the
-    returned object added as a callback) must match the sources, or its labels the references.
+    returned object added as a callback) must match the sources, or its labels the references, and confirm
+    their order (near-duplicates whose inputs fit either order are refused). An empty set logs NaN means.
     ``num_examples`` (the eval set's size) is needed only under DDP when nothing else tells it. ``offload=True``
     keeps our modules' models on the CPU between evaluations and moves them to the accelerator only while
     scoring. A module that is not ours and raises logs NaN for its numbers, with one warning (``strict=True``:
@@ -260,7 +261,10 @@ class ComputeMetrics(TrainerCallback):
         return [text.strip() for text in texts]
 
     def _roundtrip(self, texts: list[str]) -> list[str]:
-        """Raw texts through the tokenizer and back: what the model's inputs of them decode to, uncut."""
+        """Raw texts through the tokenizer and back: what the model's inputs of them decode to, uncut (no
+        texts: none, a fast tokenizer fails on an empty list)."""
+        if not texts:
+            return []
         return self._texts(self.tokenizer(texts, add_special_tokens=False)["input_ids"], "sources")
 
     def _loop_facts(self, loader: Any) -> _Loop:
@@ -303,7 +307,7 @@ class ComputeMetrics(TrainerCallback):
                     else self.foreign.compute(metric.module, metric.label, **given)
                 )
         logged = trainer_keys(self.metrics, results)
-        self._report(results, logged, caught)
+        self._report(results, logged, caught, len(texts["predictions"]))
         return logged
 
     def _aligned(self, decoded: dict[str, list[str]], facts: _Loop) -> dict[str, list]:
@@ -346,8 +350,9 @@ class ComputeMetrics(TrainerCallback):
         self.last_share = (start, start + len(result["scores"]))
         return merge_results(parts)
 
-    def _report(self, results: dict[str, dict], logged: dict[str, float], caught: list) -> None:
-        """The signatures once; the modules' warnings, or one warning when a mean is NaN."""
+    def _report(self, results: dict[str, dict], logged: dict[str, float], caught: list, count: int) -> None:
+        """The signatures once; the modules' warnings, or one warning when a mean is NaN (``count``: the
+        examples scored; zero gives the empty result, NaN means, as compute() gives for zero examples)."""
         main = _world()[0] == 0
         if not self.signatures:
             self.signatures = {key: r["signature"] for key, r in results.items() if "signature" in r}
@@ -358,9 +363,14 @@ class ComputeMetrics(TrainerCallback):
         nan = [key for key in (m.key for m in self.metrics if m.ours) if math.isnan(logged[key])]
         if nan:
             if main:
+                why = (
+                    "the evaluated set has no examples"
+                    if not count
+                    else "no generation got a finite score (all empty?)"
+                )
                 warn(
-                    f"{', '.join(nan)} is NaN: no generation got a finite score (all empty?); NaN is logged as is "
-                    "(a metric_for_best_model on it never improves)"
+                    f"{', '.join(nan)} is NaN: {why}; NaN is logged as is (a metric_for_best_model on it never "
+                    "improves)"
                 )
             return
         for w in {(str(w.message), w.category): w for w in caught}.values():

@@ -11,6 +11,7 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.combined import result_keys
+from nlgmetrics.modules import MODULES
 from tests.trainer.word_overlap import WordOverlap
 
 DOCUMENTS = ["The city council voted on Monday to build a new public library on Elm Street."] * 2
@@ -234,3 +235,92 @@ def test_an_unknown_name_is_one_line_saying_what_to_do():
     )
     assert "evaluate found no module of that name (HF_EVALUATE_OFFLINE is set" in message
     assert "pass the module loaded (evaluate.load('rouge')" in message
+
+
+# ---- issue 40 §3: a batch goes to every member or to none; members holding different counts ----------------
+
+
+class Interrupting(WordOverlap):
+    """WordOverlap whose add_batch, once armed, is stopped by Ctrl-C before or after storing the batch."""
+
+    when: str | None = None
+
+    def add_batch(self, **batch):
+        """add_batch, stopped as armed (evaluate appends the inputs' description to this docstring)."""
+        when, self.when = self.when, None
+        if when == "before storing":
+            raise KeyboardInterrupt
+        super().add_batch(**batch)
+        if when == "after storing":
+            raise KeyboardInterrupt
+
+
+class InterruptingConsistency(MODULES["ctc_consistency"]):
+    """Our ctc_consistency whose add_batch, once armed, is stopped by Ctrl-C before or after storing the batch."""
+
+    when: str | None = None
+
+    def add_batch(self, **batch):
+        """add_batch, stopped as armed (evaluate appends the inputs' description to this docstring)."""
+        when, self.when = self.when, None
+        if when == "before storing":
+            raise KeyboardInterrupt
+        super().add_batch(**batch)
+        if when == "after storing":
+            raise KeyboardInterrupt
+
+
+THREE = {
+    "predictions": [*SUMMARIES, "The council met."],
+    "references": [*REFERENCES, "The council voted."],
+    "sources": [*DOCUMENTS, DOCUMENTS[0]],
+}
+
+
+@pytest.mark.parametrize("when", ["before storing", "after storing"])
+@pytest.mark.parametrize("second", ["theirs", "ours"])
+def test_an_add_batch_stopped_by_ctrl_c_in_the_second_member_feeds_no_member(when, second):
+    """Before: Ctrl-C while the second member stored a batch, then the same add_batch again, left our module
+    with 5 scores for 3 examples (the batch twice) while the other counted 3."""
+    if second == "theirs":
+        ours, theirs = nlgmetrics.load("ctc_consistency", "E-minilm"), Interrupting()
+        stopped, order = theirs, ["ctc_consistency", "word_overlap"]
+    else:
+        ours, theirs = InterruptingConsistency(config_name="E-minilm"), WordOverlap()
+        stopped, order = ours, ["word_overlap", "ctc_consistency"]
+    members = {"ctc_consistency": ours, "word_overlap": theirs}
+    combined = nlgmetrics.combine({name: members[name] for name in order})
+    first, rest = ({name: values[:1] for name, values in THREE.items()}, {k: v[1:] for k, v in THREE.items()})
+    combined.add_batch(**first)
+    stopped.when = when
+    with pytest.raises(KeyboardInterrupt):
+        combined.add_batch(**rest)
+    combined.add_batch(**rest)  # the same batch again, as a user would after Ctrl-C
+    result = combined.compute()
+    alone = nlgmetrics.load("ctc_consistency", "E-minilm").compute(
+        predictions=THREE["predictions"], sources=THREE["sources"]
+    )
+    assert result["ctc_consistency_scores"] == alone["scores"] and len(alone["scores"]) == 3
+    assert result["ctc_consistency_mean_score"] == alone["mean_score"]
+    assert result["examples"] == 3
+    assert (
+        result["per_example"]
+        == WordOverlap().compute(predictions=THREE["predictions"], references=THREE["references"])[
+            "per_example"
+        ]
+    )
+
+
+def test_members_holding_different_counts_are_refused_and_keep_their_examples():
+    """Examples added to one member directly: compute() names each member's count instead of scoring 3
+    examples beside 2 others, and nothing is consumed."""
+    ours, theirs = nlgmetrics.load("ctc_consistency", "E-minilm"), WordOverlap()
+    combined = nlgmetrics.combine([theirs, ours])
+    combined.add_batch(**{name: values[:2] for name, values in THREE.items()})
+    ours.add_batch(predictions=THREE["predictions"][2:], sources=THREE["sources"][2:])
+    with pytest.raises(ValueError) as refused:
+        combined.compute()
+    assert str(refused.value).startswith(
+        "combine: the modules hold different numbers of examples (word_overlap 2, ctc_consistency 3)"
+    )
+    assert len(ours.compute()["scores"]) == 3 and theirs.compute()["examples"] == 2

@@ -456,3 +456,111 @@ def test_a_tokenizer_that_decodes_to_none_is_one_clear_line(tiny):
     ids = _ids(tiny["tokenizer"], SUMMARIES[:1])
     with pytest.raises(ValueError, match=r"tokenizer.batch_decode returned None for 1 rows of predictions"):
         compute_metrics(EvalPrediction(predictions=ids, label_ids=ids))
+
+
+# ---- issue 40: an order the inputs cannot confirm, and an empty set -------------------------------------
+
+RELEVANCE = ("ctc_relevance", "E-minilm")
+LONGER = DOCUMENTS[0] + " It will cost two million dollars and open in the autumn."
+"""Document 0 plus a sentence: cut at the training max_length, both decode to the same inputs."""
+NEAR = [DOCUMENTS[0], LONGER, *DOCUMENTS[1:4]]
+NEAR_SUMMARIES = [SUMMARIES[0], "The new library will cost two million dollars.", *SUMMARIES[1:4]]
+SWAPPED = [1, 0, 2, 3, 4]
+"""The raw texts' order with the two near-duplicates swapped."""
+
+
+@pytest.fixture(scope="module")
+def near(tiny, tmp_path_factory) -> dict:
+    """An eval set whose examples 0 and 1 are a document and that document plus a sentence, with the generations
+    and the ctc_relevance numbers (sources raw, references from the labels) in the right and the swapped
+    order."""
+    data = eval_dataset(tiny["tokenizer"], NEAR, NEAR_SUMMARIES)
+    assert data["input_ids"][0] == data["input_ids"][1]  # the inputs show no difference
+    trainer = seq2seq_trainer(tiny["model"], tiny["tokenizer"], data, tmp_path_factory.mktemp("near"))
+    generations = decode(tiny["tokenizer"], trainer.predict(data).predictions)
+    labels = [s.lower() for s in NEAR_SUMMARIES]  # the labels decoded: the uncased vocabulary lowercases
+    module = nlgmetrics.load(*RELEVANCE)
+    score = {
+        order: module.compute(predictions=generations, references=labels, sources=[NEAR[i] for i in ids])
+        for order, ids in (("right", range(5)), ("swapped", SWAPPED))
+    }
+    return {"data": data, "right": score["right"]["mean_score"], "swapped": score["swapped"]["mean_score"]}
+
+
+@pytest.mark.parametrize("order", ["right", "swapped"])
+@pytest.mark.parametrize("shown_by", ["callback", "include_for_metrics"])
+def test_near_duplicates_the_inputs_cannot_tell_apart_are_refused_in_either_order(
+    tiny, near, tmp_path, order, shown_by
+):
+    """Issue 40 §2: the raw list had the two swapped and the wrong number was logged with no word (here the
+    swapped order scores differently from the right one); the inputs fit either order, so neither is taken."""
+    assert abs(near["swapped"] - near["right"]) > TOLERANCE  # the wrong order is another number
+    sources = NEAR if order == "right" else [NEAR[i] for i in SWAPPED]
+    compute_metrics = nlgmetrics.for_trainer(tiny["tokenizer"], {"relevance": RELEVANCE}, sources=sources)
+    trainer = seq2seq_trainer(
+        tiny["model"],
+        tiny["tokenizer"],
+        near["data"],
+        tmp_path,
+        compute_metrics,
+        callbacks=[compute_metrics] if shown_by == "callback" else None,
+        include_for_metrics=["inputs"] if shown_by == "include_for_metrics" else [],
+    )
+    with pytest.raises(ValueError) as refused:
+        trainer.evaluate()
+    message = str(refused.value)
+    assert "\n" not in message
+    assert message.startswith(
+        "the inputs cannot tell examples 0 and 1 apart: sources[0] and sources[1] differ ("
+    )  # each shown from a little before the first difference: the end of the shorter one
+    assert repr("..." + DOCUMENTS[0][-20:]) in message and "It will cost" in message
+    assert (
+        "but example 0's inputs 'the city council voted on monday to build a new' and example 1's" in message
+    )
+    assert "so the order of the raw texts cannot be confirmed and nothing is scored" in message
+    assert "give the raw references too (the labels then tell them apart)" in message
+    assert 'keep such near-duplicates out of the eval set, or give sources="inputs"' in message
+
+
+def test_raw_references_whose_labels_tell_near_duplicates_apart_confirm_the_order(tiny, near, tmp_path):
+    """With the references as raw texts too, the labels tell the two apart: the right order is scored (the
+    same number as compute() on the right texts), the swapped rows are refused."""
+    logged = {}
+    for order, ids in (("right", range(5)), ("swapped", SWAPPED)):
+        compute_metrics = nlgmetrics.for_trainer(
+            tiny["tokenizer"],
+            {"relevance": RELEVANCE},
+            sources=[NEAR[i] for i in ids],
+            references=[NEAR_SUMMARIES[i].lower() for i in ids],
+        )
+        trainer = seq2seq_trainer(
+            tiny["model"],
+            tiny["tokenizer"],
+            near["data"],
+            tmp_path,
+            compute_metrics,
+            callbacks=[compute_metrics],
+        )
+        if order == "swapped":
+            with pytest.raises(ValueError, match="the inputs cannot tell examples 0 and 1 apart"):
+                trainer.evaluate()
+        else:
+            logged = trainer.evaluate()
+    assert abs(logged["eval_relevance"] - near["right"]) <= TOLERANCE
+
+
+@pytest.mark.parametrize("compute_result", [None, True], ids=["whole-set", "batch_eval_metrics"])
+@pytest.mark.parametrize("sources", [[], {"eval": []}, "inputs"], ids=["list", "by-split", "inputs"])
+def test_an_empty_set_gives_the_empty_result_with_one_warning(tokenizer, sources, compute_result):
+    """Issue 40 §9: sources=[] with 0 generations raised IndexError (the tokenizer on an empty list); an empty
+    set gives what compute() gives for zero examples, NaN means, as with sources="inputs", with one warning."""
+    compute_metrics = nlgmetrics.for_trainer(
+        tokenizer, {"c": CONSISTENCY, "o": WordOverlap()}, sources=sources
+    )
+    empty = np.zeros((0, 4), dtype=np.int64)
+    eval_pred = EvalPrediction(predictions=empty, label_ids=empty, inputs=empty)
+    with pytest.warns(NLGMetricsWarning, match="c is NaN: the evaluated set has no examples") as caught:
+        logged = compute_metrics(eval_pred, *([] if compute_result is None else [compute_result]))
+    assert len([w for w in caught if issubclass(w.category, NLGMetricsWarning)]) == 1
+    assert set(logged) == {"c", "word_overlap", "examples"} and logged["examples"] == 0.0
+    assert np.isnan(logged["c"]) and np.isnan(logged["word_overlap"])

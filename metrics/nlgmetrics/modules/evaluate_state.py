@@ -1,7 +1,7 @@
 """The only place that reads or writes ``evaluate.Metric``'s private state (evaluate 0.4.x).
 
-``NLGMetric`` and ``combine`` need four things evaluate has no public API for: whether examples are
-being streamed into its Arrow cache (``writer``), starting an empty shard so that a process with no
+``NLGMetric`` and ``combine`` need five things evaluate has no public API for: whether examples are
+being streamed into its Arrow cache (``writer``) and how many, starting an empty shard so that a process with no
 examples still joins a distributed ``compute()``, dropping the cache after a failed ``compute()``,
 and checking a batch as ``add_batch`` would without storing it. Each is one function here; ``tests/modules/test_evaluate_state.py`` pins the attribute names
 to the evaluate versions ``pyproject.toml`` allows, so an evaluate upgrade that renames them fails
@@ -31,6 +31,11 @@ PRIVATE_ATTRIBUTES = (
 def is_streaming(metric: Any) -> bool:
     """Examples were added with add/add_batch and wait in evaluate's cache."""
     return metric.writer is not None
+
+
+def held_examples(metric: Any) -> int:
+    """How many examples add/add_batch stored in evaluate's cache since the last compute() (0: none)."""
+    return 0 if metric.writer is None else len(metric.writer)
 
 
 def start_empty_shard(metric: Any, features: Any) -> None:
