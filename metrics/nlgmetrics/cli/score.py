@@ -155,7 +155,7 @@ def score_shard(scorer: FileScorer, inputs: dict[str, list], shard_dir: Path) ->
     )
 
     show_progress = scorer.show_progress and os.environ.get("RANK", "0") == "0"
-    with model_work(show_progress):
+    with model_work(show_progress, rows=False):  # a warning's indexes count within the rank's shard
         try:
             result = score_dataset(
                 scorer.spec.name,
