@@ -30,6 +30,9 @@ from .common import (
     read_rows,
 )
 
+ROW_LABEL = "id"
+"""The column that labels each row in the table (where a row has it; else its number)."""
+
 
 def score_columns(name: str, result: dict, n: int) -> dict[str, list]:
     """Per-example outputs (:func:`nlgmetrics.records.per_example`) as columns: ``scores`` → ``<name>``,
@@ -51,7 +54,7 @@ def format_table(
 ) -> str:
     """A plain-text table: each example's id (its ``id`` column, else the row number), the start of
     its text, then the score columns (the main one marked ↑ or ↓ by its direction)."""
-    ids = [str(row.get("id", i)) for i, row in enumerate(rows)]
+    ids = [str(row.get(ROW_LABEL, i)) for i, row in enumerate(rows)]
     id_width = min(max([2, *map(len, ids)]), 24)
     arrow = {True: " ↑", False: " ↓", None: ""}[higher_is_better]
     titles = [c + arrow if c == main_column else c for c in columns]
@@ -89,7 +92,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not rows:
         raise CLIError(f"{path} has no rows")
     inputs = scorer.inputs(rows, path)
-    ignored = unused_columns(rows, scorer.spec.inputs_for(scorer.config), scorer.columns)
+    ignored = unused_columns(rows, scorer.spec.inputs_for(scorer.config), scorer.columns, label=ROW_LABEL)
 
     world = int(os.environ.get("WORLD_SIZE", "1"))
     if world == 1 and processes > 1:
