@@ -56,3 +56,16 @@ def test_the_command_line_names_rows_from_1_in_every_warning(tmp_path, capsys):
     blank, long = sorted(lines, key=lambda line: "longer" in line)
     assert "row 1 (predictions)" in blank and "predictions[0]" not in blank
     assert "(rows 2, 3, 4, 6)" in long and "0-based" not in long
+
+
+def test_each_process_of_a_sharded_run_names_the_files_rows(tmp_path, capfd):
+    """``--num-processes 2``: each process scores its shard (rows 1-3, rows 4-6) and names its examples by
+    their row in the file, not by their index in the shard."""
+    data = tmp_path / "data.jsonl"
+    data.write_text(
+        "".join(json.dumps({"predictions": p, "sources": s}) + "\n" for p, s in zip(PREDICTIONS, SOURCES))
+    )
+    args = ["score", str(data), "--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
+    assert cli.main([*args, "--num-processes", "2"]) == 0
+    lines = [line for line in capfd.readouterr().err.splitlines() if "longer than the aligner reads" in line]
+    assert sorted(line.split("(rows ")[1].split(")")[0] for line in lines) == ["2, 3", "4, 6"], lines

@@ -157,8 +157,9 @@ def score_shard(scorer: FileScorer, inputs: dict[str, list], shard_dir: Path) ->
         score_dataset,
     )
 
-    show_progress = scorer.show_progress and os.environ.get("RANK", "0") == "0"
-    with model_work(show_progress, rows=False):  # a warning's indexes count within the rank's shard
+    rank, world = int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
+    show_progress = scorer.show_progress and rank == 0
+    with model_work(show_progress, shard_start(len(next(iter(inputs.values()))), rank, world)):
         try:
             result = score_dataset(
                 scorer.spec.name,
@@ -172,6 +173,17 @@ def score_shard(scorer: FileScorer, inputs: dict[str, list], shard_dir: Path) ->
             raise CLIError(f"--shard-dir {shard_dir}: {err}") from err
         end_process_group()  # not on an error: a barrier would wait for the failed rank
     return result
+
+
+def shard_start(n: int, rank: int, world: int) -> int:
+    """The 0-based row where ``rank``'s shard of ``n`` rows starts: contiguous shards, the first ``n % world``
+    one row longer (accelerate's ``split_between_processes``, which :func:`score_dataset` shards with).
+
+    >>> [shard_start(10, rank, 4) for rank in range(4)]
+    [0, 3, 6, 8]
+    """
+    size, longer = divmod(n, world)
+    return rank * size + min(rank, longer)
 
 
 def report(
