@@ -198,13 +198,13 @@ def awaiting_pin(spec: ModuleSpec) -> list[str]:
 
 
 def config_table(spec: ModuleSpec) -> str:
-    """Every config with the weights it loads (Hub repo @ pinned revision), its licence and marks; a family's
+    """Every config with the weights it loads (Hub repo @ revision: a commit id where pinned), its licence and marks; a family's
     card.py may add columns with ``config_columns(config, weights)`` (cells before and after the weights)."""
     hook = getattr(family_part(spec.family, "card"), "config_columns", None)
     extra = {c: hook(c, config_weights(spec, c)) if hook else ({}, {}) for c in spec.configs}
     before, after = extra[spec.configs[0]]
     waiting, unpinned = unpublished(spec), awaiting_pin(spec)
-    columns = ["config", *before, "weights (Hub repo @ pinned revision)", *after, "licence", "note"]
+    columns = ["config", *before, "weights (Hub repo @ revision)", *after, "licence", "note"]
     rows = ["| " + " | ".join(columns) + " |", "|---" * len(columns) + "|"]
     for config in spec.configs:
         weights = config_weights(spec, config)

@@ -94,11 +94,19 @@ def gather_columns(
 
 
 def unused_columns(
-    rows: Sequence[Mapping[str, Any]], fields: Sequence[str], columns: Mapping[str, str | None] | None = None
+    rows: Sequence[Mapping[str, Any]],
+    fields: Sequence[str],
+    columns: Mapping[str, str | None] | None = None,
+    label: str | None = None,
 ) -> list[str]:
     """The rows' columns that feed none of ``fields`` (each read from ``columns[field]``, else the field's own
     name), in order of first appearance. One rule everywhere: the command line, the Space's batch tab and its
-    ``/score`` endpoint score the fields, ignore these columns (a file's are kept in its output) and name them."""
-    used = {(columns or {}).get(field) or field for field in fields}
+    ``/score`` endpoint score the fields, ignore these columns (a file's are kept in its output) and name them.
+    The column ``label`` names the rows where they are shown (an ``id``): it is used, so it is not among them.
+
+    >>> unused_columns([{"id": 1, "text": "a", "judge": 2}], ["predictions"], {"predictions": "text"}, "id")
+    ['judge']
+    """
+    used = {(columns or {}).get(field) or field for field in fields} | {label}
     seen = dict.fromkeys(str(key) for row in rows if isinstance(row, Mapping) for key in row)
     return [column for column in seen if column not in used]

@@ -84,15 +84,16 @@ def quiet_downloads(quiet: bool) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def one_line_warnings() -> Iterator[None]:
-    """nlgmetrics' own warnings as ``nlgmetrics: warning: ...`` lines (others as Python prints them)."""
+def one_line_warnings(wording: Callable[[str], str] = str) -> Iterator[None]:
+    """nlgmetrics' own warnings as ``nlgmetrics: warning: ...`` lines, in ``wording`` (the command line's
+    rows for the examples), and others as Python prints them."""
     from .core.runtime import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
 
     original = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, NLGMetricsWarning):
-            print(f"nlgmetrics: warning: {message}", file=sys.stderr)
+            print(f"nlgmetrics: warning: {wording(str(message))}", file=sys.stderr)
         else:
             original(message, category, filename, lineno, file, line)
 

@@ -75,15 +75,19 @@ def test_cli_reads_csv_with_mapped_columns_and_several_references(tmp_path):
 
 
 def test_columns_that_feed_no_field_are_kept_and_named_as_not_scored(tmp_path, capsys):
-    """Issue 33 §20: one rule with the Space's batch tab and /score: other columns are ignored, and named."""
+    """Issue 33 §20: one rule with the Space's batch tab and /score: other columns are ignored, and named;
+    issue 40 §19: ``id`` labels the rows (``--table``), so it is not one of them."""
     rows = [{"id": "a", "summary": "The cat sat.", "sources": "A cat sat on the mat.", "judge": 3}]
     path = write_jsonl(tmp_path / "judged.jsonl", rows)
     args = ["score", str(path), "--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
     assert cli.main([*args, "--column", "predictions=summary"]) == 0
     assert (
-        f"nlgmetrics: note: {path}: columns not scored (kept in the output): id, judge\n"
+        f"nlgmetrics: note: {path}: columns not scored (kept in the output): judge\n"
         in capsys.readouterr().err
     )
+    labelled = write_jsonl(tmp_path / "labelled.jsonl", [{k: v for k, v in rows[0].items() if k != "judge"}])
+    assert cli.main(["score", str(labelled), *args[2:], "--column", "predictions=summary"]) == 0
+    assert "not scored" not in capsys.readouterr().err
     (scored,) = [json.loads(line) for line in (tmp_path / "judged.ctc_consistency.jsonl").open()]
     assert (
         scored["id"] == "a" and scored["judge"] == 3 and -1 <= scored["ctc_consistency"] <= 1

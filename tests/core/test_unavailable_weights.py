@@ -61,12 +61,12 @@ def test_every_unpublished_weight_names_its_conversion_and_the_configs_that_load
         assert registry.cli_wording(advice) == cli
 
 
-def test_an_unpublished_default_fails_with_its_conversion_without_asking_the_hub(
+def test_an_unpublished_config_fails_with_its_conversion_without_asking_the_hub(
     monkeypatch, hub_down, fresh_model_cache
 ):
     spec = missing(monkeypatch, ctc_weight_name("D-cnndm", "doc_to_summ"))
     with pytest.raises(WeightsUnavailableError) as err:
-        nlgmetrics.load("ctc_consistency", device="cpu")
+        nlgmetrics.load("ctc_consistency", "D-cnndm", device="cpu")
     message = str(err.value)
     assert "is not published on the Hub yet" in message and spec.conversion in message
     assert "could not be reached" not in message and "\n" not in message

@@ -133,7 +133,7 @@ def test_huge_and_non_english_texts_never_crash_a_batch():
     huge = "word " * 20_000
     predictions = ["短い要約です。", "Ein kurzer Satz.", huge, "🙂 emoji only 🙂", "ok"]
     sources = [huge, "日本語の文書です。", "x", "y", "ok"]
-    with pytest.warns(NLGMetricsWarning, match="examples 0, 2"):
+    with pytest.warns(NLGMetricsWarning, match="examples at 0-based indexes 0, 2"):
         result = CTCScorer(aspect_spec("consistency"), "E-minilm").score(predictions, sources=sources)
     assert all(math.isfinite(s) for s in result["scores"])
 

@@ -54,7 +54,7 @@ def test_every_config_through_evaluate_load(name):
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_default_config_is_the_papers_best_registered_variant(name):
+def test_default_config_is_the_best_variant_on_the_hub(name):
     metric = evaluate.load(str(REPO / "metrics" / name), device="cpu")
     assert metric.config_name == "default"
     assert metric.scorer.choice.name == ASPECTS[name.removeprefix("ctc_")].default_variant

@@ -32,7 +32,15 @@ def components(demo, kind) -> list:
 
 @pytest.fixture
 def default_weights_missing(monkeypatch):
-    """ctc_consistency's default config D-cnndm pinned to a revision that is in no cache (offline)."""
+    """ctc_consistency's default config (E-bert) pinned to a revision that is in no cache (offline)."""
+    key = SPECS["ctc_consistency"].weights_of(SPECS["ctc_consistency"].default_config)[0].name
+    monkeypatch.setitem(WEIGHTS, key, dataclasses.replace(WEIGHTS[key], revision=MISSING))
+    return f"hf download {WEIGHTS[key].repo_id} --revision {MISSING}"  # on the Hub: the advice downloads it
+
+
+@pytest.fixture
+def d_cnndm_missing(monkeypatch):
+    """D-cnndm, the paper's best consistency aligner, pinned to a revision that is in no cache (offline)."""
     key = ctc_weight_name("D-cnndm", "doc_to_summ")
     monkeypatch.setitem(WEIGHTS, key, dataclasses.replace(WEIGHTS[key], revision=MISSING))
     return WEIGHTS[key].conversion  # D-cnndm is not on the Hub yet: the advice is its conversion
@@ -97,14 +105,14 @@ def test_default_config_without_weights_falls_back_to_the_offline_config_with_a_
 ):
     module, banner = load_for_widget("ctc_consistency")
     assert module.config == "E-minilm"
-    assert "instead of the default `D-cnndm`" in banner and f"`{default_weights_missing}`" in banner
-    assert "D-cnndm unavailable; showing E-minilm" in capsys.readouterr().err
+    assert "instead of the default `E-bert`" in banner and f"`{default_weights_missing}`" in banner
+    assert "E-bert unavailable; showing E-minilm" in capsys.readouterr().err
     demo = build_widget("ctc_consistency")
     assert demo.nlgmetrics_config == "E-minilm"
     assert any(default_weights_missing in str(md.value) for md in components(demo, gr.Markdown))
 
 
-def test_a_config_asked_for_by_name_does_not_fall_back(default_weights_missing, capsys):
+def test_a_config_asked_for_by_name_does_not_fall_back(d_cnndm_missing, capsys):
     with pytest.raises(WeightsUnavailableError, match="not published on the Hub yet"):
         load_for_widget("ctc_consistency", "D-cnndm")
     with pytest.raises(SystemExit) as exit_:
@@ -112,7 +120,7 @@ def test_a_config_asked_for_by_name_does_not_fall_back(default_weights_missing, 
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("nlgmetrics: error: ") and err.count("\n") == 1 and "not published" in err
-    assert default_weights_missing in err
+    assert d_cnndm_missing in err
 
 
 def test_app_options_and_gradios_host_and_port(monkeypatch, capsys):

@@ -161,7 +161,9 @@ def test_sentence_splitting_equals_nltk_punkt_tab(text):
 
 def test_a_5000_word_document_is_cut_at_1024_tokens_as_unieval_with_a_warning():
     metric = nlgmetrics.load("unieval", device="cpu")
-    with pytest.warns(NLGMetricsWarning, match="longer than 1024 tokens"):
+    with pytest.warns(
+        NLGMetricsWarning, match=r"1 of 1 examples \(example at 0-based index 0\) are longer than 1024"
+    ):
         ours = metric.compute(
             predictions=[PREDICTIONS[2]], sources=[LONG_DOCUMENT], dimensions=["coherence"], overall=False
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import re
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from ..columns import gather_columns, parse_column_items
 from ..console import argument_type, one_line_warnings, quiet_downloads
 from ..core.hub import WeightsUnavailableError, quiet_loading
 from ..core.registry import cli_wording
-from ..core.validation import check_inputs
+from ..core.validation import EXAMPLES_AT, check_inputs
 from ..modules import SPECS, loading
 from ..modules.spec import COMMON_LOAD_OPTIONS
 from ..records import file_format, read_records
@@ -42,11 +43,16 @@ def weights_error(err) -> str:
 
 
 @contextlib.contextmanager
-def model_work(show_progress: bool) -> Iterator[None]:
-    """Loading and scoring with a module: our warnings as one line each, the weights loaded quietly (no
-    Hub download bars with ``--no-progress``), and the errors the module raises for its inputs, options or
-    weights as a :class:`CLIError` (the one place that turns them into the one-line message)."""
-    with one_line_warnings(), quiet_loading(), quiet_downloads(not show_progress):
+def model_work(show_progress: bool, first: int = 0) -> Iterator[None]:
+    """Loading and scoring with a module: our warnings as one line each, naming the examples as the file's
+    rows from 1 (the inputs are the file's rows in order, from its 0-based row ``first``), the weights loaded
+    quietly (no Hub download bars with ``--no-progress``), and the errors the module raises for its inputs,
+    options or weights as a :class:`CLIError` (the one place that turns them into the one-line message)."""
+    with (
+        one_line_warnings(functools.partial(rows_not_indexes, first=first)),
+        quiet_loading(),
+        quiet_downloads(not show_progress),
+    ):
         try:
             yield
         except WeightsUnavailableError as err:
@@ -131,9 +137,23 @@ def same_path(first: str | os.PathLike, second: str | os.PathLike) -> bool:
     return os.path.exists(first) and os.path.exists(second) and os.path.samefile(first, second)
 
 
-def rows_not_indexes(message: str) -> str:
-    """A check's message about ``field[i]`` as the file's 1-based row: ``row i+1 (field)``."""
-    return re.sub(r"\b([a-z_]+)\[(\d+)\]", lambda m: f"row {int(m[2]) + 1} ({m[1]})", message)
+def rows_not_indexes(message: str, first: int = 0) -> str:
+    """A check's or a warning's message about ``field[i]`` as the file's 1-based row, ``row i+1 (field)``, and
+    about examples at 0-based indexes (:func:`~nlgmetrics.core.validation.examples_at`) as ``rows i+1, ...``;
+    ``first``: the 0-based row of index 0 (a shard's start).
+
+    >>> rows_not_indexes("predictions[0] is empty; examples at 0-based indexes 1, 4 and 2 more were cut")
+    'row 1 (predictions) is empty; rows 2, 5 and 2 more were cut'
+    >>> rows_not_indexes("example at 0-based index 0", first=10)
+    'row 11'
+    """
+    message = re.sub(r"\b([a-z_]+)\[(\d+)\]", lambda m: f"row {first + int(m[2]) + 1} ({m[1]})", message)
+
+    def rows(m: re.Match) -> str:
+        numbers = [str(first + int(i) + 1) for i in m[1].split(", ")]
+        return f"row{'s' * (len(numbers) > 1 or bool(m[2]))} {', '.join(numbers)}{m[2]}"
+
+    return EXAMPLES_AT.sub(rows, message)
 
 
 def parse_columns(spec: ModuleSpec, items: list[str], config: str | None = None) -> dict[str, str]:

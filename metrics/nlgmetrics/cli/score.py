@@ -30,6 +30,9 @@ from .common import (
     read_rows,
 )
 
+ROW_LABEL = "id"
+"""The column that labels each row in the table (where a row has it; else its number)."""
+
 
 def score_columns(name: str, result: dict, n: int) -> dict[str, list]:
     """Per-example outputs (:func:`nlgmetrics.records.per_example`) as columns: ``scores`` → ``<name>``,
@@ -51,7 +54,7 @@ def format_table(
 ) -> str:
     """A plain-text table: each example's id (its ``id`` column, else the row number), the start of
     its text, then the score columns (the main one marked ↑ or ↓ by its direction)."""
-    ids = [str(row.get("id", i)) for i, row in enumerate(rows)]
+    ids = [str(row.get(ROW_LABEL, i)) for i, row in enumerate(rows)]
     id_width = min(max([2, *map(len, ids)]), 24)
     arrow = {True: " ↑", False: " ↓", None: ""}[higher_is_better]
     titles = [c + arrow if c == main_column else c for c in columns]
@@ -89,7 +92,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not rows:
         raise CLIError(f"{path} has no rows")
     inputs = scorer.inputs(rows, path)
-    ignored = unused_columns(rows, scorer.spec.inputs_for(scorer.config), scorer.columns)
+    ignored = unused_columns(rows, scorer.spec.inputs_for(scorer.config), scorer.columns, label=ROW_LABEL)
 
     world = int(os.environ.get("WORLD_SIZE", "1"))
     if world == 1 and processes > 1:
@@ -154,8 +157,9 @@ def score_shard(scorer: FileScorer, inputs: dict[str, list], shard_dir: Path) ->
         score_dataset,
     )
 
-    show_progress = scorer.show_progress and os.environ.get("RANK", "0") == "0"
-    with model_work(show_progress):
+    rank, world = int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
+    show_progress = scorer.show_progress and rank == 0
+    with model_work(show_progress, shard_start(len(next(iter(inputs.values()))), rank, world)):
         try:
             result = score_dataset(
                 scorer.spec.name,
@@ -169,6 +173,17 @@ def score_shard(scorer: FileScorer, inputs: dict[str, list], shard_dir: Path) ->
             raise CLIError(f"--shard-dir {shard_dir}: {err}") from err
         end_process_group()  # not on an error: a barrier would wait for the failed rank
     return result
+
+
+def shard_start(n: int, rank: int, world: int) -> int:
+    """The 0-based row where ``rank``'s shard of ``n`` rows starts: contiguous shards, the first ``n % world``
+    one row longer (accelerate's ``split_between_processes``, which :func:`score_dataset` shards with).
+
+    >>> [shard_start(10, rank, 4) for rank in range(4)]
+    [0, 3, 6, 8]
+    """
+    size, longer = divmod(n, world)
+    return rank * size + min(rank, longer)
 
 
 def report(

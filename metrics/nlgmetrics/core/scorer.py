@@ -7,9 +7,6 @@ one the module, the command line and the Space read) checks the options and ever
 checked (``evaluate``'s compute() checks them itself and calls it directly), and nothing below it checks
 again. A family writes :meth:`Scorer.weights` and :meth:`Scorer._score`; its inputs and options are its
 spec's.
-
->>> listed([f"predictions[{i}]" for i in range(10)], limit=3)
-'predictions[0], predictions[1], predictions[2] and 7 more'
 """
 
 from __future__ import annotations
@@ -31,12 +28,6 @@ from .validation import FIELDS
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
-
-
-def listed(labels: Sequence[str], limit: int = 8) -> str:
-    """The first ``limit`` labels joined with commas, then how many more (for warnings)."""
-    shown = ", ".join(labels[:limit])
-    return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
 
 
 def refuse_int8(spec: Any, quantize: str | None, config: str | None) -> None:

@@ -30,10 +30,38 @@ column, converted to a list of plain strings once, here:
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
+
+
+def listed(labels: Sequence[str], limit: int = 8) -> str:
+    """The first ``limit`` labels joined with commas, then how many more (for warnings).
+
+    >>> listed([f"predictions[{i}]" for i in range(10)], limit=3)
+    'predictions[0], predictions[1], predictions[2] and 7 more'
+    """
+    shown = ", ".join(labels[:limit])
+    return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "")
+
+
+def examples_at(indexes: Sequence[int]) -> str:
+    """Examples named in a warning by their 0-based index, as Python indexes them (and as a check's
+    ``predictions[3]`` does); the command line says rows from 1 instead (:data:`EXAMPLES_AT`).
+
+    >>> examples_at([5, 1, 2]), examples_at([3])
+    ('examples at 0-based indexes 1, 2, 5', 'example at 0-based index 3')
+    """
+    shown = sorted(set(indexes))
+    many = len(shown) != 1
+    return f"example{'s' * many} at 0-based index{'es' * many} {listed([str(i) for i in shown])}"
+
+
+EXAMPLES_AT = re.compile(r"\bexamples? at 0-based index(?:es)? (\d+(?:, \d+)*)((?: and \d+ more)?)")
+"""What :func:`examples_at` writes: group 1 the indexes, group 2 how many more (the command line's rows)."""
+
 
 FIELDS = {
     "predictions": "the generated texts being judged (y)",

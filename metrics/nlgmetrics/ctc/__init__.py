@@ -2,7 +2,7 @@
 
 >>> from nlgmetrics.ctc import ASPECTS, variants_for
 >>> ASPECTS["consistency"].default_variant, variants_for("groundedness")[:3]
-('D-cnndm', ['E-bert', 'E-roberta', 'E-roberta-mnli'])
+('E-bert', ['E-bert', 'E-roberta', 'E-roberta-mnli'])
 
 The table of aspects and variants imports no model library; :class:`CTCScorer` and
 :func:`ctc_score` load on first use.

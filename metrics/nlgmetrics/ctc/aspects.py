@@ -82,6 +82,9 @@ class Aspect:
     aggregation: str
     remove_stopwords: bool
     default_variant: str
+    """The default config: the best variant whose weights load from the Hub (docs/weights.md)."""
+    paper_variant: str
+    """The variant the paper found best for the aspect (the default once its weights are on the Hub)."""
     combine: Callable[[Mapping[str, float]], float]
 
     @property
@@ -104,6 +107,7 @@ ASPECTS: dict[str, Aspect] = {
             (Align("doc_to_summ", "predictions", "sources"),),
             "mean",
             False,
+            "E-bert",
             "D-cnndm",
             lambda s: s[Y_X],
         ),
@@ -117,6 +121,7 @@ ASPECTS: dict[str, Aspect] = {
             "mean",
             False,
             "E-roberta",
+            "E-roberta",
             lambda s: s[Y_X] * _mean([v for k, v in s.items() if k.startswith("references")]),
         ),
         Aspect(
@@ -129,6 +134,7 @@ ASPECTS: dict[str, Aspect] = {
             "mean",
             False,
             "E-roberta-mnli",
+            "E-roberta-mnli",
             lambda s: harmonic_mean(s[X_Y], s[Y_X]),
         ),
         Aspect(
@@ -137,6 +143,7 @@ ASPECTS: dict[str, Aspect] = {
             (Align("fact_history_to_response", "predictions", CONTEXT_AND_SOURCE),),
             "sum",
             True,
+            "E-minilm",
             "D-topical_chat",
             lambda s: s[Y_CX],
         ),
@@ -146,6 +153,7 @@ ASPECTS: dict[str, Aspect] = {
             (Align("fact_to_response", "predictions", "contexts"),),
             "sum",
             True,
+            "E-minilm",
             "R-topical_chat",
             lambda s: s[Y_C],
         ),

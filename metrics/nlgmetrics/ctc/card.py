@@ -190,8 +190,9 @@ PAPER = {
 """Each aspect's human judgments, the paper's correlations per variant, and the keys of our E-minilm
 correlations in ``benchmarks/results/minilm_layer_selection.json``."""
 
-LIMITATIONS = """- Inputs longer than the encoder window (512 tokens with special tokens for BERT and RoBERTa) are truncated
-  as the reference does, with one warning per `compute()` call: the end of a long document is not seen
+LIMITATIONS = """- Inputs longer than the model window (512 tokens with special tokens for every registered encoder; D reads
+  the first 256 of the scored text) are truncated as the reference does, with one warning per `compute()`
+  call naming the model loaded and what it reads: the end of a long document is not seen
   (`long_inputs="window"` reads it in windows).
 - Embedding matching works best when both texts carry a similar volume of information (the paper's
   finding); for abstractive summaries (XSum) E aligners correlate poorly with humans.

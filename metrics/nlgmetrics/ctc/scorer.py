@@ -26,6 +26,7 @@ context side ``b`` of each alignment ``align(a → b)`` in overlapping windows, 
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -34,8 +35,8 @@ from ..core import runtime
 from ..core.hub import naming_option
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed
-from ..core.validation import is_blank
+from ..core.scorer import Scorer
+from ..core.validation import examples_at, is_blank, listed
 from ..modules.spec import ModuleSpec
 from .aligners import load_aligner
 from .aligners.base import (
@@ -249,7 +250,7 @@ class CTCScorer(Scorer):
         undefined = [i for i, s in enumerate(scores) if math.isnan(s)]
         if undefined:
             blank_fields = [label for i in undefined for label in blank[i]]
-            no_tokens = [str(i) for i in undefined if not blank[i]]
+            no_tokens = [i for i in undefined if not blank[i]]
             reasons = []
             if blank_fields:
                 reasons.append(
@@ -257,38 +258,38 @@ class CTCScorer(Scorer):
                     + listed(blank_fields)
                 )
             if no_tokens:
-                reasons.append(f"no token the aligner can score: examples {listed(no_tokens)}")
+                reasons.append(f"no token the aligner can score: {examples_at(no_tokens)}")
             runtime.warn(
                 f"{name}: {len(undefined)} of {len(scores)} examples have {'; '.join(reasons)}; their score "
                 f"is NaN and mean_score averages the other {len(scores) - len(undefined)}."
             )
-        cut = [(job, a) for job, a in zip(jobs, alignments) if a.truncated]
+        cut = [job for job, a in zip(jobs, alignments) if a.truncated]
         if cut:
-            examples = listed([str(i) for i in sorted({job.index for job, _ in cut})])
-            count = len({job.index for job, _ in cut})
-            limit = f"{self.choice.kind}: {_LIMITS[self.choice.kind]}"
-            if long_inputs == "window":
-                where = ", ".join(dict.fromkeys(job.label for job, _ in cut))
-                runtime.warn(
-                    f"{name}: {count} examples have an aligned text longer than the aligner reads ({limit}); "
-                    f"it was cut as the reference implementation does (examples {examples}; in {where}). "
-                    "long_inputs='window' reads only the context side b of each alignment a→b in overlapping "
-                    f"windows; the aligned text a is always cut{_WINDOW_LIMITS.get(self.choice.kind, '')}."
-                )
-            else:
-                runtime.warn(
-                    f"{name}: {count} examples have a text longer than the aligner reads ({limit}); it was cut "
-                    f"as the reference implementation does (examples {examples}). long_inputs='window' reads "
-                    "the context side b of each alignment a→b in overlapping windows instead (the aligned "
-                    "text a is still cut)."
-                )
+            self._warn_long(name, cut, long_inputs)
+
+    def _warn_long(self, name: str, cut: list[_Job], long_inputs: str) -> None:
+        """One warning for the examples with a text longer than the aligners read, naming each model loaded."""
+        examples = examples_at([job.index for job in cut])
+        count = len({job.index for job in cut})
+        sources = dict.fromkeys(self.sources[job.direction] for job in cut)
+        limit = "; ".join(f"{s.kind} {s.model}: {self.aligners[s].reads()}" for s in sources)
+        if long_inputs == "window":
+            where = ", ".join(dict.fromkeys(re.sub(r"\[\d+\]", "", job.label) for job in cut))
+            runtime.warn(
+                f"{name}: {count} examples have an aligned text longer than the aligner reads ({limit}); "
+                f"it was cut as the reference implementation does ({examples}; in {where}). "
+                "long_inputs='window' reads only the context side b of each alignment a→b in overlapping "
+                f"windows; the aligned text a is always cut{_WINDOW_LIMITS.get(self.choice.kind, '')}."
+            )
+        else:
+            runtime.warn(
+                f"{name}: {count} examples have a text longer than the aligner reads ({limit}); it was cut "
+                f"as the reference implementation does ({examples}). long_inputs='window' reads "
+                "the context side b of each alignment a→b in overlapping windows instead (the aligned "
+                "text a is still cut)."
+            )
 
 
-_LIMITS = {
-    "E": "512 tokens per text for BERT and RoBERTa",
-    "D": "the first 256 tokens of the scored text, 512 for the pair",
-    "R": "512 tokens for the pair",
-}
 _WINDOW_LIMITS = {
     "R": " (R windows b only when a leaves half of the 512 tokens to it; otherwise the pair is cut longest-first)"
 }

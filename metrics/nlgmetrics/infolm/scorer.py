@@ -30,8 +30,8 @@ from ..core.masked_lm import MaskedLanguageModel
 from ..core.options import plain_scalar
 from ..core.registry import resolve_weight
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed
-from ..core.validation import check_inputs, is_blank
+from ..core.scorer import Scorer
+from ..core.validation import check_inputs, examples_at, is_blank, listed
 from ..modules.spec import ModuleSpec
 from .measures import _real, check_options
 from .options import DEFAULT_MODEL
@@ -439,17 +439,18 @@ class InfoLMScorer(Scorer):
                 f"infolm: {'; '.join(reasons)}, so no bag of distributions; {undefined} of {n} examples score "
                 "NaN and are left out of mean_score (an empty reference among others is skipped)."
             )
-        degenerate = [str(i) for i, s in enumerate(scores) if not math.isfinite(s) and has_bags[i]]
+        degenerate = [i for i, s in enumerate(scores) if not math.isfinite(s) and has_bags[i]]
         if degenerate:
             runtime.warn(
-                f"infolm: {measure.name} is not finite for examples {listed(degenerate)}: one bag gives "
+                f"infolm: {measure.name} is not finite for {examples_at(degenerate)}: one bag gives "
                 "zero probability to tokens the other needs (e.g. a very low temperature). The exact value "
                 "(±inf or NaN) is reported, not replaced as torchmetrics' nan_to_num does, and left out of mean_score."
             )
         truncated = [label for label, t in labelled if t.truncated]
         if truncated:
+            model = self.source.spec.repo_id if self.source.spec else self.source.path
             runtime.warn(
-                f"infolm: {listed(truncated)} are longer than the model window ({self.lm.window} tokens) "
+                f"infolm: {listed(truncated)} are longer than the window of {model} ({self.lm.window} tokens) "
                 "and were truncated, as the reference implementation does: their end is not scored."
             )
         fallback = [label for label, t in labelled if t.idf_fallback]

@@ -25,9 +25,9 @@ from ..core.model import ModelWrapper
 from ..core.registry import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed
+from ..core.scorer import Scorer
 from ..core.tokenize import tokenize
-from ..core.validation import is_blank
+from ..core.validation import examples_at, is_blank, listed
 from ..modules.spec import ModuleSpec
 from .sentences import sent_tokenize
 from .tasks import (
@@ -433,7 +433,7 @@ class UniEvalScorer(Scorer):
         if truncated:
             examples = sorted({slot.example for slot, t in slots if t in truncated})
             runtime.warn(
-                f"unieval: the questions of {len(examples)} of {n} examples (e.g. example {examples[0]}) are "
+                f"unieval: the questions of {len(examples)} of {n} examples ({examples_at(examples)}) are "
                 f"longer than {self.evaluator.max_length} tokens and were cut at the end, as UniEval does: "
                 "the end of the document, reference or fact is not read."
             )

@@ -27,9 +27,9 @@ from ..core.model import ModelWrapper
 from ..core.registry import ResolvedWeight, resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer, listed
+from ..core.scorer import Scorer
 from ..core.tokenize import tokenize
-from ..core.validation import is_blank
+from ..core.validation import is_blank, listed
 from ..modules.spec import ModuleSpec
 from .options import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs, require_spacy

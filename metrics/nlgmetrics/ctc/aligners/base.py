@@ -93,6 +93,8 @@ class Aligner(ModelWrapper, ABC):
     """
 
     kind: str = ""
+    max_length: int
+    """The longest input the model reads, in tokens, special tokens included."""
 
     @staticmethod
     @abstractmethod
@@ -110,6 +112,10 @@ class Aligner(ModelWrapper, ABC):
             lambda: cls.load_weights(source, run.device, run.dtype),
             name=source.label or source.source,
         )
+
+    def reads(self) -> str:
+        """How much text the model reads, in words (the long-input warning says it)."""
+        return f"{self.max_length} tokens per text"
 
     @abstractmethod
     def align(
@@ -153,6 +159,13 @@ class AlignerSource:
     """A short name for progress bars and reports."""
     weights: str = field(default="", compare=False, repr=False)
     """``repo@revision`` (or the embedding package or folder) for result signatures."""
+    repo: str = field(default="", compare=False, repr=False)
+    """A registered weight's Hub repo (its files may come from an embedding package)."""
+
+    @property
+    def model(self) -> str:
+        """The model in words, for warnings: the Hub repo, or the local folder."""
+        return self.repo or self.source
 
     def describe(self) -> str:
         layer = "" if self.layer is None else f"@layer{self.layer}"
@@ -163,7 +176,13 @@ def source_of(spec: WeightSpec, kind: str) -> AlignerSource:
     """The local files of an embedded package when installed, else the pinned Hub repo."""
     weight = resolve_weight(spec.name, role=ROLE_OF_KIND[kind], option="aligner")
     return AlignerSource(
-        kind, weight.path, weight.revision, spec.hidden_layer, label=spec.name, weights=weight.describe()
+        kind,
+        weight.path,
+        weight.revision,
+        spec.hidden_layer,
+        label=spec.name,
+        weights=weight.describe(),
+        repo=spec.repo_id,
     )
 
 

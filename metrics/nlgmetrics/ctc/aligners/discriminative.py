@@ -141,6 +141,9 @@ class DiscriminativeAligner(Aligner):
 
     max_length = MAX_LENGTH
 
+    def reads(self) -> str:
+        return f"the first {INPUT_CUT} tokens of the scored text, {self.max_length} for the pair"
+
     def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
         super().__init__(model, tokenizer, **common)
         self.aligned_label = (model.config.label2id or {}).get("ALIGNED", 0)

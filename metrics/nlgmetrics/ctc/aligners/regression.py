@@ -56,6 +56,9 @@ class RegressionAligner(Aligner):
     load_weights = staticmethod(load_regressor)
     max_length = MAX_LENGTH
 
+    def reads(self) -> str:
+        return f"{self.max_length} tokens for the pair"
+
     def _rows(
         self, pairs: list[tuple[str, str]], long_inputs: str
     ) -> tuple[list[dict], list[int], list[bool]]:

@@ -299,7 +299,8 @@ def _comparers(ctx: FamilyContext, shared: dict[str, Any]) -> tuple[Callable, Ca
     def shown(selected, chosen, records_a: list[dict], records_b: list[dict], files: bool = False) -> tuple:
         comparisons = compare_systems(ctx, selected, chosen, records_a, records_b, files)
         inputs = {f for name in selected for f in config_inputs(SPECS[name], chosen)}
-        ignored = unused_columns([*records_a, *records_b], sorted(inputs)) if files else []
+        rows = [*records_a, *records_b]  # the per-example table labels them as example_labels(records_a) says
+        ignored = unused_columns(rows, sorted(inputs), label=example_labels(records_a)[0]) if files else []
         per_example = per_example_table(comparisons, records_a, records_b)
         summary = summary_table(comparisons)
         return (
