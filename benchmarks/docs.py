@@ -77,6 +77,12 @@ KNOWN: dict[str, tuple[str, str]] = {
         "ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 python -m benchmarks.int8_choice --output int8_choice_avx2",
         "the same on the same CPU with torch's kernels capped at AVX2: a CPU without AVX-512 and bf16 units.",
     ),
+    "int8_decision": (
+        "python -m benchmarks.int8_decision --families ctc-E --examples 64 --rounds 3; "
+        "python -m benchmarks.int8_decision --families infolm --examples 8 --rounds 3 --merge",
+        "whether int8 earns its place: float32 against int8 for E-minilm and InfoLM, one and two threads "
+        "(see [Precision](precision.md#int8-only-where-it-speeds-up)).",
+    ),
     "unieval_meta_eval": (
         "python -m benchmarks.unieval_meta_eval",
         "UniEval's published tables, recomputed from its released predictions with `meta_evaluate` "

@@ -95,7 +95,7 @@ def markdown(report: dict) -> str:
         "# int8 against float32: does it speed up? (E-minilm, InfoLM)",
         "",
         f"{report['machine']}; modes interleaved within each round, medians over the rounds (each row says its "
-        "rounds and the load average as it ended). Written by `benchmarks/int8_decision.py`. Goal: int8 at least {GOAL}× "
+        f"rounds and the load average as it ended). Written by `benchmarks/int8_decision.py`. Goal: int8 at least {GOAL}× "
         "float32's speed, wall and CPU time, at every thread count.",
         "",
         "| family | examples | threads | float32 wall s | int8 wall s | speed-up | float32 CPU s | int8 CPU s "

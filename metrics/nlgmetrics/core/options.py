@@ -244,8 +244,8 @@ COMMON_LOAD_OPTIONS = (
     Option(
         "quantize",
         '"int8": the Linear layers of the transformer blocks in dynamic int8 on the CPU (per-token '
-        "activations, per-channel weights; faster where bf16 is not, scores move: see the card's Precision); "
-        "default: none",
+        "activations, per-channel weights; scores move; only where it was measured faster and within the "
+        "drift bound, InfoLM: see the card's Precision); default: none",
         check=check_choice(QUANTIZE_MODES),
     ),
 )
