@@ -274,7 +274,7 @@ def test_the_declared_parts_are_the_sub_scores_compute_returns(name):
 
 def test_trls_command_line_takes_a_ready_reward(tiny_lm, tmp_path):
     """``trl grpo --reward_funcs nlgmetrics.rewards.ctc_consistency``, as the docs write it: its default config
-    (D-cnndm, tiny here) reads the dataset's ``source`` column."""
+    (E-bert, tiny here) reads the dataset's ``source`` column."""
     rows = [json.dumps({"prompt": f"Summarize: {d}", "source": d}) for d in DOCUMENTS[:4]]
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "train.jsonl").write_text("\n".join(rows) + "\n")

@@ -108,14 +108,16 @@ def test_the_allowed_options_are_not_refused():
 
 
 def test_weights_neither_cached_nor_downloadable_are_named_when_the_reward_is_made(tmp_path):
-    """Offline with an empty Hugging Face cache (a fresh process): a reward on uncached weights (E-bert) and a
-    ready reward whose default weights are not published (TRL reads it at start-up) say so in one line; the
-    embedded E-minilm is made, and importing nlgmetrics.rewards makes no reward."""
+    """Offline with an empty Hugging Face cache (a fresh process): a reward on uncached weights (E-bert), one on
+    weights not published (D-cnndm) and a ready reward whose default weights are not cached (TRL reads it at
+    start-up) say so in one line; the embedded E-minilm is made, and importing nlgmetrics.rewards makes no
+    reward."""
     code = (
         "import importlib, nlgmetrics\n"
         "rewards = importlib.import_module('nlgmetrics.rewards')\n"
         "print(nlgmetrics.reward('ctc_consistency', 'E-minilm', sources='d').__name__)\n"
         "for make in (lambda: nlgmetrics.reward('ctc_consistency', 'E-bert', sources='d'),\n"
+        "             lambda: nlgmetrics.reward('ctc_consistency', 'D-cnndm', sources='d'),\n"
         "             lambda: getattr(rewards, 'ctc_consistency')):\n"
         "    try:\n"
         "        make()\n"
@@ -127,13 +129,15 @@ def test_weights_neither_cached_nor_downloadable_are_named_when_the_reward_is_ma
     env["PYTHONPATH"] = f"{Path(nlgmetrics.__file__).parents[1]}{os.pathsep}{ROOT}"  # this process's package
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
-    made, bert, ready = done.stdout.splitlines()
+    made, bert, unpublished, ready = done.stdout.splitlines()
     assert made == "ctc_consistency"
     bert_repo = SPECS["ctc_consistency"].weights_of("E-bert")[0].repo_id
     assert bert.startswith("WeightsUnavailableError 0 ctc_consistency (E-bert) cannot load: ")
     assert f"'{bert_repo}' at revision" in bert and "offline (HF_HUB_OFFLINE=1)" in bert
-    assert ready.startswith("WeightsUnavailableError 0 ctc_consistency (D-cnndm) cannot load: ")
-    assert "is not published on the Hub yet" in ready
+    assert unpublished.startswith("WeightsUnavailableError 0 ctc_consistency (D-cnndm) cannot load: ")
+    assert "is not published on the Hub yet" in unpublished
+    default = SPECS["ctc_consistency"].default_config
+    assert ready.startswith(f"WeightsUnavailableError 0 ctc_consistency ({default}) cannot load: ")
 
 
 # ---- §8: a module in reward_funcs -------------------------------------------------------------------------
