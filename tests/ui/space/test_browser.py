@@ -448,7 +448,7 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
     # the default falls back to E-minilm: the label shows the range of the config that scores
     choose(page, f"{family}-single-config", f"default ({spec.default_config})")
     status = wait_for_text(page, f"{family}-single-status", "scores instead")
-    assert f"The default, {spec.default_config}, cannot load here, so E-minilm scores instead" in status
+    assert f"The default, {spec.default_config}, cannot load here. E-minilm scores instead. " in status
     fallback = score_label(spec, "E-minilm")
     assert fallback != score_label(spec, spec.default_config) and fallback.endswith("range [-1, 1])")
     page.wait_for_selector(f"#{family}-single-score:has-text({quoted(fallback)})")
