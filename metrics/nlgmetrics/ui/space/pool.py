@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ...availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
@@ -507,16 +508,42 @@ def _user_error(err: BaseException):
 def chosen_load_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the precision a request chose, the rest of its options): each of :data:`SPACE_LOAD_OPTIONS` given is
     checked by its declaration and by what this machine runs (a one-line refusal before any model loads,
-    e.g. bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module."""
+    e.g. bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module. The precision
+    comes back under one name per mode (:func:`canonical_load`), so ``bf16`` and ``bfloat16`` share a model."""
     from ...core.runtime import Runtime  # torch: loaded when used (docs/architecture.md)
 
     load = {k: options[k] for k in SPACE_LOAD_OPTIONS if options.get(k) not in (None, DEFAULT)}
     rest = {k: v for k, v in options.items() if k not in SPACE_LOAD_OPTIONS}
     try:
-        Runtime.resolve(**load)
+        runtime = Runtime.resolve(**load)
     except ValueError as err:
         raise SpaceError(str(err)) from None
-    return load, rest
+    return canonical_load(runtime), rest
+
+
+def canonical_load(runtime: Any) -> dict[str, Any]:
+    """The precision of a resolved :class:`~nlgmetrics.core.runtime.Runtime` under one name per mode: the
+    default (float32, no quantization) is ``{}``, bf16 is ``{"dtype": "bfloat16"}``, int8 ``{"quantize": "int8"}``:
+    the pool's key and the merged requests' (:func:`pool_key`)."""
+    load: dict[str, Any] = {}
+    if runtime.dtype_name != "float32":
+        load["dtype"] = runtime.dtype_name
+    if runtime.quantize is not None:
+        load["quantize"] = runtime.quantize
+    return load
+
+
+def refuse_int8(spec: ModuleSpec, config: str, load: dict[str, Any]) -> None:
+    """``quantize="int8"`` on a config that refuses it: the refusal the module's constructor gives
+    (:meth:`~nlgmetrics.core.scorer.Scorer.refuse_int8`, the same function, the command line's order: the options'
+    refusal before any check of the weights)."""
+    from ...core.scorer import Scorer  # torch: loaded when used (docs/architecture.md)
+
+    owner = SimpleNamespace(spec=spec, runtime=SimpleNamespace(quantize=load.get("quantize")))
+    try:
+        Scorer.refuse_int8(owner, config)  # reads only the spec and the runtime's quantize
+    except ValueError as err:
+        raise SpaceError(str(err)) from None
 
 
 class Scored(NamedTuple):
@@ -550,7 +577,10 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
             f"{', '.join(spec.inputs_for(config if config in spec.configs else None))}); options only take "
             f"{name}.compute() options"
         )
+    if isinstance(config, str) and config in spec.configs:  # as the command line: before the weights' check
+        refuse_int8(spec, config, load)
     config, note = resolve_config(spec, config)
+    refuse_int8(spec, config, load)  # the default's fallback
     inputs = spec.inputs_for(config)  # the chosen config's (UniEval: the task's)
     # only compute() options: no weights, paths or code
     options = spec.check_call(None, options, config, complete=False)[1]
