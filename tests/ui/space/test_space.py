@@ -39,17 +39,7 @@ from nlgmetrics.ui.space import batch
 from nlgmetrics.ui.space.options import scoring_config
 from nlgmetrics.ui.uploads import read_upload, records_to_fields
 from nlgmetrics.ui.widget import score_label
-from tests.ui.space.helpers import REPO
-
-MISSING = "f" * 40
-
-
-@pytest.fixture
-def d_cnndm_missing(monkeypatch):
-    """The D-cnndm consistency checkpoint pinned to a revision that is in no cache (offline)."""
-    key = ctc_weight_name("D-cnndm", "doc_to_summ")
-    monkeypatch.setitem(WEIGHTS, key, dataclasses.replace(WEIGHTS[key], revision=MISSING))
-    return WEIGHTS[key].conversion  # D-cnndm is not on the Hub yet: the advice is its conversion
+from tests.ui.space.helpers import MISSING, REPO
 
 
 def test_every_registered_config_is_available_in_the_tiny_cache():
