@@ -19,7 +19,7 @@ from ...modules.spec import ModuleSpec
 from ...records import json_safe
 from ..limits import Limits, preload_pairs
 from ..widget import example_texts
-from . import batch, compare, single, zerogpu
+from . import batch, compare, malloc, single, zerogpu
 from .context import FamilyContext
 from .events import guarded
 from .options import ui_options
@@ -80,6 +80,7 @@ def build_space(limits: Limits | None = None):
     import gradio as gr
 
     limits = limits or Limits.from_env()
+    malloc.limit_arenas()  # before the server's threads: freed models stay reusable (malloc.py)
     zerogpu.prepare()  # on ZeroGPU, `spaces` patches torch before any model loads
     pool = ModelPool(limits)
     pool.preload(preload_pairs(limits.preload))  # before the first request

@@ -42,7 +42,7 @@ from ...modules import SPECS, loading
 from ...modules.spec import ModuleSpec
 from ..limits import Limits, check_option_sizes
 from ..uploads import records_to_fields
-from . import zerogpu
+from . import malloc, zerogpu
 from .merging import Merger
 
 DEFAULT = "(default)"
@@ -332,6 +332,7 @@ class ModelPool:
         drop_cached(models)
         del models, evicted
         free_memory(lambda: any(ref() is not None for ref in refs))  # gc only for cycles
+        malloc.trim()  # what the freed weights leave at the arenas' tops goes back to the system
 
     def _room_mb(self, needs: dict[tuple, dict]) -> float:
         """Megabytes of the sets of weights in ``needs`` that the pool does not hold now (the caller holds
