@@ -75,13 +75,19 @@ def _ordered_fields(specs: Sequence[ModuleSpec]) -> list[str]:
     return [f for f in (*FIELDS, *sorted(used - set(FIELDS))) if f in used]
 
 
+def prepare_process() -> None:
+    """What the Space's process sets before any model loads or server thread starts: two malloc arenas
+    (:mod:`.malloc`: freed models stay reusable) and, on ZeroGPU, ``spaces``' patches of torch."""
+    malloc.limit_arenas()
+    zerogpu.prepare()
+
+
 def build_space(limits: Limits | None = None):
     """The Space's ``gr.Blocks`` (queued; not launched)."""
     import gradio as gr
 
     limits = limits or Limits.from_env()
-    malloc.limit_arenas()  # before the server's threads: freed models stay reusable (malloc.py)
-    zerogpu.prepare()  # on ZeroGPU, `spaces` patches torch before any model loads
+    prepare_process()
     pool = ModelPool(limits)
     pool.preload(preload_pairs(limits.preload))  # before the first request
     workdir = tempfile.mkdtemp(prefix="nlgmetrics-space-")
