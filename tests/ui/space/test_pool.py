@@ -487,3 +487,28 @@ def test_int8_on_a_config_that_refuses_it_is_refused_before_its_weights_are_chec
     # the default falls back to E-minilm, which takes int8: it scores
     scored = score_records(pool, "ctc_consistency", "default", records, {"quantize": "int8"})
     assert scored.config == "E-minilm" and "quantize:int8" in scored.result["signature"]
+
+
+def live_tokenizers() -> int:
+    from transformers import PreTrainedTokenizerBase
+
+    gc.collect()
+    return sum(isinstance(o, PreTrainedTokenizerBase) for o in gc.get_objects())
+
+
+def test_a_model_loaded_for_a_long_lived_thread_leaves_no_tokenizer_copy_on_it(fresh_model_cache):
+    """Issue 40 §18: a model loaded on the requesting thread left that thread a copy of its tokenizer
+    (``thread_tokenizer``: loading tokenizes once), which outlived the model's eviction on Gradio's long-lived
+    worker threads, one per thread: the served Space grew under eviction."""
+    before = live_tokenizers()
+    pool = ModelPool(Limits(preload="none"), budget_mb=1)  # every load evicts the one before
+    with concurrent.futures.ThreadPoolExecutor(1) as gradio_worker:  # one thread, alive throughout
+        for name, config in [
+            ("ctc_consistency", "E-minilm"),
+            ("ctc_consistency", "E-bert"),
+            ("infolm", "bert-base-uncased"),
+        ]:
+            gradio_worker.submit(pool.get, name, config).result()
+        del pool
+        runtime.clear_cache()
+        assert live_tokenizers() == before  # while the requesting thread still lives

@@ -252,7 +252,7 @@ class ModelPool:
                 if key in self._held:
                     return self._use(key)
             self._fit(needs=self._known.get(key, {}))  # its weights are known from an earlier load
-            module = self._load(*key)
+            module = self._load_apart(key)
             held = _Held(module, self._weights_of(module), time.time())
             with self._lock:
                 self._held[key] = held
@@ -282,6 +282,14 @@ class ModelPool:
         held.users += 1
         held.last_used = time.time()
         return held.module
+
+    def _load_apart(self, key: Key):
+        """:meth:`_load` on a thread of its own that ends with it: what loading leaves in thread-local state
+        (a tokenizer's per-thread copy, :func:`...core.tokenize.thread_tokenizer`) goes with that thread, not
+        onto the requesting one (Gradio's worker threads live as long as the Space: each kept a stale copy
+        of an evicted model's tokenizer, ``benchmarks/results/space_memory.md``)."""
+        with ThreadPoolExecutor(1, thread_name_prefix=f"nlgmetrics-load-{key_label(key)}") as loader:
+            return loader.submit(contextvars.copy_context().run, self._load, *key).result()
 
     @staticmethod
     def _load(name: str, config: str, *load: tuple[str, Any]):
