@@ -56,6 +56,11 @@ KNOWN: dict[str, tuple[str, str]] = {
         "python -m benchmarks.space_load",
         "the Space under many visitors, through the real Gradio server.",
     ),
+    "space_memory": (
+        "python -m benchmarks.space_memory",
+        "the Space's memory when a 1 MB model budget makes every burst of requests load a model and evict "
+        "another: 300 bursts, in the model pool and through the served Space.",
+    ),
     "precision": (
         "python -m benchmarks.precision",
         'how far `dtype="bfloat16"` scores are from float32 (see [Precision](precision.md)).',

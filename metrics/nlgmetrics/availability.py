@@ -136,16 +136,22 @@ def default_choice(spec) -> tuple[str, str]:
     candidates += available_configs(spec)
     for config in candidates:
         if config and config_status(spec, config).available is not False:
-            return config, f"`{config}` scored instead of the default: {_why_not(spec, spec.default_config)}"
+            why = _why_not(spec, spec.default_config)
+            return config, f"`{config}` scored instead of the default, `{spec.default_config}`. {why}"
     return spec.default_config, ""
 
 
 def _why_not(spec, config: str) -> str:
-    """Why ``config`` cannot load, short: which weights are missing and whether they can be downloaded."""
+    """Why ``config`` cannot load, short, one sentence per fact: which weights are missing and how to get
+    them (a config that scores instead is said by the caller, so no list of the configs that load now)."""
     status = config_status(spec, config)
     if status.state == UNPUBLISHED:
         return f"`{config}`'s weights are {UNPUBLISHED} (see “{NOTE_TITLE}” at the top)."
-    return status.message()
+    where = "this machine is offline: HF_HUB_OFFLINE=1" if hub_offline() else "not downloaded yet"
+    return " ".join(
+        f"`{w.repo_id}` is not in the local cache ({where}). Get it with {how_to_get(w)} and restart."
+        for w in status.missing
+    )
 
 
 def config_note(spec, chosen: str | None) -> str:
@@ -156,9 +162,7 @@ def config_note(spec, chosen: str | None) -> str:
         used, note = default_choice(spec)
         if note:
             why = _why_not(spec, spec.default_config)
-            return (
-                f"⚠ The default, `{spec.default_config}`, cannot load here, so `{used}` scores instead: {why}"
-            )
+            return f"⚠ The default, `{spec.default_config}`, cannot load here. `{used}` scores instead. {why}"
         chosen, subject = spec.default_config, f"The default, `{spec.default_config}`,"
     status = config_status(spec, chosen)
     if status.state == READY:

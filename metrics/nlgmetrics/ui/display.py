@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from typing import Any
 
 DIGITS = 4
@@ -28,3 +30,19 @@ def score_text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value + 0.0:.{DIGITS}f}".replace("-0.0000", "0.0000")
     return str(value)
+
+
+def code_span(text: str) -> str:
+    """``text`` as one Markdown code span that shows it as it is: fenced by more backticks than its longest
+    run of them (padded with a space when it starts or ends with one); a name that is empty, or holds line
+    breaks or other control characters, is shown as a JSON string, escapes and all.
+
+    >>> code_span("id"), code_span("a`b"), code_span("`x"), code_span("a\\nb")
+    ('`id`', '``a`b``', '`` `x ``', '`"a\\\\nb"`')
+    """
+    text = str(text)
+    if not text or any(not c.isprintable() for c in text):
+        text = json.dumps(text, ensure_ascii=False)
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text[0] == "`" or text[-1] == "`" or (text[0] == " " and text[-1] == " ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

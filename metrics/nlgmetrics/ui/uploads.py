@@ -70,7 +70,8 @@ def records_to_fields(
 
 
 def read_upload(path: str | os.PathLike, limits: Limits) -> list[dict]:
-    """The records of an uploaded file, read as the command line reads it (:mod:`nlgmetrics.records`)."""
+    """The records of an uploaded file, read as the command line reads it (:mod:`nlgmetrics.records`); a file
+    without any (empty, or a header row alone) is refused as ``nlgmetrics score`` refuses it."""
     path = Path(path)
     size = path.stat().st_size
     if size > limits.max_upload_bytes:
@@ -78,7 +79,7 @@ def read_upload(path: str | os.PathLike, limits: Limits) -> list[dict]:
             f"{path.name} is {size} bytes; this Space takes uploads up to {limits.max_upload_bytes} bytes"
         )
     try:
-        return read_records(path, name=path.name)
+        records = read_records(path, name=path.name)
     except ValueError as err:
         if path.suffix.lower() != ".txt":
             raise
@@ -86,3 +87,6 @@ def read_upload(path: str | os.PathLike, limits: Limits) -> list[dict]:
             f"{err}: a .txt of plain texts has no columns naming the fields; save it as a .csv with a header "
             "row, e.g. predictions,sources"
         ) from None
+    if not records:  # empty, blank lines only, or a header row alone: the command line's words
+        raise ValueError(f"{path.name} has no rows")
+    return records

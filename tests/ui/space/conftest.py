@@ -3,12 +3,15 @@ client of it for each test module."""
 
 from __future__ import annotations
 
+import dataclasses
 import runpy
 
 import pytest
 from gradio_client import Client
 
-from tests.ui.space.helpers import LIMITS, LOAD_REPORT, REPO
+from nlgmetrics.core.registry import WEIGHTS
+from nlgmetrics.ctc.weights import ctc_weight_name
+from tests.ui.space.helpers import LIMITS, LOAD_REPORT, MISSING, REPO
 
 
 @pytest.fixture(scope="session")
@@ -33,6 +36,14 @@ def space(tiny_snapshots):
         yield demo, demo.local_url
     finally:
         demo.close()
+
+
+@pytest.fixture
+def d_cnndm_missing(monkeypatch):
+    """The D-cnndm consistency checkpoint pinned to a revision that is in no cache (offline)."""
+    key = ctc_weight_name("D-cnndm", "doc_to_summ")
+    monkeypatch.setitem(WEIGHTS, key, dataclasses.replace(WEIGHTS[key], revision=MISSING))
+    return WEIGHTS[key].conversion  # D-cnndm is not on the Hub yet: the advice is its conversion
 
 
 @pytest.fixture(scope="module")

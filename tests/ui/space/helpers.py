@@ -11,6 +11,8 @@ from nlgmetrics.modules import SPECS
 from tests.helpers import TOLERANCE
 
 REPO = Path(__file__).resolve().parents[3]
+MISSING = "f" * 40
+"""A revision in no cache: a weight pinned to it is missing here (offline)."""
 LIMITS = {
     "MAX_EXAMPLES": "8",
     "MAX_CHARS": "600",

@@ -451,7 +451,7 @@ def test_switching_module_shows_its_fields_and_a_missing_config_says_how_to_get_
     # the default falls back to E-minilm: the label shows the range of the config that scores
     choose(page, f"{family}-single-config", f"default ({spec.default_config})")
     status = wait_for_text(page, f"{family}-single-status", "scores instead")
-    assert f"The default, {spec.default_config}, cannot load here, so E-minilm scores instead" in status
+    assert f"The default, {spec.default_config}, cannot load here. E-minilm scores instead. " in status
     fallback = score_label(spec, "E-minilm")
     assert fallback.endswith("range [-1, 1])")
     page.wait_for_selector(f"#{family}-single-score:has-text({quoted(fallback)})")
@@ -588,3 +588,30 @@ def test_unieval_dialogue_shows_its_fields_and_scores(page):
         f"(() => {{ const t = document.querySelector('#{family}-batch-fields').innerText; "
         "return t.includes('Fields: predictions, sources') && !t.includes('references'); })()"
     )
+
+
+def test_a_module_switched_to_fills_its_blank_fields_and_scores(page):
+    """Issue 40 §17: after switching to ctc_relevance its references box was blank (the previous module did
+    not read it) and the first Score gave NaN; a blank box the module reads gets its example text, a
+    visitor's text stays."""
+    family, target = SPECS["ctc_relevance"].family, SPECS["ctc_relevance"]
+    open_mode(page, family, "single")
+    choose(page, f"{family}-single-module", "ctc_consistency")
+    box = page.locator(f"#{family}-single-predictions").locator("textarea")
+    box.fill("My own prediction.")
+    choose(page, f"{family}-single-module", target.name)
+    references = page.locator(f"#{family}-single-references").locator("textarea")
+    want = "\n".join(target.example["references"][0])
+    page.wait_for_function(
+        f"document.querySelector('#{family}-single-references textarea')?.value === {quoted(want)}"
+    )
+    assert references.input_value() == want and box.input_value() == "My own prediction."
+    page.click(f"#{family}-single-run")
+    wait_for_text(page, f"{family}-single-note", f"Scored with {target.name}")
+    got = score_text(page, family)
+    expected = direct(target.name, target.default_config).compute(
+        predictions=["My own prediction."],
+        sources=[target.example["sources"][0]],
+        references=[target.example["references"][0]],
+    )["scores"][0]
+    assert not math.isnan(expected) and got == shown(expected)

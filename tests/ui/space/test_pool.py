@@ -434,3 +434,81 @@ def test_without_spaces_installed_the_app_runs_as_before(monkeypatch):
     assert got == _json_safe(
         direct("ctc_consistency", "E-minilm").compute(**columns("ctc_consistency", records))
     )
+
+
+def test_one_name_per_precision_mode_shares_one_model(fresh_model_cache):
+    """Issue 40 §17: ``float32`` and the default (and ``fp32``) are one model in ``/loaded``, as are ``bf16``
+    and ``bfloat16``: the pool keys a mode by its one name, so their requests merge too."""
+    from nlgmetrics.core.runtime import Runtime
+    from nlgmetrics.ui.space.pool import score_records
+
+    pool = ModelPool(Limits(preload="none"), budget_mb=10_000)
+    records = example_records("ctc_consistency")
+    spellings = {"float32": [{}, {"dtype": "float32"}, {"dtype": "fp32"}, {"dtype": "(default)"}]}
+    try:
+        Runtime.resolve(dtype="bfloat16")
+    except ValueError as err:  # this CPU has no bf16 units: both names get the one refusal
+        for name in ("bf16", "bfloat16"):
+            with pytest.raises(ValueError) as refused:
+                score_records(pool, "ctc_consistency", "E-minilm", records, {"dtype": name})
+            assert str(refused.value) == str(err)
+    else:
+        spellings["bfloat16"] = [{"dtype": "bf16"}, {"dtype": "bfloat16"}]
+    for mode, options in spellings.items():
+        for chosen in options:
+            score_records(pool, "ctc_consistency", "E-minilm", records, dict(chosen))
+        loaded = [m for m in pool.status()["models"] if m.get("load", {}).get("dtype", "float32") == mode]
+        assert len(loaded) == 1, pool.status()["models"]
+    assert pool.loaded()[0] == ("ctc_consistency", "E-minilm")  # the default: no load options in the key
+
+
+def test_int8_on_a_config_that_refuses_it_is_refused_before_its_weights_are_checked(
+    d_cnndm_missing, tmp_path, capsys
+):
+    """Issue 40 §17: the command line's order (the option's refusal, then the weights), with its words."""
+    from nlgmetrics import cli
+    from nlgmetrics.ui.space.pool import SpaceError, score_records
+
+    records = example_records("ctc_consistency")
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert (
+        cli.main(
+            ["score", str(path), "--metric", "ctc_consistency", "--config", "D-cnndm", "--quantize", "int8"]
+        )
+        == 2
+    )
+    said = capsys.readouterr().err.removeprefix("nlgmetrics: error: ").rstrip("\n")
+    assert said.startswith("quantize='int8' is refused for ctc_consistency D-cnndm")
+    pool = ModelPool(Limits(preload="none"), budget_mb=10_000)
+    with pytest.raises(SpaceError) as err:
+        score_records(pool, "ctc_consistency", "D-cnndm", records, {"quantize": "int8"})
+    assert str(err.value) == said and pool.loaded() == []
+    # the default falls back to E-minilm, which takes int8: it scores
+    scored = score_records(pool, "ctc_consistency", "default", records, {"quantize": "int8"})
+    assert scored.config == "E-minilm" and "quantize:int8" in scored.result["signature"]
+
+
+def live_tokenizers() -> int:
+    from transformers import PreTrainedTokenizerBase
+
+    gc.collect()
+    return sum(isinstance(o, PreTrainedTokenizerBase) for o in gc.get_objects())
+
+
+def test_a_model_loaded_for_a_long_lived_thread_leaves_no_tokenizer_copy_on_it(fresh_model_cache):
+    """Issue 40 §18: a model loaded on the requesting thread left that thread a copy of its tokenizer
+    (``thread_tokenizer``: loading tokenizes once), which outlived the model's eviction on Gradio's long-lived
+    worker threads, one per thread: the served Space grew under eviction."""
+    before = live_tokenizers()
+    pool = ModelPool(Limits(preload="none"), budget_mb=1)  # every load evicts the one before
+    with concurrent.futures.ThreadPoolExecutor(1) as gradio_worker:  # one thread, alive throughout
+        for name, config in [
+            ("ctc_consistency", "E-minilm"),
+            ("ctc_consistency", "E-bert"),
+            ("infolm", "bert-base-uncased"),
+        ]:
+            gradio_worker.submit(pool.get, name, config).result()
+        del pool
+        runtime.clear_cache()
+        assert live_tokenizers() == before  # while the requesting thread still lives

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import os
@@ -38,17 +39,7 @@ from nlgmetrics.ui.space import batch
 from nlgmetrics.ui.space.options import scoring_config
 from nlgmetrics.ui.uploads import read_upload, records_to_fields
 from nlgmetrics.ui.widget import score_label
-from tests.ui.space.helpers import REPO
-
-MISSING = "f" * 40
-
-
-@pytest.fixture
-def d_cnndm_missing(monkeypatch):
-    """The D-cnndm consistency checkpoint pinned to a revision that is in no cache (offline)."""
-    key = ctc_weight_name("D-cnndm", "doc_to_summ")
-    monkeypatch.setitem(WEIGHTS, key, dataclasses.replace(WEIGHTS[key], revision=MISSING))
-    return WEIGHTS[key].conversion  # D-cnndm is not on the Hub yet: the advice is its conversion
+from tests.ui.space.helpers import MISSING, REPO
 
 
 def unpublished_default(spec):
@@ -113,7 +104,7 @@ def test_choosing_a_config_says_at_once_whether_it_loads(d_cnndm_missing):
     assert config_note(spec, "E-minilm") == "✓ `E-minilm` loads now (weights embedded on this machine)."
     assert config_note(spec, "D-xsum") == "✓ `D-xsum` loads now (weights cached on this machine)."
     default = config_note(unpublished_default(spec), "")
-    assert default.startswith("⚠ The default, `D-cnndm`, cannot load here, so `E-minilm` scores instead")
+    assert default.startswith("⚠ The default, `D-cnndm`, cannot load here. `E-minilm` scores instead. ")
     assert config_note(spec, "D-cnndm").startswith("⚠ Config `D-cnndm` of `ctc_consistency` cannot load here")
     assert config_note(SPECS["infolm"], "") == (
         "✓ The default, `bert-base-uncased`, loads now (weights cached on this machine)."
@@ -305,3 +296,124 @@ def test_a_config_the_module_does_not_describe_is_checked_when_used():
     assert space_module.config_choices(spec)[1] == ("some-task (checked when used)", "some-task")
     assert config_note(spec, "some-task") == "`some-task`: its weights are checked when used."
     assert default_choice(spec) == ("some-task", "")
+
+
+@pytest.fixture
+def roberta_missing(monkeypatch):
+    """ctc_relevance's default, E-roberta, with its weights (published on the Hub) in no cache (offline)."""
+    weight = SPECS["ctc_relevance"].weights_of("E-roberta")[0]
+    monkeypatch.setitem(WEIGHTS, weight.name, dataclasses.replace(weight, revision=MISSING))
+    return weight
+
+
+def test_the_fallback_line_says_one_fact_per_sentence(roberta_missing):
+    """Issue 40 §17: not "so E-minilm scores instead: Config E-roberta of ctc_relevance cannot load here: ...;
+    configs that load now: ..." (the fallback and why, run into one sentence that says it twice)."""
+    spec = SPECS["ctc_relevance"]
+    line = config_note(spec, "")
+    head = "⚠ The default, `E-roberta`, cannot load here. `E-minilm` scores instead. "
+    assert line.startswith(head), line
+    assert line.count("cannot load here") == 1 and "configs that load now" not in line
+    why = line.removeprefix(head)
+    assert why == (
+        f"`{roberta_missing.repo_id}` is not in the local cache (this machine is offline: HF_HUB_OFFLINE=1). "
+        f"Get it with `hf download {roberta_missing.repo_id} --revision {MISSING}` and restart."
+    )
+    assert default_choice(spec) == (
+        "E-minilm",
+        f"`E-minilm` scored instead of the default, `E-roberta`. {why}",
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("empty.csv", ""),
+        ("header.csv", "predictions,sources\n"),
+        ("header.tsv", "predictions\tsources\r\n"),
+        ("blank.jsonl", "\n \n"),
+        ("empty.json", "[]"),
+    ],
+)
+def test_an_upload_without_rows_is_refused_as_the_command_line_refuses_it(tmp_path, capsys, name, content):
+    """Issue 40 §17: not "Scored 0 examples ... mean score NaN"; the command line's words, with the file's name."""
+    from nlgmetrics import cli
+
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ValueError) as err:
+        read_upload(path, Limits())
+    assert str(err.value) == f"{name} has no rows"
+    assert cli.main(["score", str(path), "--metric", "ctc_consistency", "--config", "E-minilm"]) == 2
+    assert capsys.readouterr().err == f"nlgmetrics: error: {path} has no rows\n"
+    assert batch.file_columns(str(path), Limits()) == []
+
+
+def test_the_precision_offered_is_what_this_machine_runs(space):
+    """Issue 40 §17: float16 is not offered on a CPU to be refused when scoring; every choice offered runs."""
+    from nlgmetrics.core.options import DTYPE_NAMES
+    from nlgmetrics.core.runtime import Runtime, select_device
+
+    demo = space[0]
+    dropdowns = [
+        b for b in demo.blocks.values() if isinstance(b, gr.Dropdown) and b.label.startswith("dtype:")
+    ]
+    assert dropdowns  # one per mode and family
+    runs = []
+    for name in DTYPE_NAMES:
+        try:
+            Runtime.resolve(dtype=name)
+        except ValueError:
+            continue
+        runs.append(name)
+    for dropdown in dropdowns:
+        assert [value for _, value in dropdown.choices] == [space_module.DEFAULT, *runs]
+    if select_device().type == "cpu":
+        assert "float16" not in runs and "float32" in runs
+
+
+def test_columns_not_scored_are_named_as_they_are_in_the_note(space, tmp_path):
+    """Issue 40 §17: a backtick in a column's name ended the note's code span (and what followed was read as
+    Markdown); each name is one code span showing it whole."""
+    from markdown_it import MarkdownIt
+
+    family = SPECS["ctc_consistency"].family
+    odd = ["a`b", "x` **bold** `y", "``", "line\nbreak"]
+    path = tmp_path / "odd.jsonl"
+    record = {"predictions": "A cat sat.", "sources": "A cat was sitting.", **{name: "kept" for name in odd}}
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    client = Client(space[1], verbose=False)
+    options = space_module.ui_options([s for s in SPECS.values() if s.family == family])
+    *_, note = client.predict(
+        "ctc_consistency",
+        "E-minilm",
+        handle_file(str(path)),
+        *[space_module.DEFAULT] * len(options),
+        api_name=f"/{family}_batch",
+    )
+    _, named = note.split("Columns not scored (kept in the downloads): ")
+    tokens = [t for block in MarkdownIt().parse(named) if block.children for t in block.children]
+    assert [t.content for t in tokens if t.type == "code_inline"] == [
+        "a`b",
+        "x` **bold** `y",
+        "``",
+        '"line\\nbreak"',
+    ]
+    assert not [t for t in tokens if t.type == "strong_open"]
+
+
+def test_downloaded_csv_cells_are_never_formulas(tmp_path):
+    """Issue 40 §17: a text starting with = + - @ (or a tab or CR: OWASP's list) is written with a leading ',
+    so a spreadsheet shows it rather than running it; numbers (scores, negative ones too) stay numbers, and
+    the JSONL keeps every text exactly."""
+    texts = ['=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)", "\tx", "\rx", "a = b", "-0.5"]
+    rows = [{"predictions": text, "sources": "s", "scores": -0.5, "references": [text]} for text in texts]
+    csv_path, jsonl_path = write_scored(rows, tmp_path, "scored")
+    with open(csv_path, newline="", encoding="utf-8") as handle:
+        read = list(csv.DictReader(handle))
+    for text, row in zip(texts, read):
+        expected = text if text == "a = b" else "'" + text
+        assert row["predictions"] == expected
+        assert float(row["scores"]) == -0.5 and row["scores"] == repr(-0.5)
+        assert json.loads(row["references"]) == [text]  # a JSON list starts with "[": no formula
+    assert [json.loads(line) for line in Path(jsonl_path).read_text(encoding="utf-8").splitlines()] == rows

@@ -19,7 +19,7 @@ from ...modules.spec import ModuleSpec
 from ...records import json_safe
 from ..limits import Limits, preload_pairs
 from ..widget import example_texts
-from . import batch, compare, single, zerogpu
+from . import batch, compare, malloc, single, zerogpu
 from .context import FamilyContext
 from .events import guarded
 from .options import ui_options
@@ -75,12 +75,19 @@ def _ordered_fields(specs: Sequence[ModuleSpec]) -> list[str]:
     return [f for f in (*FIELDS, *sorted(used - set(FIELDS))) if f in used]
 
 
+def prepare_process() -> None:
+    """What the Space's process sets before any model loads or server thread starts: two malloc arenas
+    (:mod:`.malloc`: freed models stay reusable) and, on ZeroGPU, ``spaces``' patches of torch."""
+    malloc.limit_arenas()
+    zerogpu.prepare()
+
+
 def build_space(limits: Limits | None = None):
     """The Space's ``gr.Blocks`` (queued; not launched)."""
     import gradio as gr
 
     limits = limits or Limits.from_env()
-    zerogpu.prepare()  # on ZeroGPU, `spaces` patches torch before any model loads
+    prepare_process()
     pool = ModelPool(limits)
     pool.preload(preload_pairs(limits.preload))  # before the first request
     workdir = tempfile.mkdtemp(prefix="nlgmetrics-space-")

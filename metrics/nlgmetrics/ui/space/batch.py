@@ -14,7 +14,7 @@ from typing import Any
 from ...availability import config_note
 from ...columns import gather_columns, unused_columns
 from ...modules import SPECS
-from ..display import score_text
+from ..display import code_span, score_text
 from ..downloads import scored_records, write_scored
 from ..uploads import read_upload
 from .context import FamilyContext
@@ -201,7 +201,7 @@ def _file_scorer(ctx: FamilyContext) -> Callable:
         message += f": mean score {score_text(result.get('mean_score'))}."
         ignored = unused_columns(records, config_inputs(spec, chosen), columns)
         if ignored:
-            message += f" Columns not scored (kept in the downloads): {', '.join(f'`{c}`' for c in ignored)}."
+            message += f" Columns not scored (kept in the downloads): {', '.join(map(code_span, ignored))}."
         return (
             gr.update(
                 value=styled(table),

@@ -54,16 +54,13 @@ def two_predictions(
 
 
 def two_files(ctx: FamilyContext, path_a: str | None, path_b: str | None) -> tuple[list[dict], list[dict]]:
-    """The records of two system files: both given, not empty, a prediction on every row, the same number
+    """The records of two system files: both given, each with rows, a prediction on every row, the same number
     of rows and the same inputs on each row (SpaceErrors naming the side and the row otherwise)."""
     if not path_a or not path_b:
         raise SpaceError("upload both system files")
+    # a file without rows is refused by read_upload, in the command line's words ("b.jsonl has no rows")
     records_a, records_b = read_upload(path_a, ctx.limits), read_upload(path_b, ctx.limits)
     for side, records in (("A", records_a), ("B", records_b)):
-        if not records:
-            raise SpaceError(
-                f"system {side}'s file has no examples: upload a file with the same rows as the other"
-            )
         label, labels = example_labels(records)
         empty = [str(n) for n, r in zip(labels, records) if blank(r.get("predictions"))]
         if empty:

@@ -75,6 +75,29 @@ def own_options(spec: ModuleSpec) -> set[str]:
     return {o.name for o in spec.compute_options} | set(SPACE_LOAD_OPTIONS)
 
 
+def runs_here(name: str, value: str) -> bool:
+    """Whether this machine runs load option ``name`` at ``value`` (the check scoring makes:
+    :meth:`~nlgmetrics.core.runtime.Runtime.resolve`), e.g. no float16 on a CPU."""
+    from ...core.runtime import Runtime  # torch: loaded when used (docs/architecture.md)
+
+    try:
+        Runtime.resolve(**{name: value})
+    except ValueError:
+        return False
+    return True
+
+
+def option_choices(option: Option) -> tuple | None:
+    """The values a drop-down offers for ``option`` (None: a text box); of the precision, only those this
+    machine runs (:func:`runs_here`)."""
+    choices = getattr(option.check, "choices", None)
+    if option.text_type is bool:
+        return ("true", "false")
+    if choices and option.name in SPACE_LOAD_OPTIONS:
+        return tuple(c for c in choices if runs_here(option.name, c))
+    return choices
+
+
 def option_components(options: dict[str, Option], shown: ModuleSpec) -> dict[str, Any]:
     """One drop-down (choices, booleans) or text box per option; only ``shown``'s own are visible."""
     import gradio as gr
@@ -82,11 +105,9 @@ def option_components(options: dict[str, Option], shown: ModuleSpec) -> dict[str
     own = own_options(shown)
     comps = {}
     for name, option in options.items():
-        choices = getattr(option.check, "choices", None)
-        if option.text_type is bool:
-            choices = ("true", "false")
+        choices = option_choices(option)
         label = f"{name}: {option.help}"
-        if choices:
+        if choices is not None:  # a precision this machine cannot change: only "(default)"
             comps[name] = gr.Dropdown(
                 [DEFAULT, *map(str, choices)], value=DEFAULT, label=label, visible=name in own
             )
@@ -155,14 +176,32 @@ def config_dropdown(ctx: FamilyContext, mode: str, spec: ModuleSpec):
     )
 
 
-def on_module(ctx: FamilyContext, name: str) -> list:
-    """Updates after choosing module ``name``: its configs, its fields' boxes, its options."""
+def field_updates(ctx: FamilyContext, spec: ModuleSpec, chosen: str, texts: Sequence[str]) -> list:
+    """The text boxes (``texts``: what they hold, in ``ctx.fields``' order) for ``spec`` with config ``chosen``:
+    its fields shown, each blank one it reads filled with the module's example text (a field a previous
+    module did not read, such as CTC relevance's references, is not left blank to score NaN); a visitor's
+    text is kept."""
+    import gradio as gr
+
+    inputs = config_inputs(spec, chosen)
+    example = ctx.examples[spec.name]
+    updates = []
+    for field, text in zip(ctx.fields, texts):
+        update = gr.update(visible=field in inputs, label=field_label(spec, field))
+        if field in inputs and not (text or "").strip() and example.get(field):
+            update["value"] = example[field]
+        updates.append(update)
+    return updates
+
+
+def on_module(ctx: FamilyContext, name: str, texts: Sequence[str]) -> list:
+    """Updates after choosing module ``name``: its configs, its fields' boxes (:func:`field_updates` of the
+    boxes' ``texts``), its options."""
     import gradio as gr
 
     spec = SPECS[name]
     updates = [gr.update(choices=config_choices(spec), value="")]
-    inputs = config_inputs(spec, "")
-    updates += [gr.update(visible=f in inputs, label=field_label(spec, f)) for f in ctx.fields]
+    updates += field_updates(ctx, spec, "", texts)
     own = {o.name: o for o in (*spec.compute_options, *precision_options().values())}
     updates += [
         gr.update(visible=o in own, label=f"{o}: {own[o].help}" if o in own else None) for o in ctx.options

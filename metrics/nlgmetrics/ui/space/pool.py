@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ...availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
@@ -41,7 +42,7 @@ from ...modules import SPECS, loading
 from ...modules.spec import ModuleSpec
 from ..limits import Limits, check_option_sizes
 from ..uploads import records_to_fields
-from . import zerogpu
+from . import malloc, zerogpu
 from .merging import Merger
 
 DEFAULT = "(default)"
@@ -251,7 +252,7 @@ class ModelPool:
                 if key in self._held:
                     return self._use(key)
             self._fit(needs=self._known.get(key, {}))  # its weights are known from an earlier load
-            module = self._load(*key)
+            module = self._load_apart(key)
             held = _Held(module, self._weights_of(module), time.time())
             with self._lock:
                 self._held[key] = held
@@ -281,6 +282,14 @@ class ModelPool:
         held.users += 1
         held.last_used = time.time()
         return held.module
+
+    def _load_apart(self, key: Key):
+        """:meth:`_load` on a thread of its own that ends with it: what loading leaves in thread-local state
+        (a tokenizer's per-thread copy, :func:`...core.tokenize.thread_tokenizer`) goes with that thread, not
+        onto the requesting one (Gradio's worker threads live as long as the Space: each kept a stale copy
+        of an evicted model's tokenizer, ``benchmarks/results/space_memory.md``)."""
+        with ThreadPoolExecutor(1, thread_name_prefix=f"nlgmetrics-load-{key_label(key)}") as loader:
+            return loader.submit(contextvars.copy_context().run, self._load, *key).result()
 
     @staticmethod
     def _load(name: str, config: str, *load: tuple[str, Any]):
@@ -331,6 +340,7 @@ class ModelPool:
         drop_cached(models)
         del models, evicted
         free_memory(lambda: any(ref() is not None for ref in refs))  # gc only for cycles
+        malloc.trim()  # what the freed weights leave at the arenas' tops goes back to the system
 
     def _room_mb(self, needs: dict[tuple, dict]) -> float:
         """Megabytes of the sets of weights in ``needs`` that the pool does not hold now (the caller holds
@@ -507,16 +517,42 @@ def _user_error(err: BaseException):
 def chosen_load_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the precision a request chose, the rest of its options): each of :data:`SPACE_LOAD_OPTIONS` given is
     checked by its declaration and by what this machine runs (a one-line refusal before any model loads,
-    e.g. bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module."""
+    e.g. bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module. The precision
+    comes back under one name per mode (:func:`canonical_load`), so ``bf16`` and ``bfloat16`` share a model."""
     from ...core.runtime import Runtime  # torch: loaded when used (docs/architecture.md)
 
     load = {k: options[k] for k in SPACE_LOAD_OPTIONS if options.get(k) not in (None, DEFAULT)}
     rest = {k: v for k, v in options.items() if k not in SPACE_LOAD_OPTIONS}
     try:
-        Runtime.resolve(**load)
+        runtime = Runtime.resolve(**load)
     except ValueError as err:
         raise SpaceError(str(err)) from None
-    return load, rest
+    return canonical_load(runtime), rest
+
+
+def canonical_load(runtime: Any) -> dict[str, Any]:
+    """The precision of a resolved :class:`~nlgmetrics.core.runtime.Runtime` under one name per mode: the
+    default (float32, no quantization) is ``{}``, bf16 is ``{"dtype": "bfloat16"}``, int8 ``{"quantize": "int8"}``:
+    the pool's key and the merged requests' (:func:`pool_key`)."""
+    load: dict[str, Any] = {}
+    if runtime.dtype_name != "float32":
+        load["dtype"] = runtime.dtype_name
+    if runtime.quantize is not None:
+        load["quantize"] = runtime.quantize
+    return load
+
+
+def refuse_int8(spec: ModuleSpec, config: str, load: dict[str, Any]) -> None:
+    """``quantize="int8"`` on a config that refuses it: the refusal the module's constructor gives
+    (:meth:`~nlgmetrics.core.scorer.Scorer.refuse_int8`, the same function, the command line's order: the options'
+    refusal before any check of the weights)."""
+    from ...core.scorer import Scorer  # torch: loaded when used (docs/architecture.md)
+
+    owner = SimpleNamespace(spec=spec, runtime=SimpleNamespace(quantize=load.get("quantize")))
+    try:
+        Scorer.refuse_int8(owner, config)  # reads only the spec and the runtime's quantize
+    except ValueError as err:
+        raise SpaceError(str(err)) from None
 
 
 class Scored(NamedTuple):
@@ -550,7 +586,10 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
             f"{', '.join(spec.inputs_for(config if config in spec.configs else None))}); options only take "
             f"{name}.compute() options"
         )
+    if isinstance(config, str) and config in spec.configs:  # as the command line: before the weights' check
+        refuse_int8(spec, config, load)
     config, note = resolve_config(spec, config)
+    refuse_int8(spec, config, load)  # the default's fallback
     inputs = spec.inputs_for(config)  # the chosen config's (UniEval: the task's)
     # only compute() options: no weights, paths or code
     options = spec.check_call(None, options, config, complete=False)[1]

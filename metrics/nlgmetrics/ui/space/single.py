@@ -21,6 +21,7 @@ from .heatmap import describe
 from .options import (
     config_dropdown,
     config_inputs,
+    field_updates,
     module_dropdown,
     on_module,
     option_components,
@@ -227,27 +228,25 @@ def _follow_choices(
         label = score_label(spec, scoring_config(spec, chosen))
         return [gr.update(label=label, value=""), "", None, None, ""]
 
-    def on_single_module(name: str):
+    def on_single_module(name: str, *texts: str):
         spec = SPECS[name]
-        return [*on_module(ctx, name), *cleared(spec, ""), config_note(spec, "")]
+        return [*on_module(ctx, name, texts), *cleared(spec, ""), config_note(spec, "")]
 
     module.change(
         on_single_module,
-        module,
+        [module, *boxes.values()],
         [config, *boxes.values(), *opts.values(), *results, status],
         api_visibility="private",
         queue=False,  # light; done before a Score clicked right after it
     )
 
-    def on_config(name: str, chosen: str):
+    def on_config(name: str, chosen: str, *texts: str):
         spec = SPECS[name]
-        inputs = config_inputs(spec, chosen)
-        shown = [gr.update(visible=f in inputs) for f in ctx.fields]
-        return [*shown, *cleared(spec, chosen), config_note(spec, chosen)]
+        return [*field_updates(ctx, spec, chosen, texts), *cleared(spec, chosen), config_note(spec, chosen)]
 
     config.change(
         on_config,
-        [module, config],
+        [module, config, *boxes.values()],
         [*boxes.values(), *results, status],
         api_visibility="private",
         queue=False,  # light; done before a Score clicked right after it

@@ -1,0 +1,61 @@
+"""The Space's malloc arenas (issue 40 §18): under eviction each Gradio worker thread's own glibc arena kept
+freed pieces of models, and the served Space's memory grew (benchmarks/results/space_memory.md); the Space
+keeps two arenas. Counted in fresh processes with glibc's ``malloc_info``, one ``<heap>`` per arena."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from nlgmetrics.ui.space import malloc
+from tests.ui.space.helpers import REPO
+
+THREADS = 8
+COUNT_ARENAS = f"""
+import ctypes, ctypes.util, sys, tempfile, threading
+{{setup}}
+barrier = threading.Barrier({THREADS})
+kept = []
+
+def allocate():
+    barrier.wait()  # all at once: each thread's first allocations while the others allocate
+    kept.append([bytearray(4096) for _ in range(200)])
+    barrier.wait()
+
+threads = [threading.Thread(target=allocate) for _ in range({THREADS})]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+libc = ctypes.CDLL(ctypes.util.find_library("c"))
+libc.fdopen.restype = ctypes.c_void_p
+with tempfile.NamedTemporaryFile("r") as out:
+    handle = libc.fdopen(out.fileno(), b"w")
+    libc.malloc_info(0, ctypes.c_void_p(handle))
+    libc.fflush(ctypes.c_void_p(handle))
+    print(open(out.name).read().count("<heap nr="))
+"""
+
+
+def arenas(setup: str) -> int:
+    """The malloc arenas of a fresh Python process after ``setup`` and {THREADS} threads allocating at once."""
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "metrics"), str(REPO)])
+    run = subprocess.run(
+        [sys.executable, "-c", COUNT_ARENAS.format(setup=setup)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return int(run.stdout.split()[-1])
+
+
+def test_the_space_keeps_two_malloc_arenas_however_many_threads_allocate():
+    assert malloc._glibc() is not None, "these tests run on glibc (Linux): the Space's image is Debian"
+    assert arenas("") > malloc.ARENAS  # glibc's default: an arena per thread, up to 8 per core
+    built = "from nlgmetrics.ui.limits import Limits\nfrom nlgmetrics.ui.space import build_space\n"
+    built += "build_space(Limits(preload='none'))"
+    assert arenas(built) <= malloc.ARENAS
