@@ -314,31 +314,33 @@ def test_the_space_offers_the_precision_from_the_declaration_and_holds_a_model_p
         ui_options,
     )
     from nlgmetrics.ui.space.app import loaded_line
+    from nlgmetrics.ui.space.options import runs_here
     from nlgmetrics.ui.space.pool import DEFAULT
 
-    spec = SPECS["ctc_consistency"]
-    offered = ui_options([spec])
+    spec, config = SPECS["infolm"], "bert-base-uncased"
+    offered = ui_options([spec, SPECS["ctc_consistency"]])
     assert offered["dtype"] is DECLARED["dtype"] and offered["quantize"] is DECLARED["quantize"]
     boxes = option_components(offered, spec)
     assert [value for _, value in boxes["quantize"].choices] == [DEFAULT, "int8"]
-    assert [value for _, value in boxes["dtype"].choices] == [DEFAULT, "float32", "bfloat16", "float16"]
+    here = [dtype for dtype in DECLARED["dtype"].check.choices if runs_here("dtype", dtype)]
+    assert [value for _, value in boxes["dtype"].choices] == [DEFAULT, *here] and "float16" not in here
     assert boxes["quantize"].visible and boxes["dtype"].visible
-    chosen = parse_option_controls(spec, {"quantize": "int8", "dtype": DEFAULT, "aggregation": DEFAULT})
+    # every CTC config refuses int8 (issue 40 §16): the panel does not offer what would be refused
+    ctc_boxes = option_components(offered, SPECS["ctc_consistency"])
+    assert not ctc_boxes["quantize"].visible and ctc_boxes["dtype"].visible
+    chosen = parse_option_controls(spec, {"quantize": "int8", "dtype": DEFAULT, "temperature": DEFAULT})
     assert chosen == {"quantize": "int8"}
     pool = ModelPool(Limits())
     records = [{f: spec.example[f][0] for f in spec.inputs}]
-    result = score_records(pool, spec.name, "E-minilm", records, chosen).result
+    result = score_records(pool, spec.name, config, records, chosen).result
     assert "|quantize:int8|device:cpu|" in result["signature"]
-    plain = score_records(pool, spec.name, "E-minilm", records, {}).result
+    plain = score_records(pool, spec.name, config, records, {}).result
     assert "quantize" not in plain["signature"]
-    assert pool.loaded() == [
-        ("ctc_consistency", "E-minilm"),
-        ("ctc_consistency", "E-minilm", ("quantize", "int8")),
-    ]
+    assert pool.loaded() == [("infolm", config), ("infolm", config, ("quantize", "int8"))]
     assert {json.dumps(m.get("load")) for m in pool.status()["models"]} == {"null", '{"quantize": "int8"}'}
-    assert "`ctc_consistency:E-minilm (quantize=int8)`" in loaded_line(pool.status())
+    assert f"`infolm:{config} (quantize=int8)`" in loaded_line(pool.status())
     with pytest.raises(SpaceError, match=r"^dtype='float16' is not supported on the cpu"):
-        score_records(pool, spec.name, "E-minilm", records, {"dtype": "float16"})
+        score_records(pool, spec.name, config, records, {"dtype": "float16"})
 
 
 def test_for_trainer_takes_the_precision_with_the_other_load_options(minilm_dir):

@@ -484,9 +484,13 @@ def test_int8_on_a_config_that_refuses_it_is_refused_before_its_weights_are_chec
     with pytest.raises(SpaceError) as err:
         score_records(pool, "ctc_consistency", "D-cnndm", records, {"quantize": "int8"})
     assert str(err.value) == said and pool.loaded() == []
-    # the default falls back to E-minilm, which takes int8: it scores
-    scored = score_records(pool, "ctc_consistency", "default", records, {"quantize": "int8"})
-    assert scored.config == "E-minilm" and "quantize:int8" in scored.result["signature"]
+    # the default (an E aligner) refuses int8 too (no speed-up): refused in its own words, nothing loaded
+    default = SPECS["ctc_consistency"].default_config
+    with pytest.raises(
+        SpaceError, match=rf"^quantize='int8' is refused for ctc_consistency {default}: it gave"
+    ):
+        score_records(pool, "ctc_consistency", "default", records, {"quantize": "int8"})
+    assert pool.loaded() == []
 
 
 def live_tokenizers() -> int:

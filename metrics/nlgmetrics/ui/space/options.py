@@ -71,8 +71,12 @@ def parse_option_controls(spec: ModuleSpec, values: dict[str, Any]) -> dict[str,
 
 
 def own_options(spec: ModuleSpec) -> set[str]:
-    """The options shown for module ``spec``: its compute() options and the precision."""
-    return {o.name for o in spec.compute_options} | set(SPACE_LOAD_OPTIONS)
+    """The options shown for module ``spec``: its compute() options and the precision (``quantize`` only
+    where a config of ``spec`` allows int8: offering what every config refuses would be a trap)."""
+    shown = {o.name for o in spec.compute_options} | set(SPACE_LOAD_OPTIONS)
+    if all(spec.int8_refusal(config) for config in spec.configs):
+        shown.discard("quantize")
+    return shown
 
 
 def runs_here(name: str, value: str) -> bool:
@@ -202,7 +206,8 @@ def on_module(ctx: FamilyContext, name: str, texts: Sequence[str]) -> list:
     spec = SPECS[name]
     updates = [gr.update(choices=config_choices(spec), value="")]
     updates += field_updates(ctx, spec, "", texts)
-    own = {o.name: o for o in (*spec.compute_options, *precision_options().values())}
+    shown = own_options(spec)
+    own = {o.name: o for o in (*spec.compute_options, *precision_options().values()) if o.name in shown}
     updates += [
         gr.update(visible=o in own, label=f"{o}: {own[o].help}" if o in own else None) for o in ctx.options
     ]
