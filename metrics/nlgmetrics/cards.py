@@ -331,7 +331,27 @@ def cpu_measured(spec: ModuleSpec) -> str:
         return ""
     return (
         f"Measured on random weights in the real shapes, E-minilm's real MiniLM excepted ({data['machine']}; "
-        f"`benchmarks/results/cpu_precision.md`): {'; '.join(parts)}. "
+        f"`benchmarks/results/cpu_precision.md`): {'; '.join(parts)}. {int8_decided(spec)}"
+    )
+
+
+def int8_decided(spec: ModuleSpec) -> str:
+    """The family's rows of ``benchmarks/results/int8_decision.json`` (int8 against float32 at each thread
+    count, the measurement that decides whether int8 is offered), in one sentence; "" where none."""
+    data = results("int8_decision")
+    rows = [r for r in data["results"] if r["family"].split("-")[0] == spec.family]
+    parts = []
+    for row in rows:
+        speeds = [
+            f"{cell['float32']['wall_s'] / cell['int8']['wall_s']:.2f}× with {count} thread{'s' * (count != '1')}"
+            for count, cell in row["threads"].items()
+        ]
+        parts.append(f"{row['label']}, {row['examples']} examples: int8 {', '.join(speeds)}")
+    if not parts:
+        return ""
+    return (
+        f"int8 against float32 again, modes interleaved on a quiet machine (`benchmarks/results/int8_decision.md`; "
+        f"offered only where at least {data['goal']}× at every thread count): {'; '.join(parts)}. "
     )
 
 

@@ -101,7 +101,7 @@ RANGE_LABELS = {
 """The range in a few words, by aggregation and aligner kind (``ModuleSpec.range_label``)."""
 
 INT8_REFUSED = {
-    "E": "it gave E-minilm's MiniLM no speed-up worth its rounding (SPEEDUP float32's speed on 64 SummEval "
+    "E": "it gave E-minilm's MiniLM no speed-up worth its rounding (1.11-1.22× float32's speed on 64 SummEval "
     "pairs, 1 and 2 threads: benchmarks/results/int8_decision.md; the int8 matmul gains, the per-token rounding "
     "around it costs as much on a body this small)",
     "D": "it moved the scores of a D aligner of roberta-large's shape past the bound that keeps correlations "
