@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
+import nlgmetrics
+from tests.trainer.reward_calls import CONSISTENCY
 from tests.trainer.tiny_seq2seq import decode, eval_dataset, save_tiny_bart, seq2seq_trainer
+
+
+@pytest.fixture(scope="module")
+def consistency_reward():
+    """The ctc_consistency E-minilm reward on the dataset's ``document`` column."""
+    return nlgmetrics.reward(*CONSISTENCY, sources="document")
 
 
 @pytest.fixture(scope="module")

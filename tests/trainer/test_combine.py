@@ -240,8 +240,9 @@ def test_an_unknown_name_is_one_line_saying_what_to_do():
 # ---- issue 40 §3: a batch goes to every member or to none; members holding different counts ----------------
 
 
-class Interrupting(WordOverlap):
-    """WordOverlap whose add_batch, once armed, is stopped by Ctrl-C before or after storing the batch."""
+class InterruptedOnce:
+    """An evaluate module's add_batch that, once armed (``when``), is stopped by Ctrl-C before or after
+    storing the batch; put before the module's class."""
 
     when: str | None = None
 
@@ -255,19 +256,12 @@ class Interrupting(WordOverlap):
             raise KeyboardInterrupt
 
 
-class InterruptingConsistency(MODULES["ctc_consistency"]):
-    """Our ctc_consistency whose add_batch, once armed, is stopped by Ctrl-C before or after storing the batch."""
+class Interrupting(InterruptedOnce, WordOverlap):
+    """WordOverlap, stopped by Ctrl-C once armed."""
 
-    when: str | None = None
 
-    def add_batch(self, **batch):
-        """add_batch, stopped as armed (evaluate appends the inputs' description to this docstring)."""
-        when, self.when = self.when, None
-        if when == "before storing":
-            raise KeyboardInterrupt
-        super().add_batch(**batch)
-        if when == "after storing":
-            raise KeyboardInterrupt
+class InterruptingConsistency(InterruptedOnce, MODULES["ctc_consistency"]):
+    """Our ctc_consistency, stopped by Ctrl-C once armed."""
 
 
 THREE = {

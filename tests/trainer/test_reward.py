@@ -23,11 +23,11 @@ import torch
 
 import nlgmetrics
 from nlgmetrics.reward_function import CPU_TOKEN_BUDGET, completion_text
+from tests.trainer.reward_calls import CONSISTENCY, call
 from tests.trainer.tiny_causal_lm import prompt_dataset, recording, save_tiny_causal_lm, trl_trainer
 from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
 ROOT = Path(__file__).resolve().parents[2]
-CONSISTENCY = ("ctc_consistency", "E-minilm")
 QUALITY = {"coherence": 0.5, "fluency": 0.5}
 UNIEVAL_PARTS = ("coherence", "consistency", "fluency", "relevance", "overall")
 USR_PARTS = ("mlm", "dr_c", "dr_f", "usr")
@@ -104,17 +104,17 @@ def rloo(tiny_lm, tmp_path_factory) -> dict:
 def test_grpo_logs_the_consistency_of_each_steps_completions(grpo):
     assert len(grpo["logs"]) == len(grpo["calls"]) == 2
     module = as_a_reward(*CONSISTENCY)
-    for logged, call in zip(grpo["logs"], grpo["calls"]):
-        assert len(call["completions"]) == 8 and all(isinstance(c, str) for c in call["completions"])
-        scores = module.compute(predictions=call["completions"], sources=call["documents"])["scores"]
+    for logged, seen in zip(grpo["logs"], grpo["calls"]):
+        assert len(seen["completions"]) == 8 and all(isinstance(c, str) for c in seen["completions"])
+        scores = module.compute(predictions=seen["completions"], sources=seen["documents"])["scores"]
         assert_trl_mean(logged["rewards/ctc_consistency/mean"], scores)
 
 
 def test_grpo_logs_a_weighted_unieval_reward_and_each_dimension(grpo):
     module = as_a_reward("unieval")
-    for logged, call in zip(grpo["logs"], grpo["calls"]):
+    for logged, seen in zip(grpo["logs"], grpo["calls"]):
         result = module.compute(
-            predictions=call["completions"], sources=call["documents"], references=call["summary"]
+            predictions=seen["completions"], sources=seen["documents"], references=seen["summary"]
         )
         weighted = [0.5 * c + 0.5 * f for c, f in zip(result["coherence"], result["fluency"])]
         assert_trl_mean(logged["rewards/unieval/mean"], weighted)
@@ -124,73 +124,66 @@ def test_grpo_logs_a_weighted_unieval_reward_and_each_dimension(grpo):
 
 def test_rloo_reads_conversations(rloo):
     module = as_a_reward(*CONSISTENCY)
-    for logged, call in zip(rloo["logs"], rloo["calls"]):
-        replies = [completion_text(c, i) for i, c in enumerate(call["completions"])]
-        assert all(c[-1]["role"] == "assistant" for c in call["completions"])
-        assert [p[-1]["content"] for p in call["prompts"]] == call[
+    for logged, seen in zip(rloo["logs"], rloo["calls"]):
+        replies = [completion_text(c, i) for i, c in enumerate(seen["completions"])]
+        assert all(c[-1]["role"] == "assistant" for c in seen["completions"])
+        assert [p[-1]["content"] for p in seen["prompts"]] == call[
             "documents"
         ]  # the system message is left out
-        scores = module.compute(predictions=replies, sources=call["documents"])["scores"]
+        scores = module.compute(predictions=replies, sources=seen["documents"])["scores"]
         assert_trl_mean(logged["rewards/consistency/mean"], scores)
 
 
 def test_rloo_logs_a_usr_part_and_every_sub_metric(rloo):
     module = as_a_reward("usr")
-    for logged, call in zip(rloo["logs"], rloo["calls"]):
-        replies = [completion_text(c, i) for i, c in enumerate(call["completions"])]
-        result = module.compute(predictions=replies, sources=call["documents"], contexts=call["documents"])
+    for logged, seen in zip(rloo["logs"], rloo["calls"]):
+        replies = [completion_text(c, i) for i, c in enumerate(seen["completions"])]
+        result = module.compute(predictions=replies, sources=seen["documents"], contexts=seen["documents"])
         assert_trl_mean(logged["rewards/usr_dr_c/mean"], result["dr_c"])
         for part in USR_PARTS:
             assert logged[f"usr_dr_c/{part}"] == trl_metric(result[f"mean_{part}"])
 
 
 def test_a_reward_loads_its_module_once(grpo):
-    consistency, quality = grpo["rewards"]
-    assert consistency._loaded[1] is consistency._module()[0]  # the same module at every call
-    assert "|module:ctc_consistency|" in consistency.signature and "|module:unieval|" in quality.signature
+    consistency_reward, quality = grpo["rewards"]
+    assert consistency_reward._loaded[1] is consistency_reward._module()[0]  # the same module at every call
+    assert (
+        "|module:ctc_consistency|" in consistency_reward.signature and "|module:unieval|" in quality.signature
+    )
 
 
 # ---- on its own -----------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def consistency():
-    return nlgmetrics.reward(*CONSISTENCY, sources="document")
-
-
-def call(reward, completions, documents, **columns) -> list:
-    return reward(
-        prompts=["Summarize."] * len(completions), completions=completions, document=documents, **columns
-    )
-
-
-def test_one_float_per_completion_and_none_where_the_metric_gives_nan(consistency):
+def test_one_float_per_completion_and_none_where_the_metric_gives_nan(consistency_reward):
     completions = [SUMMARIES[0], " ", SUMMARIES[2]]
     with pytest.warns(UserWarning, match=r"predictions\[1\]"):
-        rewards = call(consistency, completions, DOCUMENTS[:3])
+        rewards = call(consistency_reward, completions, DOCUMENTS[:3])
         want = as_a_reward(*CONSISTENCY).compute(predictions=completions, sources=DOCUMENTS[:3])["scores"]
     assert rewards[1] is None and math.isnan(want[1])
     assert [rewards[0], rewards[2]] == [want[0], want[2]]
     assert all(type(r) is float for r in (rewards[0], rewards[2]))
 
 
-def test_on_the_cpu_a_reward_batches_by_tokens_unless_told_how(consistency):
-    call(consistency, SUMMARIES[:1], DOCUMENTS[:1])
-    assert consistency._module()[0].runtime.max_batch_tokens == CPU_TOKEN_BUDGET
+def test_on_the_cpu_a_reward_batches_by_tokens_unless_told_how(consistency_reward):
+    call(consistency_reward, SUMMARIES[:1], DOCUMENTS[:1])
+    assert consistency_reward._module()[0].runtime.max_batch_tokens == CPU_TOKEN_BUDGET
     by_rows = nlgmetrics.reward(*CONSISTENCY, sources="document", batch_size=16)
     rewards = call(by_rows, SUMMARIES[:4], DOCUMENTS[:4])
     assert by_rows._module()[0].runtime.max_batch_tokens is None
     want = nlgmetrics.load(*CONSISTENCY).compute(predictions=SUMMARIES[:4], sources=DOCUMENTS[:4])["scores"]
     assert rewards == want  # the module's own batches: the same numbers
-    assert call(consistency, SUMMARIES[:4], DOCUMENTS[:4]) == pytest.approx(want, abs=OTHER_BATCHES)
+    assert call(consistency_reward, SUMMARIES[:4], DOCUMENTS[:4]) == pytest.approx(want, abs=OTHER_BATCHES)
 
 
-def test_a_field_from_a_function_of_the_prompt_and_columns(consistency):
+def test_a_field_from_a_function_of_the_prompt_and_columns(consistency_reward):
     by_hand = nlgmetrics.reward(*CONSISTENCY, sources=lambda prompt, document, **_: document)
-    assert call(by_hand, SUMMARIES[:2], DOCUMENTS[:2]) == call(consistency, SUMMARIES[:2], DOCUMENTS[:2])
+    assert call(by_hand, SUMMARIES[:2], DOCUMENTS[:2]) == call(
+        consistency_reward, SUMMARIES[:2], DOCUMENTS[:2]
+    )
 
 
-def test_pickle_and_deepcopy_before_and_after_the_first_call(consistency):
+def test_pickle_and_deepcopy_before_and_after_the_first_call(consistency_reward):
     fresh = nlgmetrics.reward(*CONSISTENCY, sources="document", name="faithful")
     copies = [pickle.loads(pickle.dumps(fresh)), copy.deepcopy(fresh)]
     want = call(fresh, SUMMARIES[:2], DOCUMENTS[:2])
@@ -208,21 +201,23 @@ def test_a_loaded_module_of_ours_is_taken_and_pickles_by_name():
     assert call(copied, SUMMARIES[:2], DOCUMENTS[:2]) == call(reward, SUMMARIES[:2], DOCUMENTS[:2])
 
 
-def test_offload_leaves_the_models_on_the_cpu_and_the_scores_unchanged(consistency):
+def test_offload_leaves_the_models_on_the_cpu_and_the_scores_unchanged(consistency_reward):
     offloaded = nlgmetrics.reward(*CONSISTENCY, sources="document", offload=True)
-    assert call(offloaded, SUMMARIES[:2], DOCUMENTS[:2]) == call(consistency, SUMMARIES[:2], DOCUMENTS[:2])
+    assert call(offloaded, SUMMARIES[:2], DOCUMENTS[:2]) == call(
+        consistency_reward, SUMMARIES[:2], DOCUMENTS[:2]
+    )
     offload = offloaded._loaded[2]
     assert offload.models and all(p.device.type == "cpu" for m in offload.models for p in m.parameters())
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="offload and the rank's device need a CUDA GPU")
-def test_gpu_offload_moves_the_models_only_while_scoring(consistency):
+def test_gpu_offload_moves_the_models_only_while_scoring(consistency_reward):
     offloaded = nlgmetrics.reward(*CONSISTENCY, sources="document", offload=True, device="cuda")
     rewards = call(offloaded, SUMMARIES[:2], DOCUMENTS[:2])
     models = offloaded._loaded[2].models
     assert all(p.device.type == "cpu" for m in models for p in m.parameters())
     assert offloaded._loaded[2].device[id(models[0])].type == "cuda"
-    want = call(consistency, SUMMARIES[:2], DOCUMENTS[:2])
+    want = call(consistency_reward, SUMMARIES[:2], DOCUMENTS[:2])
     assert rewards == pytest.approx(want, abs=1e-5)  # float32 on another device's kernels
 
 
@@ -310,15 +305,15 @@ def test_a_ready_reward_for_every_module():
     assert callable(nlgmetrics.reward) and nlgmetrics.reward("infolm", references="r").metric == "infolm"
 
 
-def test_the_async_form_gives_the_same_rewards(consistency):
+def test_the_async_form_gives_the_same_rewards(consistency_reward):
     import asyncio
 
     from trl.trainer.utils import is_async_callable
 
     concurrent = nlgmetrics.reward(*CONSISTENCY, sources="document", concurrent=True)
-    assert is_async_callable(concurrent) and not is_async_callable(consistency)
+    assert is_async_callable(concurrent) and not is_async_callable(consistency_reward)
     rewards = asyncio.run(concurrent(prompts=["p"] * 2, completions=SUMMARIES[:2], document=DOCUMENTS[:2]))
-    assert rewards == call(consistency, SUMMARIES[:2], DOCUMENTS[:2])
+    assert rewards == call(consistency_reward, SUMMARIES[:2], DOCUMENTS[:2])
     assert pickle.loads(pickle.dumps(concurrent)).__class__ is type(concurrent)
 
 
@@ -380,27 +375,27 @@ def test_a_loaded_module_takes_no_load_options():
         nlgmetrics.reward(module, "E-minilm", sources="document", batch_size=4)
 
 
-def test_a_missing_column_names_the_datasets_columns(consistency):
+def test_a_missing_column_names_the_datasets_columns(consistency_reward):
     with pytest.raises(
         ValueError,
         match=r"sources='document' is not a column of the dataset; its columns: "
         r"prompt, doc, summary",
     ):
-        consistency(prompts=["p"], completions=["c"], doc=["d"], summary=["s"], trainer_state=None)
+        consistency_reward(prompts=["p"], completions=["c"], doc=["d"], summary=["s"], trainer_state=None)
 
 
-def test_two_rewards_of_one_trainer_under_one_name_are_refused(consistency):
+def test_two_rewards_of_one_trainer_under_one_name_are_refused(consistency_reward):
     from transformers import TrainerState
 
     state, other_state = TrainerState(), TrainerState()
     twin = nlgmetrics.reward(*CONSISTENCY, sources="document")  # also named ctc_consistency
-    call(consistency, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=state)
-    call(consistency, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=state)  # the same reward again: fine
+    call(consistency_reward, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=state)
+    call(consistency_reward, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=state)  # the same reward again: fine
     call(twin, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=other_state)  # another trainer: fine
     with pytest.raises(ValueError, match="two rewards of this trainer are named 'ctc_consistency'"):
         call(twin, SUMMARIES[:1], DOCUMENTS[:1], trainer_state=state)
 
 
-def test_a_completion_that_is_not_text_is_named(consistency):
+def test_a_completion_that_is_not_text_is_named(consistency_reward):
     with pytest.raises(ValueError, match=r"completions\[1\] must be a string or a list of messages"):
-        call(consistency, ["a", [{"role": "user", "content": "b"}]], DOCUMENTS[:2])
+        call(consistency_reward, ["a", [{"role": "user", "content": "b"}]], DOCUMENTS[:2])

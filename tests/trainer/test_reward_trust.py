@@ -15,22 +15,11 @@ import pytest
 import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.modules import SPECS
+from tests.trainer.reward_calls import CONSISTENCY, call
 from tests.trainer.tiny_causal_lm import prompt_dataset, save_tiny_causal_lm, trl_trainer
 from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
 ROOT = Path(__file__).resolve().parents[2]
-CONSISTENCY = ("ctc_consistency", "E-minilm")
-
-
-@pytest.fixture(scope="module")
-def consistency():
-    return nlgmetrics.reward(*CONSISTENCY, sources="document")
-
-
-def call(reward, completions, documents, **columns) -> list:
-    return reward(
-        prompts=["Summarize."] * len(completions), completions=completions, document=documents, **columns
-    )
 
 
 def one_line(err: pytest.ExceptionInfo) -> str:
@@ -55,9 +44,9 @@ def test_a_reward_of_a_module_holding_examples_scores_only_its_completions_and_k
 # ---- §5: a column given as one string ---------------------------------------------------------------------
 
 
-def test_a_column_given_as_one_string_is_refused(consistency):
+def test_a_column_given_as_one_string_is_refused(consistency_reward):
     with pytest.raises(ValueError) as err:
-        call(consistency, SUMMARIES[:3], "abc")
+        call(consistency_reward, SUMMARIES[:3], "abc")
     assert "column 'document' (sources) must be a list with one value per completion, got str" in one_line(
         err
     )
@@ -184,16 +173,16 @@ def reply(content) -> list[dict]:
         (reply(3), r"completions\[1\]: a message's content must be a string or a list of content blocks"),
     ],
 )
-def test_bad_message_content_names_the_completion(consistency, completion, message):
+def test_bad_message_content_names_the_completion(consistency_reward, completion, message):
     with pytest.raises(ValueError, match=message) as err:
-        call(consistency, [SUMMARIES[0], completion], DOCUMENTS[:2])
+        call(consistency_reward, [SUMMARIES[0], completion], DOCUMENTS[:2])
     one_line(err)
 
 
-def test_text_blocks_are_read_and_other_blocks_left_out(consistency):
+def test_text_blocks_are_read_and_other_blocks_left_out(consistency_reward):
     blocks = [{"type": "image", "url": "x"}, {"type": "text", "text": SUMMARIES[1]}]
-    assert call(consistency, [reply(blocks)], DOCUMENTS[1:2]) == call(
-        consistency, SUMMARIES[1:2], DOCUMENTS[1:2]
+    assert call(consistency_reward, [reply(blocks)], DOCUMENTS[1:2]) == call(
+        consistency_reward, SUMMARIES[1:2], DOCUMENTS[1:2]
     )
 
 
@@ -205,9 +194,9 @@ def test_bad_prompt_content_names_the_prompt():
         )
 
 
-def test_completions_as_a_generator_are_refused_in_one_line(consistency):
+def test_completions_as_a_generator_are_refused_in_one_line(consistency_reward):
     with pytest.raises(ValueError, match="completions must be a list with one text or conversation") as err:
-        consistency(prompts=["p", "p"], completions=(s for s in SUMMARIES[:2]), document=DOCUMENTS[:2])
+        consistency_reward(prompts=["p", "p"], completions=(s for s in SUMMARIES[:2]), document=DOCUMENTS[:2])
     one_line(err)
 
 
