@@ -127,9 +127,7 @@ def test_rloo_reads_conversations(rloo):
     for logged, seen in zip(rloo["logs"], rloo["calls"]):
         replies = [completion_text(c, i) for i, c in enumerate(seen["completions"])]
         assert all(c[-1]["role"] == "assistant" for c in seen["completions"])
-        assert [p[-1]["content"] for p in seen["prompts"]] == call[
-            "documents"
-        ]  # the system message is left out
+        assert [p[-1]["content"] for p in seen["prompts"]] == seen["documents"]  # no system message
         scores = module.compute(predictions=replies, sources=seen["documents"])["scores"]
         assert_trl_mean(logged["rewards/consistency/mean"], scores)
 
@@ -323,7 +321,7 @@ def test_the_async_form_gives_the_same_rewards(consistency_reward):
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"metric": "ctc_consistency"}, r"ctc_consistency \(D-cnndm\) reads sources: give sources="),
+        ({"metric": "ctc_consistency"}, r"ctc_consistency \(E-bert\) reads sources: give sources="),
         ({"metric": "usr", "sources": "history"}, r"usr \(topical_chat\) reads contexts: give contexts="),
         (
             {"metric": "ctc_consistency", "sources": "d", "contexts": "c"},
