@@ -59,3 +59,47 @@ def test_the_space_keeps_two_malloc_arenas_however_many_threads_allocate():
     built = "from nlgmetrics.ui.limits import Limits\nfrom nlgmetrics.ui.space import build_space\n"
     built += "build_space(Limits(preload='none'))"
     assert arenas(built) <= malloc.ARENAS
+
+
+ARROW_BACKEND = """
+{setup}
+import pyarrow
+print(pyarrow.default_memory_pool().backend_name)
+"""
+
+
+def arrow_backend(setup: str, **env: str) -> str:
+    """Arrow's default memory pool in a fresh Python process after ``setup`` (``env`` added)."""
+    environ = {k: v for k, v in os.environ.items() if k != malloc.ARROW_POOL} | env
+    environ["PYTHONPATH"] = os.pathsep.join([str(REPO / "metrics"), str(REPO)])
+    run = subprocess.run(
+        [sys.executable, "-c", ARROW_BACKEND.format(setup=setup)],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return run.stdout.split()[-1]
+
+
+BUILT = "from nlgmetrics.ui.limits import Limits\nfrom nlgmetrics.ui.space import build_space\n"
+
+
+def test_the_spaces_arrow_buffers_use_the_system_allocator_not_pyarrows_mimalloc():
+    """pyarrow's mimalloc kept a 1 GiB reservation whose resident pages grew with the served Space's requests
+    (about 0.3 MB per burst, Arrow counting no bytes in use: benchmarks/results/space_memory.md)."""
+    assert arrow_backend("") != "system"  # pyarrow's own default (mimalloc or jemalloc)
+    assert arrow_backend(BUILT + "build_space(Limits(preload='none'))") == "system"
+    # pyarrow imported, and its pool used, before the Space is built: the pool is replaced
+    early = "import pyarrow\npyarrow.default_memory_pool()\n" + BUILT + "build_space(Limits(preload='none'))"
+    assert arrow_backend(early) == "system"
+
+
+def test_an_arrow_pool_the_operator_chose_is_kept(monkeypatch):
+    monkeypatch.setenv(malloc.ARROW_POOL, "jemalloc")
+    assert malloc.arrow_system_pool() is False and os.environ[malloc.ARROW_POOL] == "jemalloc"
+    chosen = arrow_backend(
+        BUILT + "build_space(Limits(preload='none'))", ARROW_DEFAULT_MEMORY_POOL="jemalloc"
+    )
+    assert chosen in ("jemalloc", "mimalloc")  # jemalloc, or Arrow's fallback where it was not built in

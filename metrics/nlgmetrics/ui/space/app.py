@@ -77,8 +77,10 @@ def _ordered_fields(specs: Sequence[ModuleSpec]) -> list[str]:
 
 def prepare_process() -> None:
     """What the Space's process sets before any model loads or server thread starts: two malloc arenas
-    (:mod:`.malloc`: freed models stay reusable) and, on ZeroGPU, ``spaces``' patches of torch."""
+    (:mod:`.malloc`: freed models stay reusable), Arrow's buffers in them (not in pyarrow's mimalloc) and, on
+    ZeroGPU, ``spaces``' patches of torch."""
     malloc.limit_arenas()
+    malloc.arrow_system_pool()
     zerogpu.prepare()
 
 

@@ -6,6 +6,11 @@ over 300 bursts, still growing, where the pool alone, on fresh threads, stayed n
 the freed memory where the next load reuses it, and a trim after an eviction gives what is left back to
 the system. Elsewhere than glibc (macOS, musl) both do nothing.
 
+Arrow's buffers (pyarrow, which ``evaluate`` uses for every compute()) go to the system allocator too
+(:func:`arrow_system_pool`): pyarrow's default pool, mimalloc, keeps a 1 GiB reservation of its own whose
+resident pages grew by about 0.3 MB per burst of requests in the served Space while Arrow counted no bytes
+in use (``benchmarks/results/space_memory.md``).
+
 >>> isinstance(limit_arenas(), bool)
 True
 """
@@ -15,6 +20,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import sys
 from functools import cache
 
 ARENAS = 2
@@ -22,6 +28,9 @@ ARENAS = 2
 ``benchmarks/space_memory.py``. ``MALLOC_ARENA_MAX`` in the environment, read by glibc at startup, wins."""
 M_ARENA_MAX = -8
 """glibc's ``mallopt`` parameter number for the arena limit (malloc.h)."""
+ARROW_POOL = "ARROW_DEFAULT_MEMORY_POOL"
+"""Arrow's documented choice of its default memory pool (``system``, ``jemalloc``, ``mimalloc``), read when
+the pool is first used; one the operator sets wins."""
 
 
 @cache
@@ -49,3 +58,17 @@ def trim() -> None:
     libc = _glibc()
     if libc is not None:
         libc.malloc_trim(0)
+
+
+def arrow_system_pool() -> bool:
+    """Arrow's default memory pool is the system allocator (glibc's malloc: the arenas limited above, trimmed
+    after an eviction) from now on, unless the operator chose one (``ARROW_DEFAULT_MEMORY_POOL``); whether it
+    was set here."""
+    if os.environ.get(ARROW_POOL):
+        return False
+    os.environ[ARROW_POOL] = "system"  # for a pyarrow not imported yet: read at its pool's first use
+    if "pyarrow" in sys.modules:  # imported already: its pool may exist
+        import pyarrow
+
+        pyarrow.set_memory_pool(pyarrow.system_memory_pool())
+    return True
