@@ -38,27 +38,29 @@ with tempfile.NamedTemporaryFile("r") as out:
 """
 
 
+def last_word(code: str, *, unset: str, **env: str) -> str:
+    """The last word ``code`` prints in a fresh Python process on this checkout, without ``$unset`` (``env``
+    added)."""
+    environ = {k: v for k, v in os.environ.items() if k != unset} | env
+    environ["PYTHONPATH"] = os.pathsep.join([str(REPO / "metrics"), str(REPO)])
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=300, check=True
+    )
+    return run.stdout.split()[-1]
+
+
 def arenas(setup: str) -> int:
     """The malloc arenas of a fresh Python process after ``setup`` and {THREADS} threads allocating at once."""
-    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "metrics"), str(REPO)])
-    run = subprocess.run(
-        [sys.executable, "-c", COUNT_ARENAS.format(setup=setup)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return int(run.stdout.split()[-1])
+    return int(last_word(COUNT_ARENAS.format(setup=setup), unset="MALLOC_ARENA_MAX"))
+
+
+BUILT = "from nlgmetrics.ui.limits import Limits\nfrom nlgmetrics.ui.space import build_space\n"
 
 
 def test_the_space_keeps_two_malloc_arenas_however_many_threads_allocate():
     assert malloc._glibc() is not None, "these tests run on glibc (Linux): the Space's image is Debian"
     assert arenas("") > malloc.ARENAS  # glibc's default: an arena per thread, up to 8 per core
-    built = "from nlgmetrics.ui.limits import Limits\nfrom nlgmetrics.ui.space import build_space\n"
-    built += "build_space(Limits(preload='none'))"
-    assert arenas(built) <= malloc.ARENAS
+    assert arenas(BUILT + "build_space(Limits(preload='none'))") <= malloc.ARENAS
 
 
 ARROW_BACKEND = """
@@ -70,20 +72,7 @@ print(pyarrow.default_memory_pool().backend_name)
 
 def arrow_backend(setup: str, **env: str) -> str:
     """Arrow's default memory pool in a fresh Python process after ``setup`` (``env`` added)."""
-    environ = {k: v for k, v in os.environ.items() if k != malloc.ARROW_POOL} | env
-    environ["PYTHONPATH"] = os.pathsep.join([str(REPO / "metrics"), str(REPO)])
-    run = subprocess.run(
-        [sys.executable, "-c", ARROW_BACKEND.format(setup=setup)],
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return run.stdout.split()[-1]
-
-
-BUILT = "from nlgmetrics.ui.limits import Limits\nfrom nlgmetrics.ui.space import build_space\n"
+    return last_word(ARROW_BACKEND.format(setup=setup), unset=malloc.ARROW_POOL, **env)
 
 
 def test_the_spaces_arrow_buffers_use_the_system_allocator_not_pyarrows_mimalloc():
