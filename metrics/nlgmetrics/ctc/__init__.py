@@ -4,17 +4,23 @@
 >>> ASPECTS["consistency"].default_variant, variants_for("groundedness")[:3]
 ('E-bert', ['E-bert', 'E-roberta', 'E-roberta-mnli'])
 
-The table of aspects and variants imports no model library; :class:`CTCScorer` and
-:func:`ctc_score` load on first use.
+Every name here is imported from its file on first use, so that the registry, reading this family's
+``weights.py``, imports nothing else of it; the table of aspects and variants imports no model library,
+:class:`CTCScorer` loads torch.
 """
 
 from __future__ import annotations
 
 from ..core.lazy import lazy_exports
-from .aspects import ASPECTS, ENGAGINGNESS_JOIN, Aspect, harmonic_mean, variants_for
-from .variants import CTC_VARIANTS, AlignerVariant
 
 _LAZY = {
+    "ASPECTS": "aspects",
+    "ENGAGINGNESS_JOIN": "aspects",
+    "Aspect": "aspects",
+    "harmonic_mean": "aspects",
+    "variants_for": "aspects",
+    "CTC_VARIANTS": "variants",
+    "AlignerVariant": "variants",
     "CTCScorer": "scorer",
     "resolve_aligner": "scorer",
     "aspect_spec": "module",  # the declarations: not needed by `nlgmetrics --help` (measured)
@@ -25,16 +31,4 @@ _LAZY = {
 __getattr__ = lazy_exports(__name__, _LAZY)
 
 
-__all__ = [
-    "ASPECTS",
-    "CTC_VARIANTS",
-    "ENGAGINGNESS_JOIN",
-    "AlignerVariant",
-    "Aspect",
-    "aspect_spec",
-    "CTCScorer",
-    "ctc_score",
-    "harmonic_mean",
-    "resolve_aligner",
-    "variants_for",
-]
+__all__ = [*_LAZY]

@@ -1,15 +1,18 @@
 """InfoLM (Colombo, Clavel & Piantanida, AAAI 2022): compare two texts through a masked language model.
 
-The defaults below import no model library; :class:`InfoLMScorer`, :func:`infolm` and the
-measures load on first use.
+Every name here is imported from its file on first use, so that the registry, reading this family's
+``weights.py``, imports nothing else of it; the defaults import no model library, :class:`InfoLMScorer`
+loads torch.
 """
 
 from __future__ import annotations
 
 from ..core.lazy import lazy_exports
-from .options import DEFAULT_MEASURE, DEFAULT_MODEL, DEFAULT_TEMPERATURE
 
 _LAZY = {
+    "DEFAULT_MEASURE": "options",
+    "DEFAULT_MODEL": "options",
+    "DEFAULT_TEMPERATURE": "options",
     "InfoLMScorer": "scorer",
     "InfoLMModel": "scorer",
     "IdfWeights": "scorer",
@@ -26,4 +29,4 @@ _LAZY = {
 __getattr__ = lazy_exports(__name__, _LAZY)
 
 
-__all__ = ["DEFAULT_MEASURE", "DEFAULT_MODEL", "DEFAULT_TEMPERATURE", *_LAZY]
+__all__ = [*_LAZY]

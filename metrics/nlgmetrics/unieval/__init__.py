@@ -1,9 +1,11 @@
 """UniEval (Zhong et al., EMNLP 2022): one Boolean-QA T5 evaluator per task, one question per dimension.
 
 Every dimension is a yes/no question put to a T5 model; the score is ``p(Yes) / (p(Yes) + p(No))``
-at the first decoder step. The task table (:mod:`.tasks`) is plain data (no model library is imported);
-:class:`UniEvalScorer` loads on first use.
+at the first decoder step. The task table (:mod:`.tasks`) is plain data (no model library is imported).
+Every name here is imported from its file on first use, so that the registry, reading this family's
+``weights.py``, imports nothing else of it (:class:`UniEvalScorer` loads torch then).
 
+>>> from nlgmetrics.unieval import TASKS
 >>> TASKS["fact"].model, TASKS["data2text"].model
 ('unieval-fact', 'unieval-sum')
 """
@@ -11,18 +13,16 @@ at the first decoder step. The task table (:mod:`.tasks`) is plain data (no mode
 from __future__ import annotations
 
 from ..core.lazy import lazy_exports
-from .tasks import (
-    DEFAULT_TASK,
-    MAX_LENGTH,
-    MULTI_REFERENCE,
-    PLACEHOLDERS,
-    TASKS,
-    Dimension,
-    Task,
-    placeholders,
-)
 
 _LAZY = {
+    "DEFAULT_TASK": "tasks",
+    "MAX_LENGTH": "tasks",
+    "MULTI_REFERENCE": "tasks",
+    "PLACEHOLDERS": "tasks",
+    "TASKS": "tasks",
+    "Dimension": "tasks",
+    "Task": "tasks",
+    "placeholders": "tasks",
     "UniEvalScorer": "scorer",
     "UniEvalModel": "scorer",
     "unieval": "module",
@@ -33,14 +33,4 @@ _LAZY = {
 __getattr__ = lazy_exports(__name__, _LAZY)
 
 
-__all__ = [
-    "DEFAULT_TASK",
-    "MAX_LENGTH",
-    "MULTI_REFERENCE",
-    "PLACEHOLDERS",
-    "TASKS",
-    "Dimension",
-    "Task",
-    "placeholders",
-    *_LAZY,
-]
+__all__ = [*_LAZY]

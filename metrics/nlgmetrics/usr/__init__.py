@@ -5,30 +5,31 @@ masked LM finds the last utterance and the response, token by token), USR-DR-c (
 model: is this response the right one for the context and fact?) and USR-DR-f (for the fact
 alone); a linear regression combines them into one overall-quality score on the 1–5 scale.
 
-The constants below import no model library; :class:`USRScorer` loads on first use.
+Every name here is imported from its file on first use, so that the registry, reading this family's
+``weights.py``, imports nothing else of it; the constants import no model library, :class:`USRScorer`
+loads torch.
 """
 
 from __future__ import annotations
 
 from ..core.lazy import lazy_exports
-from .options import DEFAULT_CONFIG, SUB_METRICS
-from .preprocess import DR_MAX_LENGTH, MLM_WINDOW
-from .regression import COEFFICIENTS, INTERCEPT, NORMALISATION, usr_score
 
-_LAZY = {"USRScorer": "scorer", "usr": "module", "SequenceClassifier": "scorer"}
+_LAZY = {
+    "DEFAULT_CONFIG": "options",
+    "SUB_METRICS": "options",
+    "DR_MAX_LENGTH": "preprocess",
+    "MLM_WINDOW": "preprocess",
+    "COEFFICIENTS": "regression",
+    "INTERCEPT": "regression",
+    "NORMALISATION": "regression",
+    "usr_score": "regression",
+    "USRScorer": "scorer",
+    "usr": "module",
+    "SequenceClassifier": "scorer",
+}
 
 
 __getattr__ = lazy_exports(__name__, _LAZY)
 
 
-__all__ = [
-    "COEFFICIENTS",
-    "DEFAULT_CONFIG",
-    "DR_MAX_LENGTH",
-    "INTERCEPT",
-    "MLM_WINDOW",
-    "NORMALISATION",
-    "SUB_METRICS",
-    "usr_score",
-    *_LAZY,
-]
+__all__ = [*_LAZY]
