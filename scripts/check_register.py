@@ -1,4 +1,4 @@
-"""Release check: ``nlgmetrics register``, then bare ``evaluate.load`` of all 8 modules in a process that
+"""Release check: ``nlgmetrics register``, then bare ``evaluate.load`` of every module in a process that
 never imports nlgmetrics, offline and against a local Hub that answers 404, equals ``nlgmetrics.load``.
 
     python scripts/check_register.py     # with the python of the environment that holds the wheel

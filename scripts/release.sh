@@ -3,7 +3,7 @@
 # install the wheel with its [embedded,usr] extras into a fresh virtual environment in a temporary
 # folder, and from a folder outside the checkout score the embedded example and run the command
 # line, offline (HF_HUB_OFFLINE=1 HF_EVALUATE_OFFLINE=1, an empty Hub cache, NLTK_DATA unset); then
-# `nlgmetrics register` and bare evaluate.load of all 8 modules from that wheel (scripts/check_register.py),
+# `nlgmetrics register` and bare evaluate.load of every module from that wheel (scripts/check_register.py),
 # and the app Space written by `python -m hub_models.publish --dry-run --out` installed from its own
 # folder into another fresh environment and serving /score (scripts/check_space.py).
 #   TORCH (cpu|cuda|skip|<pip spec>), PIP_ARGS, PYTHON, DRY_RUN=1: as in scripts/venv.sh, for the

@@ -1,8 +1,8 @@
 """nlgmetrics: model-based NLG evaluation metrics on the Hugging Face stack.
 
 >>> import nlgmetrics
->>> nlgmetrics.list_modules()
-['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'unieval', 'usr']
+>>> nlgmetrics.list_modules()  # every family's modules, from the family table
+[...'ctc_consistency', 'ctc_engagingness', ..., 'infolm', ..., 'usr'...]
 
 Importing the package loads no model library (torch, transformers, evaluate load on first use);
 ``nlgmetrics.compare`` and ``nlgmetrics.compare_many`` (paired significance between systems) load
@@ -11,9 +11,9 @@ numpy on first use.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .core.lazy import lazy_exports
 from .modules.loading import list_modules, load, release
 from .version import __version__
 
@@ -34,11 +34,7 @@ _LAZY = {
 }
 """Public functions imported from their submodule on first use (keeps ``import nlgmetrics`` light)."""
 
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""Write the eight metric cards (``metrics/<module>/README.md``) from the modules' declarations.
+"""Write every module's metric card (``metrics/<module>/README.md``) from the modules' declarations.
 
     python -m nlgmetrics.cards          # rewrite the cards
     python -m nlgmetrics.cards --check  # exit 1 naming each out-of-date card (CI and the tests run this)

@@ -1,4 +1,4 @@
-"""Make ``evaluate.load("ctc_consistency")`` work: the eight module scripts in evaluate's modules cache.
+"""Make ``evaluate.load("ctc_consistency")`` work: every module's script in evaluate's modules cache.
 
 ``evaluate.load(name)`` with a bare name asks the Hub for ``evaluate-metric/<name>``; when that fails
 (offline with ``HF_EVALUATE_OFFLINE=1``, or the Hub has no such module) it loads the newest cached

@@ -1,16 +1,18 @@
-"""``nlgmetrics convert`` (the authors' CTC and USR checkpoints into transformers folders) and
-``nlgmetrics register`` (the module scripts into evaluate's modules cache)."""
+"""``nlgmetrics convert <family>`` (the authors' original checkpoints into transformers folders, for each
+family with a ``convert.py``) and ``nlgmetrics register`` (the module scripts into evaluate's modules cache).
+Both read the family table: nothing here names a family or counts the modules."""
 
 from __future__ import annotations
 
 import argparse
 from importlib import import_module
 
+from ..modules import FAMILIES, families_with
 from .common import CLIError
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    converter = import_module(f"..{args.kind}.convert", __package__)
+    converter = import_module(f"{FAMILIES[args.kind]}.convert")
     try:
         return converter.main(args.options, prog=f"nlgmetrics convert {args.kind}")
     except SystemExit as exit_:  # the converter's own --help and usage errors
@@ -35,15 +37,16 @@ def cmd_register(args: argparse.Namespace) -> int:
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """The ``convert`` and ``register`` subcommands."""
+    kinds = families_with("convert")
     converting = sub.add_parser(
         "convert",
-        help="convert the authors' original CTC or USR checkpoints into transformers folders",
-        description="Convert an original checkpoint (the authors' Google Drive downloads) into a folder "
-        "that loads with --aligner D:<folder> / R:<folder> (ctc) or --mlm, --dr-c, --dr-f (usr). "
-        "'nlgmetrics convert ctc --help' and 'nlgmetrics convert usr --help' list the options.",
+        help=f"convert the authors' original checkpoints ({', '.join(kinds)}) into transformers folders",
+        description="Convert an original checkpoint (the authors' downloads) into a transformers folder "
+        "that the family's folder options load. 'nlgmetrics convert KIND --help' lists a converter's "
+        "options and says which load option reads what it writes.",
         add_help=True,
     )
-    converting.add_argument("kind", choices=("ctc", "usr"), help="which release the checkpoint is from")
+    converting.add_argument("kind", choices=kinds, help="the family whose release the checkpoint is from")
     converting.add_argument(
         "options", nargs=argparse.REMAINDER, help="the converter's options (see KIND --help)"
     )
@@ -51,8 +54,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
     registering = sub.add_parser(
         "register",
-        help="make evaluate.load('<name>') find the 8 modules (writes them into evaluate's modules cache)",
-        description="Install the 8 module scripts into evaluate's modules cache (HF_MODULES_CACHE), so "
+        help="make evaluate.load('<name>') find every module (writes them into evaluate's modules cache)",
+        description="Install every module's script into evaluate's modules cache (HF_MODULES_CACHE), so "
         "that evaluate.load('ctc_consistency', ...) works with a bare name in any script, offline too. "
         "Idempotent; a new nlgmetrics version replaces what an older one wrote.",
     )

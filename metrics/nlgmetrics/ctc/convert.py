@@ -221,7 +221,11 @@ def convert_all(checkpoints_dir: str | Path, output_root: str | Path) -> list[Pa
 
 def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert ctc") -> int:
     """The command line; every error is one line and exit status 2."""
-    parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n")[0])
+    parser = OneLineErrorParser(
+        prog=prog,
+        description=__doc__.split("\n")[0],
+        epilog="A converted folder loads with --aligner D:<folder> or R:<folder>.",
+    )
     parser.add_argument("--checkpoint", help="a ctc_score .ckpt file")
     parser.add_argument("--variant", choices=sorted(CTC_CHECKPOINTS), help="e.g. D-cnndm")
     parser.add_argument("--direction", help="e.g. doc_to_summ")

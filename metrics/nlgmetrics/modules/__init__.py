@@ -12,14 +12,17 @@ imports evaluate on first use. Importing this layer wires the family table's wei
 (:data:`nlgmetrics.core.registry.WEIGHTS`: core names no family).
 
 >>> sorted(SPECS)
-['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'unieval', 'usr']
+[...'ctc_consistency', 'ctc_engagingness', ..., 'infolm', ..., 'usr'...]
 >>> family_of("ctc_relevance"), family_of("usr")
+('ctc', 'usr')
+>>> families_with("convert")
 ('ctc', 'usr')
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -52,6 +55,12 @@ def family_of(name: str) -> str:
 def family_part(family: str, part: str) -> ModuleType:
     """``<family's package>.<part>`` (``module``, ``card``, ``weights``, ``convert``), imported on first use."""
     return importlib.import_module(f"{FAMILIES[family]}.{part}")
+
+
+def families_with(part: str) -> tuple[str, ...]:
+    """The families whose package has ``<part>.py`` (``convert``: ``nlgmetrics convert <family>``), in the
+    table's order; found without importing that file (only the family's package, which imports nothing)."""
+    return tuple(f for f in list(FAMILIES) if importlib.util.find_spec(f"{FAMILIES[f]}.{part}") is not None)
 
 
 class _Specs(Mapping[str, ModuleSpec]):
@@ -117,6 +126,7 @@ __all__ = [
     "ModuleSpec",
     "Option",
     "family_of",
+    "families_with",
     "family_part",
     "family_weights",
 ]

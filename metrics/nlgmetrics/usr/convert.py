@@ -249,7 +249,11 @@ def convert(
 
 def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert usr") -> int:
     """The command line; every error is one line and exit status 2."""
-    parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n")[0])
+    parser = OneLineErrorParser(
+        prog=prog,
+        description=__doc__.split("\n")[0],
+        epilog="The converted folders load with --mlm, --dr-c and --dr-f (OUT/mlm, OUT/dr_c, OUT/dr_f).",
+    )
     parser.add_argument("--mlm", required=True, help="the released roberta_ft/ folder (USR-MLM)")
     parser.add_argument("--dr-c", required=True, help="the released ctx/ folder (USR-DR-c)")
     parser.add_argument("--dr-f", required=True, help="the released uk/ folder (USR-DR-f)")
