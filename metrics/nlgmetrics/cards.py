@@ -1,7 +1,10 @@
 """Write every module's metric card (``metrics/<module>/README.md``) from the modules' declarations.
 
-    python -m nlgmetrics.cards          # rewrite the cards
+    python -m nlgmetrics.cards          # rewrite the cards (and the module classes' docstrings)
     python -m nlgmetrics.cards --check  # exit 1 naming each out-of-date card (CI and the tests run this)
+
+The same command writes the docstring of each module class in its family's ``metric.py`` (description and
+compute() documentation, :mod:`nlgmetrics.modules.docstrings`) and checks it.
 
 Each card is evaluate's metric card template under the module's Space header. What a module declares
 (its family's ``module.py``: description, citation, inputs per config, load and compute options with their
@@ -29,6 +32,7 @@ from .core.registry import WeightSpec, is_published
 from .core.validation import FIELDS
 from .modules import SPECS, ModuleSpec, Option, family_part
 from .modules.card_notes import CardNotes, notes_for, sci
+from .modules.docstrings import stale_files, write_docstrings
 
 ROOT = Path(__file__).resolve().parents[2]
 """The checkout: ``metrics/<module>/README.md`` and ``benchmarks/results/`` live under it."""
@@ -425,6 +429,11 @@ def main(argv: list[str] | None = None) -> int:
                 stale.append(path.relative_to(ROOT).as_posix())
         else:
             path.write_text(text, encoding="utf-8")
+    for path in stale_files():  # the module classes' docstrings, in the families' metric.py
+        if args.check:
+            stale.append(path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path))
+        else:
+            write_docstrings(path)
     if stale:
         print(f"out of date (regenerate with `{COMMAND}` and commit):", *stale, sep="\n  ")
         return 1

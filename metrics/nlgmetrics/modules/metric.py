@@ -28,6 +28,7 @@ import evaluate
 from ..core.options import RUNTIME_OPTIONS
 from ..core.runtime import Runtime
 from ..core.validation import FIELDS
+from .docstrings import inputs_description
 from .evaluate_state import discard_cache, is_streaming, start_empty_shard
 from .spec import EVALUATE_OPTIONS, ModuleSpec
 
@@ -46,58 +47,16 @@ def _features(spec: ModuleSpec, inputs: tuple[str, ...] | None = None) -> list[d
     ]
 
 
-def inputs_description(spec: ModuleSpec) -> str:
-    """The compute() docstring: inputs, options, load options, configs, outputs and a runnable example."""
-    inputs = "\n".join(f"    {name} (`list[str]`): {FIELDS[name]}." for name in spec.inputs)
-    options = "\n".join(f"    {o.name} (optional): {o.help}." for o in spec.all_compute_options)
-    load = ", ".join(f"`{o.name}`" for o in spec.all_load_options)
-    direction = (
-        "True: higher is better" if spec.higher_is_better else "depends on the options; the result says"
-    )
-    call = ",\n".join(f"    ...     {name}={spec.example[name]!r}" for name in spec.inputs)
-    skip = "" if spec.doctest_config else "  # doctest: +SKIP"
-    config = f", {spec.doctest_config!r}" if spec.doctest_config else ""
-    shown = spec.doctest_scores or "[...]"
-    return f"""
-Scores every example with {spec.title}.
-Args:
-{inputs}
-{options}
-Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): {load}.
-Configs: {", ".join(spec.configs)}; default {spec.default_config}.
-Returns:
-    scores (`list[float]`): one score per example (NaN for an example with an empty text).
-    mean_score (`float`): the mean over the examples with a finite score (NaN when there are none).
-    higher_is_better (`bool`): {direction}.
-    signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
-    details (`list[dict]`, with return_details=True): per-example explanations.
-    Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
-Range: {spec.score_range}.
-Examples:
-    >>> import nlgmetrics
-    >>> metric = nlgmetrics.load({spec.name!r}{config}){skip}
-    >>> results = metric.compute(
-{call},
-    ... ){skip}
-    >>> [round(score, 2) for score in results["scores"]]{skip}
-    {shown}
-"""
-
-
 class NotARewardError(AttributeError):
     """A module used where a callable is wanted (TRL's ``reward_funcs``): the message says to wrap it in
     ``nlgmetrics.reward``."""
 
 
 class NLGMetric(evaluate.Metric):
-    """The evaluate adapter every module shares; a subclass only sets ``spec``."""
+    """The evaluate adapter every module shares; a subclass only sets ``spec``, under the docstring that
+    ``python -m nlgmetrics.cards`` writes from it (:mod:`.docstrings`)."""
 
     spec: ClassVar[ModuleSpec]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A module class's docstring is its declaration's description and compute() documentation."""
-        super().__init_subclass__(**kwargs)
-        cls.__doc__ = f"{cls.spec.description}\n{inputs_description(cls.spec)}"
 
     def __init__(self, config_name: str | None = None, **kwargs: Any):
         evaluate_kwargs = {k: kwargs.pop(k) for k in EVALUATE_OPTIONS if k in kwargs}
