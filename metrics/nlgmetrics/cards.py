@@ -4,7 +4,7 @@
     python -m nlgmetrics.cards --check  # exit 1 naming each out-of-date card (CI and the tests run this)
 
 The same command writes the docstring of each module class in its family's ``metric.py`` (description and
-compute() documentation, :mod:`nlgmetrics.modules.docstrings`) and checks it.
+compute() documentation, :mod:`nlgmetrics.modules.metric_files`) and checks it.
 
 Each card is evaluate's metric card template under the module's Space header. What a module declares
 (its family's ``module.py``: description, citation, inputs per config, load and compute options with their
@@ -32,7 +32,7 @@ from .core.registry import WeightSpec, is_published
 from .core.validation import FIELDS
 from .modules import SPECS, ModuleSpec, Option, family_part
 from .modules.card_notes import CardNotes, notes_for, sci
-from .modules.docstrings import stale_files, write_docstrings
+from .modules.metric_files import stale_files, write_docstrings
 
 ROOT = Path(__file__).resolve().parents[2]
 """The checkout: ``metrics/<module>/README.md`` and ``benchmarks/results/`` live under it."""

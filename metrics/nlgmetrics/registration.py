@@ -23,9 +23,7 @@ its marker (its name is our hash of the script it holds) is replaced or removed.
 
 from __future__ import annotations
 
-import ast
 import hashlib
-import importlib.util
 import json
 import os
 import re
@@ -37,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .modules import FAMILIES, SPECS
+from .modules.metric_files import metric_file, module_classes
 from .version import __version__
 
 MARKER = "nlgmetrics-register.json"
@@ -77,13 +76,12 @@ def metric_class(module: str) -> tuple[str, str]:
     >>> metric_class("infolm")
     ('nlgmetrics.infolm.metric', 'Infolm')
     """
-    where = f"{FAMILIES[SPECS[module].family]}.metric"
-    tree = ast.parse(Path(importlib.util.find_spec(where).origin).read_text(encoding="utf-8"))
-    wanted = f"spec = SPECS[{module!r}]"  # as ast.unparse writes the class's one assignment
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and any(ast.unparse(n) == wanted for n in node.body):
+    family = SPECS[module].family
+    where = f"{FAMILIES[family]}.metric"
+    for node, name in module_classes(metric_file(family).read_text(encoding="utf-8")):
+        if name == module:
             return where, node.name
-    raise LookupError(f"{where} writes no class with {wanted}")
+    raise LookupError(f"{where} writes no class with spec = SPECS[{module!r}]")
 
 
 def version_hash(module: str, version: str) -> str:

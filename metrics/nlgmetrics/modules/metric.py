@@ -28,8 +28,8 @@ import evaluate
 from ..core.options import RUNTIME_OPTIONS
 from ..core.runtime import Runtime
 from ..core.validation import FIELDS
-from .docstrings import inputs_description
 from .evaluate_state import discard_cache, is_streaming, start_empty_shard
+from .metric_files import inputs_description
 from .spec import EVALUATE_OPTIONS, ModuleSpec
 
 _STRING = datasets.Value("string", id="sequence")
@@ -54,7 +54,7 @@ class NotARewardError(AttributeError):
 
 class NLGMetric(evaluate.Metric):
     """The evaluate adapter every module shares; a subclass only sets ``spec``, under the docstring that
-    ``python -m nlgmetrics.cards`` writes from it (:mod:`.docstrings`)."""
+    ``python -m nlgmetrics.cards`` writes from it (:mod:`.metric_files`)."""
 
     spec: ClassVar[ModuleSpec]
 

@@ -11,8 +11,8 @@ import shutil
 import pytest
 
 from nlgmetrics import cards
-from nlgmetrics.modules import MODULES, SPECS, docstrings
-from nlgmetrics.modules.docstrings import class_docstring, inputs_description, metric_file
+from nlgmetrics.modules import MODULES, SPECS, metric_files
+from nlgmetrics.modules.metric_files import class_docstring, inputs_description, metric_file
 from tests.helpers import load
 
 
@@ -44,14 +44,14 @@ def test_the_cards_command_writes_a_stale_docstring_and_check_names_its_file(tmp
     end = source.index('"""\n', start + 8) + 4
     copy.write_text(source[:start] + '    """Stale."""\n' + source[end:], encoding="utf-8")
     monkeypatch.setattr(
-        docstrings, "metric_file", lambda family: copy if family == "usr" else metric_file(family)
+        metric_files, "metric_file", lambda family: copy if family == "usr" else metric_file(family)
     )
     monkeypatch.setattr(cards, "card", lambda name: cards.card_path(name).read_text(encoding="utf-8"))
-    assert docstrings.stale_classes(copy) == ["Usr"]
+    assert metric_files.stale_classes(copy) == ["Usr"]
     assert cards.main(["--check"]) == 1
     assert str(copy) in capsys.readouterr().out
     assert cards.main([]) == 0 and copy.read_text(encoding="utf-8") == source
-    assert docstrings.stale_classes(copy) == [] and cards.main(["--check"]) == 0
+    assert metric_files.stale_classes(copy) == [] and cards.main(["--check"]) == 0
 
 
 def test_a_class_with_no_docstring_gets_one(tmp_path, monkeypatch):
@@ -61,6 +61,6 @@ def test_a_class_with_no_docstring_gets_one(tmp_path, monkeypatch):
     start = source.index('    """InfoLM')
     end = source.index('"""\n', start + 8) + 4
     copy.write_text(source[:start] + source[end:].lstrip("\n"), encoding="utf-8")
-    assert docstrings.stale_classes(copy) == ["Infolm"]
-    assert docstrings.write_docstrings(copy) and copy.read_text(encoding="utf-8") == source
-    assert not docstrings.write_docstrings(copy)
+    assert metric_files.stale_classes(copy) == ["Infolm"]
+    assert metric_files.write_docstrings(copy) and copy.read_text(encoding="utf-8") == source
+    assert not metric_files.write_docstrings(copy)

@@ -1,4 +1,5 @@
-"""The docstrings of the module classes, written into each family's ``metric.py`` from the declarations.
+"""The families' ``metric.py``, read and written without importing them (importing one imports evaluate):
+which class is which module's (:func:`module_classes`: registering reads it), and each class's docstring.
 
 A module class's docstring is its declaration's description and its compute() documentation (the inputs,
 options, load options, configs, outputs and a runnable example: :func:`inputs_description`, which evaluate
@@ -75,10 +76,14 @@ def metric_file(family: str) -> Path:
     return Path(found.origin)
 
 
-def _module_classes(tree: ast.Module) -> list[tuple[ast.ClassDef, str]]:
-    """Each class of the file that sets ``spec = SPECS["<name>"]``, with that name."""
+def module_classes(source: str) -> list[tuple[ast.ClassDef, str]]:
+    """Each class of a ``metric.py``'s ``source`` that sets ``spec = SPECS["<name>"]``, with that name.
+
+    >>> [(node.name, name) for node, name in module_classes(metric_file("infolm").read_text())]
+    [('Infolm', 'infolm')]
+    """
     found = []
-    for node in tree.body:
+    for node in ast.parse(source).body:
         if not isinstance(node, ast.ClassDef):
             continue
         for statement in node.body:
@@ -93,10 +98,9 @@ def _module_classes(tree: ast.Module) -> list[tuple[ast.ClassDef, str]]:
 
 def stale_classes(path: Path) -> list[str]:
     """The module classes in ``path`` whose docstring is not :func:`class_docstring` of their declaration."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     return [
         node.name
-        for node, name in _module_classes(tree)
+        for node, name in module_classes(path.read_text(encoding="utf-8"))
         if ast.get_docstring(node, clean=True) != inspect.cleandoc(class_docstring(SPECS[name]))
     ]
 
@@ -114,7 +118,7 @@ def write_docstrings(path: Path) -> bool:
     """Write each module class's docstring in ``path`` (replacing the one there); whether the file changed."""
     source = path.read_text(encoding="utf-8")
     lines = source.splitlines()
-    for node, name in reversed(_module_classes(ast.parse(source))):
+    for node, name in reversed(module_classes(source)):
         first = node.body[0]
         written = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
         start = first.lineno - 1
@@ -137,6 +141,7 @@ __all__ = [
     "class_docstring",
     "inputs_description",
     "metric_file",
+    "module_classes",
     "stale_classes",
     "stale_files",
     "write_docstrings",
