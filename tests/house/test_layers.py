@@ -2,8 +2,8 @@
 
     version < core < modules (ModuleSpec, the NLGMetric base, evaluate_state, the family table, the card
     notes' shape) < console (one-line errors and warnings) and convert (what the converters share) < the
-    families (ctc, infolm, unieval, usr: each its module.py, card.py, weights.py, convert.py; modules imports
-    them only by name, through the table) < the services on them (records, columns, availability, significance,
+    families (the family table's packages, ctc, infolm, unieval, usr: each its module.py, card.py, weights.py,
+    convert.py; modules imports them only by name, through the table) < the services on them (records, columns, availability, significance,
     meta_eval, judgments, distributed, registration, testing, cards) < trainer, evalsets, combined, reward and rewards
     (for_trainer on distributed and evalsets, which set is scored; combine; the TRL rewards)
     < ui < cli < the package top and __main__
@@ -18,6 +18,8 @@ import ast
 import re
 from pathlib import Path
 
+from nlgmetrics.modules import FAMILIES as FAMILY_TABLE
+
 PACKAGE = Path(__file__).resolve().parents[2] / "metrics" / "nlgmetrics"
 
 FLOORS = [
@@ -25,7 +27,7 @@ FLOORS = [
     {"core"},
     {"modules"},
     {"console", "convert"},
-    {"ctc", "infolm", "unieval", "usr"},
+    {package.split(".")[1] for package in FAMILY_TABLE.values() if package.startswith("nlgmetrics.")},
     {
         "records",
         "significance",
