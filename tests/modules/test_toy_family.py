@@ -1,10 +1,13 @@
-"""A family is one folder and one line (issue 29 §1): the toy family of docs/adding_a_family.md, written into a
-temporary folder and registered with one entry in the family table, appears in nlgmetrics.load (and scores),
-in `nlgmetrics list`, in the registry, in the Space's tabs and in the generated cards."""
+"""A family is one folder and one line (issue 29 §1, issue 41 §4): the toy family of docs/adding_a_family.md,
+written into a temporary folder and registered with one entry in the family table, appears in nlgmetrics.load
+(and scores), in `nlgmetrics list`, in the registry, in the Space's tabs, in the generated cards, in the ready
+rewards, in `nlgmetrics convert` (once it has a convert.py) and in `nlgmetrics register`; and no file of the
+package outside the families' folders lists the families or their modules, so adding one edits no other."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import sys
 from pathlib import Path
@@ -12,12 +15,22 @@ from pathlib import Path
 import pytest
 
 import nlgmetrics
-from nlgmetrics import cards
+from nlgmetrics import cards, registration
 from nlgmetrics.cli import main
 from nlgmetrics.core.registry import WEIGHTS
-from nlgmetrics.modules import FAMILIES, MODULES, SPECS
+from nlgmetrics.modules import FAMILIES, MODULES, SPECS, families_with
+from nlgmetrics.modules.metric_files import metric_file, stale_classes, write_docstrings
+from nlgmetrics.version import __version__
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "adding_a_family.md"
+PACKAGE = Path(nlgmetrics.__file__).resolve().parent
+CONVERT = '''"""The toy family's converter (the page's toy has none: a family with a convert.py gets the command)."""
+
+
+def main(argv, prog):
+    print(f"{prog} got {argv}")
+    return 0
+'''
 
 
 def toy_files() -> dict[str, str]:
@@ -40,6 +53,8 @@ def toy_family(tmp_path, monkeypatch):
     yield "toy_overlap"
     for name in [m for m in sys.modules if m == "nlg_toy" or m.startswith("nlg_toy.")]:
         del sys.modules[name]
+    if "nlgmetrics.rewards" in sys.modules:  # the ready reward it made, kept as a module attribute
+        vars(sys.modules["nlgmetrics.rewards"]).pop("toy_overlap", None)
 
 
 def test_the_toy_family_loads_and_scores(toy_family):
@@ -80,3 +95,76 @@ def test_the_toy_family_gets_a_card(toy_family):
     assert text.startswith("---\ntitle: Toy overlap\nemoji: 🧸")
     assert "# Metric Card for Toy overlap" in text and "Counts words; knows nothing of meaning." in text
     assert "| `words` |" in text  # its config in the Configs table
+
+
+def test_the_toy_family_gets_a_ready_reward(toy_family):
+    module_path, name = f"nlgmetrics.rewards.{toy_family}".rsplit(".", 1)  # as trl grpo reads it
+    made = getattr(importlib.import_module(module_path), name)
+    assert made.__name__ == toy_family and made.fields == {"references": "reference"}
+    completions = ["the cat sat on the mat", "dog"]
+    assert made(prompts=["p", "q"], completions=completions, reference=[["a cat sat"], ["dog"]]) == [
+        2 / 6,
+        1.0,
+    ]
+
+
+def test_a_family_with_a_convert_py_gets_the_convert_command(toy_family, capsys):
+    assert "toy" not in families_with("convert")
+    folder = Path(importlib.import_module("nlg_toy").__file__).parent
+    (folder / "convert.py").write_text(CONVERT, encoding="utf-8")
+    importlib.invalidate_caches()
+    assert families_with("convert") == ("ctc", "usr", "toy")
+    assert main(["convert", "toy", "--in", "x"]) == 0
+    assert capsys.readouterr().out == "nlgmetrics convert toy got ['--in', 'x']\n"
+    assert main(["convert", "--help"]) == 0 and "{ctc,usr,toy}" in capsys.readouterr().out
+
+
+def test_the_toy_family_is_registered_for_evaluate_load(toy_family):
+    assert registration.metric_class(toy_family) == ("nlg_toy.metric", "ToyOverlap")
+    assert "from nlg_toy.metric import ToyOverlap" in registration.script_text(toy_family, __version__)
+
+
+def test_the_cards_command_writes_the_toy_s_docstring_in_its_own_folder(toy_family):
+    path = metric_file("toy")
+    assert path.parent.name == "nlg_toy" and stale_classes(path) == ["ToyOverlap"]  # the page's short one
+    assert write_docstrings(path) and stale_classes(path) == []
+
+
+def hand_lists(names: set[str]) -> list[str]:
+    """Where a file of the package outside the families' folders names two of ``names`` in one tuple, list,
+    set or dict (the family table aside), or compares a value with one of them."""
+    folders = [Path(importlib.import_module(package).__file__).parent for package in FAMILIES.values()]
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if any(folder in path.parents for folder in folders):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        table = [
+            n.value
+            for n in ast.walk(tree)
+            if isinstance(n, ast.AnnAssign) and ast.unparse(n.target) == "FAMILIES"
+        ]
+        for node in ast.walk(tree):
+            if node in table:
+                continue
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+                items = node.keys if isinstance(node, ast.Dict) else node.elts
+                named = [i.value for i in items if isinstance(i, ast.Constant) and i.value in names]
+            elif isinstance(node, ast.Compare):
+                named = [
+                    i.value
+                    for i in (node.left, *node.comparators)
+                    if isinstance(i, ast.Constant) and i.value in names
+                ]
+                named *= 2  # one is enough
+            else:
+                continue
+            if len(named) > 1:
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {sorted(set(named))}")
+    return found
+
+
+def test_no_file_outside_the_families_names_them_so_adding_one_edits_nothing_else(toy_family):
+    names = {*FAMILIES, *SPECS}
+    assert {"toy", "toy_overlap", "ctc", "usr", "ctc_consistency"} <= names
+    assert hand_lists(names) == []
