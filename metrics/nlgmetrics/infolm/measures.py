@@ -110,7 +110,8 @@ class InformationMeasure:
         return torch.linalg.vector_norm(r - p, ord=order, dim=-1)
 
 
-def _real(name: str, value) -> float:
+def real_number(name: str, value) -> float:
+    """``value`` (a Python or numpy real, a 0-d array too) as a finite float; else a ValueError naming ``name``."""
     value = plain_scalar(value)  # a 0-d array too; numpy's booleans stay refused, as Python's
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name}={value!r} must be a finite real number")
@@ -133,7 +134,7 @@ def _check_unused(measure: str, parameter: str, value) -> None:
     family, excluded = _OWN_RANGE[parameter]
     advice = f"measure={measure!r} does not use {parameter}: leave it out"
     try:
-        real = _real(parameter, value)
+        real = real_number(parameter, value)
     except ValueError as err:
         raise ValueError(f"{err} ({advice})") from None
     if real in excluded:
@@ -161,8 +162,8 @@ def information_measure(
     if any(given[p] is None for p in used):
         what, domain = _DOMAIN[name]
         raise ValueError(f"measure={name!r} needs {what}: {domain}")
-    a = _real("alpha", alpha) if "alpha" in used else None
-    b = _real("beta", beta) if "beta" in used else None
+    a = real_number("alpha", alpha) if "alpha" in used else None
+    b = real_number("beta", beta) if "beta" in used else None
     invalid = {
         "alpha_divergence": a in (0.0, 1.0),
         "beta_divergence": b in (0.0, -1.0),
@@ -182,7 +183,7 @@ def check_options(
     temperature: float = DEFAULT_TEMPERATURE,
 ) -> tuple[InformationMeasure, float]:
     """The measure and the temperature, checked (a ValueError names the bad option)."""
-    temperature = _real("temperature", temperature)
+    temperature = real_number("temperature", temperature)
     if temperature <= 0:
         raise ValueError(f"temperature={temperature!r} must be positive")
     return information_measure(measure, alpha, beta), temperature

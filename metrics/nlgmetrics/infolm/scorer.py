@@ -33,7 +33,7 @@ from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
 from ..core.validation import check_inputs, examples_at, is_blank, listed
 from ..modules.spec import ModuleSpec
-from .measures import _real, check_options
+from .measures import check_options, real_number
 from .options import DEFAULT_MODEL
 
 if TYPE_CHECKING:
@@ -169,7 +169,7 @@ def _user_idf(idf: Mapping, tokenizer, window: int, dtype: torch.dtype) -> IdfWe
         token_id = token if isinstance(token, int) else tokenizer.convert_tokens_to_ids(token)
         if not isinstance(token_id, int) or (isinstance(token, str) and token_id == tokenizer.unk_token_id):
             raise ValueError(f"idf[{token!r}]: not a token of the model's vocabulary")
-        weight = _real(f"idf[{token!r}]", weight)
+        weight = real_number(f"idf[{token!r}]", weight)
         if weight < 0:
             raise ValueError(f"idf[{token!r}]={weight} must not be negative")
         if weight > largest:

@@ -118,6 +118,13 @@ class NLGMetric(evaluate.Metric):
         """Examples from add/add_batch (or only zero-example batches) wait for the next compute()."""
         return self._streamed or is_streaming(self)
 
+    def drop_scorer(self):
+        """Forget the loaded scorer and hand it over (None when none is loaded), so that
+        :func:`nlgmetrics.release` frees its models; the next compute() builds it again."""
+        with self._lock:
+            scorer, self.scorer = self.scorer, None
+        return scorer
+
     # ---- evaluate's API ------------------------------------------------------------------------------
 
     def compute(self, *, predictions=None, references=None, **kwargs: Any) -> dict | None:

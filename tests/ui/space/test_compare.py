@@ -13,7 +13,7 @@ import pytest
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
 from nlgmetrics.ui.limits import Limits
-from nlgmetrics.ui.space import ModelPool, SpaceError, _ordered_fields, ui_options
+from nlgmetrics.ui.space import ModelPool, SpaceError, ordered_fields, ui_options
 from nlgmetrics.ui.space.ab_results import (
     RESAMPLES,
     SEED,
@@ -151,7 +151,7 @@ def family_context(family: str = SPECS["ctc_consistency"].family) -> FamilyConte
         limits=limits,
         workdir="",
         guarded=lambda fn: fn,
-        fields=tuple(_ordered_fields(specs)),
+        fields=tuple(ordered_fields(specs)),
         options=ui_options(specs),
         examples={},
     )

@@ -15,7 +15,7 @@ from gradio_client.exceptions import AppError
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui import space as space_module
 from nlgmetrics.ui.limits import Limits
-from nlgmetrics.ui.space import DEFAULT, _json_safe, _ordered_fields, ui_options
+from nlgmetrics.ui.space import DEFAULT, _json_safe, ordered_fields, ui_options
 from tests.ui.space.helpers import LIMITS, REPO, compute_result, direct
 from tests.unieval.test_unieval import inputs_of
 
@@ -60,13 +60,13 @@ def tab_values(task: str, record: dict) -> list[str]:
     """The single tab's text boxes (every field of the family) filled from one record."""
     return [
         "\n".join(record[f]) if isinstance(record.get(f), list) else record.get(f, "")
-        for f in _ordered_fields([UNIEVAL])
+        for f in ordered_fields([UNIEVAL])
     ]
 
 
 def test_the_single_tab_scores_a_dialogue(client):
     record = task_records("dialogue", 1)[0]
-    assert "contexts" in _ordered_fields([UNIEVAL])
+    assert "contexts" in ordered_fields([UNIEVAL])
     options = [DEFAULT] * len(ui_options([UNIEVAL]))
     score, *_, note = client.predict(
         "unieval", "dialogue", *tab_values("dialogue", record), *options, api_name="/unieval_single"
@@ -92,7 +92,7 @@ def test_the_batch_tab_scores_an_upload_of_the_task(client, task, tmp_path):
 
 def test_the_compare_tab_compares_two_dialogue_responses(client):
     record = task_records("dialogue", 1)[0]
-    shared = [record.get(f, "") for f in _ordered_fields([UNIEVAL]) if f != "predictions"]
+    shared = [record.get(f, "") for f in ordered_fields([UNIEVAL]) if f != "predictions"]
     summary, _, table, note = client.predict(
         ["unieval"],
         "dialogue",

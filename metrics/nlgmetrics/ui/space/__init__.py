@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ...records import json_safe as _json_safe  # the name the Space's tests compare results with
 from ..limits import check_option_sizes
-from .app import _ordered_fields, banner, build_space, family_title, launch
+from .app import banner, build_space, family_title, launch, ordered_fields
 from .context import FamilyContext
 from .options import config_choices, config_inputs, option_components, parse_option_controls, ui_options
 from .pool import DEFAULT, ModelPool, SpaceError, resolve_config, score_records
@@ -39,7 +39,7 @@ __all__ = [
     "ModelPool",
     "SpaceError",
     "_json_safe",
-    "_ordered_fields",
+    "ordered_fields",
     "banner",
     "build_space",
     "check_option_sizes",

@@ -69,7 +69,7 @@ def _by_family() -> dict[str, list[ModuleSpec]]:
     return families
 
 
-def _ordered_fields(specs: Sequence[ModuleSpec]) -> list[str]:
+def ordered_fields(specs: Sequence[ModuleSpec]) -> list[str]:
     """Every input field of the modules, over all their configs (UniEval's tasks differ), in FIELDS' order."""
     used = {f for s in specs for c in (None, *s.configs) for f in s.inputs_for(c)}
     return [f for f in (*FIELDS, *sorted(used - set(FIELDS))) if f in used]
@@ -144,7 +144,7 @@ def build_space(limits: Limits | None = None):
                     limits=limits,
                     workdir=workdir,
                     guarded=guarded,
-                    fields=tuple(_ordered_fields(specs)),
+                    fields=tuple(ordered_fields(specs)),
                     options=ui_options(specs),
                     examples={s.name: example_texts(s) for s in specs},
                 )

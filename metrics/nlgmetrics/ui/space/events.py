@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..limits import Limits
 from ..uploads import read_upload
-from .pool import _error_text, _user_error
+from .pool import error_text, user_error
 
 if TYPE_CHECKING:
     from .context import FamilyContext
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def error_markdown(err: BaseException) -> str:
     """The failure's message as Markdown: code spans (backticks) kept, any other ``<``/``>`` shown as is."""
-    parts = _error_text(err).split("`")
+    parts = error_text(err).split("`")
     text = "`".join(part if i % 2 else html.escape(part, quote=False) for i, part in enumerate(parts))
     return f"⚠️ **Error:** {text}"
 
@@ -79,7 +79,7 @@ def guarded(fn: Callable) -> Callable:
         except gr.Error:
             raise
         except Exception as err:  # every failure becomes a message, never a traceback
-            raise _user_error(err) from None
+            raise user_error(err) from None
 
     return run
 
@@ -112,7 +112,7 @@ def connect(
         try:
             return fn(*args, **kwargs)
         except Exception as err:  # every failure becomes a message beside the control, never a traceback
-            print(f"nlgmetrics space: refused: {_error_text(err)}", file=sys.stderr)
+            print(f"nlgmetrics space: refused: {error_text(err)}", file=sys.stderr)
             return tuple(error_markdown(err) if i == at_note else value for i, value in enumerate(cleared))
 
     @functools.wraps(fn)

@@ -422,7 +422,7 @@ class ModelPool:
             try:
                 self.get(name, config)
             except (SpaceError, OSError, ValueError) as err:
-                print(f"nlgmetrics space: not preloaded {name}:{config}: {_error_text(err)}", file=sys.stderr)
+                print(f"nlgmetrics space: not preloaded {name}:{config}: {error_text(err)}", file=sys.stderr)
 
     # ---- scoring ------------------------------------------------------------------------------------
 
@@ -499,19 +499,20 @@ def resolve_config(spec: ModuleSpec, chosen: str | None) -> tuple[str, str]:
     return chosen, ""
 
 
-def _error_text(err: BaseException) -> str:
+def error_text(err: BaseException) -> str:
+    """An error as the Space shows it: the message of a refusal, or what failed and why."""
     text = str(getattr(err, "summary", err)).strip()
     if isinstance(err, (ValueError, TypeError, OSError)):
         return text
     return f"scoring failed ({type(err).__name__}): {text}"
 
 
-def _user_error(err: BaseException):
+def user_error(err: BaseException):
     """A gr.Error showing the message only (never a traceback)."""
     import gradio as gr
 
-    print(f"nlgmetrics space: refused: {_error_text(err)}", file=sys.stderr)
-    return gr.Error(_error_text(err), print_exception=False)
+    print(f"nlgmetrics space: refused: {error_text(err)}", file=sys.stderr)
+    return gr.Error(error_text(err), print_exception=False)
 
 
 def chosen_load_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
