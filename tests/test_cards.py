@@ -1,4 +1,4 @@
-"""The eight metric cards are generated from the declarations and carry a valid Space header."""
+"""Every module's metric card is generated from the declarations and carries a valid Space header."""
 
 from __future__ import annotations
 
