@@ -14,13 +14,13 @@ from transformers import EvalPrediction
 import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.core.runtime import NLGMetricsWarning
-from nlgmetrics.trainer import TRAINER_KEYS
-from tests.trainer.tiny_seq2seq import (
+from nlgmetrics.integrations.for_trainer import TRAINER_KEYS
+from tests.integrations.tiny_seq2seq import (
     DOCUMENTS,
     SUMMARIES,
     seq2seq_trainer,
 )
-from tests.trainer.word_overlap import WordOverlap
+from tests.integrations.word_overlap import WordOverlap
 
 TOLERANCE = 1e-5  # float32 scores: the same texts scored in other batches agree to float32 rounding
 CONSISTENCY = ("ctc_consistency", "E-minilm")
