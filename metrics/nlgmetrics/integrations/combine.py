@@ -354,7 +354,7 @@ def _members(modules: Any) -> tuple[list | dict, list[dict[str, Any]]]:
     and checked before any loads."""
     if isinstance(modules, Mapping):
         _check_names(modules)
-        named = {name: _named(module, f"combine: {name!r}") for name, module in modules.items()}
+        named = {name: _named(module, f"combine: modules[{name!r}]") for name, module in modules.items()}
         members = {name: _loaded(one) for name, one in named.items()}
         loaded: Any = {name: module for name, (module, _) in members.items()}
         _refuse_repeats(list(loaded.values()), [repr(name) for name in loaded])

@@ -468,7 +468,7 @@ def _keyed(metrics: Any) -> dict[str, Any]:
 
 def _named(key: str, metric: Any) -> NamedMetric:
     """A metric as every integration names one (:func:`~.naming.metric_named`), or another evaluate module."""
-    return metric_named(metric, argument=f"metric {key!r}", others=True)
+    return metric_named(metric, argument=f"metrics[{key!r}]", others=True)
 
 
 def _load(key: str, named: NamedMetric) -> KeyedMetric:

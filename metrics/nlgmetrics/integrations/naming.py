@@ -108,8 +108,11 @@ def _by_name(
         raise ValueError(f"{argument}: unknown module {name!r}; choose one of {modules}")
     spec = SPECS[name]
     load, compute = spec.split_options(options, f"{argument} ({name})")
-    spec.check_load_options({k: v for k, v in load.items() if k not in EVALUATE_OPTIONS})
-    return NamedMetric(name, spec.check_config(config), load, compute)
+    try:
+        spec.check_load_options({k: v for k, v in load.items() if k not in EVALUATE_OPTIONS})
+        return NamedMetric(name, spec.check_config(config), load, compute)
+    except ValueError as err:
+        raise ValueError(f"{argument}: {err}") from None
 
 
 def _loaded(
