@@ -1,13 +1,9 @@
-"""``nlgmetrics.rewards``: the dotted path TRL's command line reads.
+"""``nlgmetrics.rewards``: the dotted path TRL's command line reads, kept for it.
 
 ``trl grpo --reward_funcs nlgmetrics.rewards.ctc_consistency`` imports the module ``nlgmetrics.rewards`` and
-reads its attribute, so a module must answer to that name; the ready rewards live in
-:mod:`nlgmetrics.integrations.rewards`, and this file makes that very module answer to this name too
-(``nlgmetrics.rewards is nlgmetrics.integrations.rewards``).
+reads its attribute, so a module must stand at that name; the ready rewards live in
+:mod:`nlgmetrics.integrations.rewards`, and this one import hands them on (its ``__getattr__`` makes each
+reward there, once: ``nlgmetrics.rewards.usr is nlgmetrics.integrations.rewards.usr``).
 """
 
-import sys
-
-from .integrations import rewards
-
-sys.modules[__name__] = rewards
+from .integrations.rewards import COLUMNS, __all__, __dir__, __getattr__, ready  # noqa: F401 - handed on

@@ -131,5 +131,7 @@ def test_every_integration_refuses_anything_else_before_any_model_loads(bad, no_
         nlgmetrics.reward(metric, sources="document")
     with pytest.raises(ValueError, match=rf"metrics\['bad'\].*{message}"):
         nlgmetrics.for_trainer(Decoder(), {"good": NAME, "bad": metric}, sources="inputs")
+    with pytest.raises(ValueError, match=rf"metrics\[1\].*{message}"):
+        nlgmetrics.for_trainer(Decoder(), [NAME, metric], sources="inputs")
     with pytest.raises(ValueError, match=rf"combine: modules\[1\].*{message}"):
         nlgmetrics.combine([NAME, metric])

@@ -8,8 +8,9 @@ from nlgmetrics.integrations import rewards
 from tests.modules.test_toy_family import toy_family  # noqa: F401 - the fixture: the docs' toy family
 
 
-def test_the_dotted_path_is_the_integrations_module():
-    assert nlgmetrics.rewards is rewards
+def test_the_dotted_path_hands_on_the_integrations_rewards():
+    assert nlgmetrics.rewards.usr is rewards.usr and nlgmetrics.rewards.ready is rewards.ready
+    assert "usr" in dir(nlgmetrics.rewards) and nlgmetrics.rewards.__all__ == rewards.__all__
 
 
 def test_a_family_added_to_the_table_gets_its_ready_reward(toy_family):  # noqa: F811 - the fixture

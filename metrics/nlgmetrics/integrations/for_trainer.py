@@ -157,8 +157,7 @@ class ComputeMetrics(TrainerCallback):
         self.tokenizer = tokenizer
         self.fields = {name: check_field(name, value) for name, value in fields.items()}
         self.sets = EvalSets(self.fields, num_examples, self._roundtrip)
-        named = {key: _named(key, metric) for key, metric in _keyed(metrics).items()}  # all, before any loads
-        self.metrics = [_load(key, metric) for key, metric in named.items()]
+        self.metrics = [_load(key, named) for key, named in _keyed(metrics).items()]
         _check_fields_given(self.metrics, self.fields)
         self.sets.check_tied()
         _check_keys(self.metrics)
@@ -445,30 +444,28 @@ def _scalars(result: Mapping[str, Any]) -> dict[str, float]:
 # ---- building -----------------------------------------------------------------------------------------
 
 
-def _keyed(metrics: Any) -> dict[str, Any]:
+def _keyed(metrics: Any) -> dict[str, NamedMetric]:
+    """Each metric named (:func:`~.naming.metric_named`, another evaluate module loaded too), all before any
+    loads, under its key: the dict's, or a list's module names."""
     if isinstance(metrics, Mapping):
         bad = [key for key in metrics if not isinstance(key, str) or not key]
         if bad or not metrics:
             raise ValueError(f"metrics must map logged names (strings) to modules, got {metrics!r}")
-        return dict(metrics)
+        return {
+            key: metric_named(metric, argument=f"metrics[{key!r}]", others=True)
+            for key, metric in metrics.items()
+        }
     listed = as_list(metrics)
     if not listed:
         raise ValueError(
             "metrics must be a dict such as {'consistency': ('ctc_consistency', 'E-minilm')} or a list of "
             f"modules, got {metrics!r}"
         )
-    names = [
-        spec if isinstance(spec, str) else spec[0] if isinstance(spec, tuple) else spec.name
-        for spec in listed
-    ]
+    named = [metric_named(metric, argument=f"metrics[{i}]", others=True) for i, metric in enumerate(listed)]
+    names = [one.name for one in named]
     if len(set(names)) < len(names):
         raise ValueError(f"two metrics are named alike ({', '.join(names)}): give a dict of distinct keys")
-    return dict(zip(names, listed))
-
-
-def _named(key: str, metric: Any) -> NamedMetric:
-    """A metric as every integration names one (:func:`~.naming.metric_named`), or another evaluate module."""
-    return metric_named(metric, argument=f"metrics[{key!r}]", others=True)
+    return dict(zip(names, named))
 
 
 def _load(key: str, named: NamedMetric) -> KeyedMetric:

@@ -3,8 +3,8 @@
     trl grpo --model_name_or_path ... --dataset_name ... --reward_funcs nlgmetrics.rewards.ctc_consistency
 
 The modules are read from :data:`~nlgmetrics.modules.SPECS` (the family table's), never listed here: a family
-added to :data:`~nlgmetrics.modules.FAMILIES` has its ``nlgmetrics.rewards.<module>`` with no other edit. The
-name ``nlgmetrics.rewards`` is this module's (``nlgmetrics/rewards.py`` makes it answer to it).
+added to :data:`~nlgmetrics.modules.FAMILIES` has its ``nlgmetrics.rewards.<module>`` with no other edit. Users
+read them at ``nlgmetrics.rewards`` (``nlgmetrics/rewards.py`` hands this module's names on).
 
 Each is :func:`nlgmetrics.reward <nlgmetrics.integrations.reward.reward>` of its module's default config, reading the
 fields it needs from the dataset columns ``source``, ``context`` and ``reference`` (the singular of the
@@ -47,7 +47,7 @@ def ready(name: str) -> Reward:
 def __getattr__(name: str) -> Reward:
     """``nlgmetrics.rewards.<module>``: the module's ready reward, made (and checked) at its first read."""
     if name not in SPECS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        raise AttributeError(f"module 'nlgmetrics.rewards' has no attribute {name!r}")
     with _MAKING:  # one reward per module, whichever thread reads it first
         made = globals().get(name) or ready(name)
         globals()[name] = made
