@@ -109,13 +109,13 @@ def test_metric_for_best_model_and_the_signature_logged_once(tiny, tmp_path, cap
         learning_rate=0.5,  # two steps that change the generations
     )
     loads = runtime.LOAD_COUNT["loads"]
-    with caplog.at_level(logging.INFO, logger="nlgmetrics.trainer"):
+    with caplog.at_level(logging.INFO, logger="nlgmetrics.integrations.for_trainer"):
         trainer.train()
     logged = [entry["eval_consistency"] for entry in trainer.state.log_history if "eval_consistency" in entry]
     assert len(logged) == 2 and trainer.state.best_metric == max(logged)
     assert trainer.state.best_model_checkpoint is not None
     signature = compute_metrics.signatures["consistency"]
-    assert [r.getMessage() for r in caplog.records if r.name == "nlgmetrics.trainer"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "nlgmetrics.integrations.for_trainer"] == [
         f"nlgmetrics signatures: consistency: {signature}"
     ]
     assert not any("signature" in key for entry in trainer.state.log_history for key in entry)

@@ -35,9 +35,7 @@ from .combine import ForeignGuard, feature_names
 from .evalsets import Batches, EvalSets, Seen, at_loop_end, check_field, current_loop, loader_facts
 from .naming import NamedMetric, metric_named
 
-logger = logging.getLogger("nlgmetrics.trainer")
-"""The logger of the signatures (its name is the one docs/training.md gives users, kept from the module's
-old path)."""
+logger = logging.getLogger(__name__)
 
 TEXT_FIELDS = ("sources", "contexts", "references")
 TRAINER_KEYS = (
