@@ -5,8 +5,9 @@ module's name.
 Every member's inputs and options are checked before any member receives or computes anything, so a refused
 call leaves every member as it was; an ``add_batch()`` stopped part-way (an error, Ctrl-C) and a ``compute()``
 that fails put back what was added through the combined object, so the members stay in step, and a
-``compute()`` refuses members that hold different numbers of examples. :class:`ForeignGuard` runs the modules that are not ours (for ``combine``
-and :func:`~nlgmetrics.integrations.for_trainer.for_trainer`): one that raises gives NaN for its numbers, with one warning.
+``compute()`` refuses members that hold different numbers of examples. :class:`ForeignGuard` runs the modules
+that are not ours (for ``combine`` and :func:`~nlgmetrics.integrations.for_trainer.for_trainer`): one that
+raises gives NaN for its numbers, with one warning.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def combine(
     a list or a dict (its keys are the names) of distinct metrics, ours named as every integration names one
     (:mod:`~nlgmetrics.integrations.naming`: a name, ``(name, config)``, ``(name, config, options)``, its
     compute options then the default of every call, or a loaded module; they load with
-    :func:`nlgmetrics.load`), the others loaded or by name (``evaluate.load``). A module that is not ours and raises in
-    compute() gives NaN for its numbers with one warning (``strict=True``: the error is raised).
+    :func:`nlgmetrics.load`), the others loaded or by name (``evaluate.load``). A module that is not ours and
+    raises in compute() gives NaN for its numbers with one warning (``strict=True``: the error is raised).
     """
     return Combined(modules, force_prefix=force_prefix, strict=strict)
 

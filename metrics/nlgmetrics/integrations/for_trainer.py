@@ -9,8 +9,8 @@ With ``batch_eval_metrics=True`` it accumulates the batches and scores the whole
 DDP (``torchrun``, ``accelerate launch``) it drops the repeats the distributed sampler adds to fill the last
 batches, each process scores its share of the examples, and every process returns the numbers one process
 would. The object is also a ``TrainerCallback``: added to the Trainer's callbacks, it sees which dataset each
-evaluation runs on. :func:`~nlgmetrics.integrations.combine.combine` (one ``compute()`` beside ROUGE and BLEU) is
-in ``combine.py``.
+evaluation runs on. :func:`~nlgmetrics.integrations.combine.combine` (one ``compute()`` beside ROUGE and
+BLEU) is in ``combine.py``.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ beside the metric instead. An integration that also runs other evaluate modules 
 >>> metric_named(["ctc_consistency"])
 Traceback (most recent call last):
 ...
-ValueError: metric=['ctc_consistency'] is not a metric: give a module name ('ctc_consistency'), (name, config), (name, config, options) or a module of ours loaded (nlgmetrics.load / evaluate.load)
+ValueError: metric=['ctc_consistency'] is not a metric: give a module name ('ctc_consistency'), (name, ...
 """
 
 from __future__ import annotations
@@ -102,8 +102,8 @@ def _by_name(
         modules = ", ".join(sorted(SPECS))
         if others:
             raise ValueError(
-                f"{argument}: {name!r} is not an nlgmetrics module ({modules}); pass any other module loaded: "
-                f"evaluate.load({name!r})"
+                f"{argument}: {name!r} is not an nlgmetrics module ({modules}); pass any other module "
+                f"loaded: evaluate.load({name!r})"
             )
         raise ValueError(f"{argument}: unknown module {name!r}; choose one of {modules}")
     spec = SPECS[name]

@@ -2,16 +2,16 @@
 
     trl grpo --model_name_or_path ... --dataset_name ... --reward_funcs nlgmetrics.rewards.ctc_consistency
 
-The modules are read from :data:`~nlgmetrics.modules.SPECS` (the family table's), never listed here: a family
-added to :data:`~nlgmetrics.modules.FAMILIES` has its ``nlgmetrics.rewards.<module>`` with no other edit. Users
-read them at ``nlgmetrics.rewards`` (``nlgmetrics/rewards.py`` hands this module's names on).
+The modules are read from :data:`~nlgmetrics.modules.SPECS` (the family table's), never listed here: a
+family added to :data:`~nlgmetrics.modules.FAMILIES` has its ``nlgmetrics.rewards.<module>`` with no other
+edit. Users read them at ``nlgmetrics.rewards`` (``nlgmetrics/rewards.py`` hands this module's names on).
 
-Each is :func:`nlgmetrics.reward <nlgmetrics.integrations.reward.reward>` of its module's default config, reading the
-fields it needs from the dataset columns ``source``, ``context`` and ``reference`` (the singular of the
-compute() fields). Importing this module loads no model (nor torch), and makes no reward: each is made when
-first read (TRL reads its ``--reward_funcs`` at start-up), checked then as :func:`nlgmetrics.reward
-<nlgmetrics.integrations.reward.reward>` checks it (weights neither cached nor downloadable say so in one line),
-and loads its module at its first call, once per process, on that process's device.
+Each is :func:`nlgmetrics.reward <nlgmetrics.integrations.reward.reward>` of its module's default config,
+reading the fields it needs from the dataset columns ``source``, ``context`` and ``reference`` (the singular
+of the compute() fields). Importing this module loads no model (nor torch), and makes no reward: each is made
+when first read (TRL reads its ``--reward_funcs`` at start-up), checked then as :func:`nlgmetrics.reward
+<nlgmetrics.integrations.reward.reward>` checks it (weights neither cached nor downloadable say so in one
+line), and loads its module at its first call, once per process, on that process's device.
 
 >>> import nlgmetrics.rewards
 >>> nlgmetrics.rewards.COLUMNS["contexts"]  # nlgmetrics.rewards.usr reads the columns source and context
