@@ -1,11 +1,11 @@
 """The only place that reads or writes ``evaluate.Metric``'s private state (evaluate 0.4.x).
 
-``NLGMetric`` and ``combine`` need six things evaluate has no public API for: whether examples are
-being streamed into its Arrow cache (``writer``) and how many, starting an empty shard so that a process with no
-examples still joins a distributed ``compute()``, dropping the cache after a failed ``compute()``,
-checking a batch as ``add_batch`` would without storing it, and the keywords a module's ``_compute`` takes. Each is one function here; ``tests/modules/test_evaluate_state.py`` pins the attribute names
-to the evaluate versions ``pyproject.toml`` allows, so an evaluate upgrade that renames them fails
-there, not in a user's training run.
+``NLGMetric`` and ``combine`` need six things evaluate has no public API for: whether examples are being
+streamed into its Arrow cache (``writer``) and how many, starting an empty shard so that a process with no
+examples still joins a distributed ``compute()``, dropping the cache after a failed ``compute()``, checking a
+batch as ``add_batch`` would without storing it, and the keywords a module's ``_compute`` takes. Each is one
+function here; ``tests/modules/test_evaluate_state.py`` pins the attribute names to the evaluate versions
+``pyproject.toml`` allows, so an evaluate upgrade that renames them fails there, not in a user's training run.
 """
 
 from __future__ import annotations
