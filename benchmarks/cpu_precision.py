@@ -204,7 +204,7 @@ def measure(case: dict, rounds: int) -> dict:
     scores = {}
     for _ in range(rounds):
         for mode, module in running.items():
-            with body_clock(module._ready_scorer()) as spent:
+            with body_clock(module.ready_scorer()) as spent:
                 wall, cpu = clock()
                 result = module.compute(**case["inputs"])
                 wall_end, cpu_end = clock()

@@ -11,6 +11,12 @@ Counted (the package ``metrics/nlgmetrics``, read with ``ast``; nothing is impor
   inside the package counts as an import of the package top);
 - ``compute_path``: the package files and named functions one warm ``compute()`` of ctc_consistency on
   ``E-minilm`` enters (``sys.setprofile``; comprehensions and lambdas not counted as named);
+- ``dtype_path``: from the CLI's ``main`` (``score --metric ctc_consistency --config E-minilm --dtype bfloat16``)
+  to the first ``torch.nn.Module.to`` given a dtype: the package frames on that stack, the files they are in,
+  the switches between files, and how often a frame of ``core/`` calls back up into a family or module file;
+- ``private_names``: ``obj._name`` attribute reads, and ``from x import _name`` imports, in one package file of
+  a name defined (``def``/``class``/assigned) only in other package files (``ast``; dunders not counted);
+- ``core_largest``: the longest file of ``core/`` and its line count;
 - ``help_seconds`` / ``list_seconds``: the median wall time of ``python -m nlgmetrics --help`` and ``list``
   (7 runs each, a fresh interpreter each).
 """
@@ -124,6 +130,85 @@ print(len(files), len(named), len(codes))
     return {"files": files, "named_functions": named, "code_objects": codes}
 
 
+def dtype_path() -> dict[str, int]:
+    code = """
+import json, os, sys, tempfile, torch
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+import nlgmetrics
+from nlgmetrics.cli import main
+package = os.path.dirname(nlgmetrics.__file__)
+folder = tempfile.mkdtemp()
+data = os.path.join(folder, "data.jsonl")
+with open(data, "w") as out:
+    out.write(json.dumps({"predictions": "The cat sat.", "sources": "A cat sat on the mat."}) + "\\n")
+module_to = torch.nn.Module.to
+found = []
+def to(self, *args, **kwargs):
+    if not found and any(isinstance(a, torch.dtype) for a in (*args, *kwargs.values())):
+        frame, stack = sys._getframe(1), []
+        while frame is not None:
+            stack.append(frame.f_code.co_filename)
+            frame = frame.f_back
+        found.append(stack[::-1])
+    return module_to(self, *args, **kwargs)
+torch.nn.Module.to = to
+main(["score", data, "--metric", "ctc_consistency", "--config", "E-minilm", "--dtype", "bfloat16",
+      "--output", os.path.join(folder, "out.jsonl")])
+ours = [os.path.relpath(f, package) for f in found[0] if f.startswith(package)]
+ours = ours[next(i for i, f in enumerate(ours) if f.startswith("cli")):]
+switches = sum(a != b for a, b in zip(ours, ours[1:]))
+in_core = [f.startswith("core") for f in ours]
+callbacks = sum(1 for a, b in zip(in_core, in_core[1:]) if a and not b)
+print(json.dumps({"frames": len(ours), "files": len(set(ours)), "file_switches": switches,
+                  "callbacks_out_of_core": callbacks, "stack": ours}))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_env()
+    ).stdout.splitlines()
+    return json.loads(out[-1])
+
+
+def private_names() -> list[str]:
+    defined: dict[str, set[str]] = {}
+    trees = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        trees[rel] = tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            name = None
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = node.name
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                name = node.attr
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.col_offset == 0:
+                name = node.id
+            if name and name.startswith("_") and not name.startswith("__"):
+                defined.setdefault(name, set()).add(rel)
+    used = []
+    for rel, tree in trees.items():
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Load)
+                and node.attr in defined
+                and rel not in defined[node.attr]
+            ):
+                used.append(f"{rel}:{node.lineno} {node.attr}")
+            if isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").startswith("nlgmetrics")
+            ):
+                for alias in node.names:
+                    if alias.name in defined and rel not in defined[alias.name]:
+                        used.append(f"{rel}:{node.lineno} {alias.name}")
+    return used
+
+
+def core_largest() -> dict[str, int | str]:
+    lines = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (PACKAGE / "core").glob("*.py")}
+    name = max(lines, key=lines.__getitem__)
+    return {"file": f"core/{name}", "lines": lines[name]}
+
+
 def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": f"{PACKAGE.parent}{os.pathsep}{ROOT}"}
 
@@ -148,6 +233,9 @@ def main(argv: list[str] | None = None) -> None:
         "module_getattr": module_getattr(),
         "arrows_up": arrows_up(),
         "compute_path": compute_path(),
+        "dtype_path": dtype_path(),
+        "private_names": private_names(),
+        "core_largest": core_largest(),
         "help_seconds": start_seconds("--help"),
         "list_seconds": start_seconds("list"),
     }

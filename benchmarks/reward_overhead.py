@@ -167,7 +167,7 @@ def trl_step(reward_funcs: list, folder: str) -> Callable[[list[str], list[str]]
     """One ``GRPOTrainer._calculate_rewards`` call on (completions, documents): TRL's reward loop as it runs."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from tests.trainer.tiny_causal_lm import prompt_dataset, save_tiny_causal_lm, trl_trainer
+    from tests.integrations.tiny_causal_lm import prompt_dataset, save_tiny_causal_lm, trl_trainer
 
     lm = save_tiny_causal_lm(Path(folder) / "lm")
     tokenizer, model = AutoTokenizer.from_pretrained(lm), AutoModelForCausalLM.from_pretrained(lm)

@@ -57,7 +57,7 @@ def measure(n: int, tokenizer, module) -> dict:
     from transformers import EvalPrediction
 
     import nlgmetrics
-    from nlgmetrics.trainer import trainer_keys
+    from nlgmetrics.integrations.for_trainer import trainer_keys
     from references import meta_eval_data
 
     inputs, _ = meta_eval_data.summeval()
@@ -114,7 +114,7 @@ def main() -> None:
 
     import nlgmetrics
     from nlgmetrics.core.runtime import NLGMetricsWarning
-    from tests.trainer.tiny_seq2seq import save_tiny_bart
+    from tests.integrations.tiny_seq2seq import save_tiny_bart
 
     with tempfile.TemporaryDirectory() as folder:
         tokenizer = AutoTokenizer.from_pretrained(save_tiny_bart(folder))

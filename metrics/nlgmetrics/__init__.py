@@ -18,19 +18,19 @@ from .modules.loading import list_modules, load, release
 from .version import __version__
 
 if TYPE_CHECKING:
-    from .combined import combine
-    from .reward_function import reward
+    from .integrations.combine import combine
+    from .integrations.for_trainer import for_trainer
+    from .integrations.reward import reward
     from .significance import compare, compare_many
-    from .trainer import for_trainer
 
 
 _LAZY = {
     "compare": "significance",
     "compare_many": "significance",
     "register": "registration",
-    "for_trainer": "trainer",
-    "combine": "combined",
-    "reward": "reward_function",  # its own name: a submodule called reward would replace this function
+    "for_trainer": "integrations.for_trainer",
+    "combine": "integrations.combine",
+    "reward": "integrations.reward",
 }
 """Public functions imported from their submodule on first use (keeps ``import nlgmetrics`` light)."""
 

@@ -1,57 +1,9 @@
-"""Ready rewards, one per module, at dotted import paths for TRL's command line:
+"""``nlgmetrics.rewards``: the dotted path TRL's command line reads, kept for it.
 
-    trl grpo --model_name_or_path ... --dataset_name ... --reward_funcs nlgmetrics.rewards.ctc_consistency
-
-Each is :func:`nlgmetrics.reward <nlgmetrics.reward_function.reward>` of its module's default config, reading the
-fields it needs from the dataset columns ``source``, ``context`` and ``reference`` (the singular of the
-compute() fields). Importing this module loads no model (nor torch), and makes no reward: each is made when
-first read (TRL reads its ``--reward_funcs`` at start-up), checked then as :func:`nlgmetrics.reward
-<nlgmetrics.reward_function.reward>` checks it (weights neither cached nor downloadable say so in one line),
-and loads its module at its first call, once per process, on that process's device.
-
->>> import nlgmetrics.rewards
->>> nlgmetrics.rewards.COLUMNS["contexts"]  # nlgmetrics.rewards.usr reads the columns source and context
-'context'
->>> nlgmetrics.rewards.ready("bleurt")
-Traceback (most recent call last):
-...
-ValueError: nlgmetrics.rewards has no module 'bleurt'; its modules: ctc_consistency, ...
+``trl grpo --reward_funcs nlgmetrics.rewards.ctc_consistency`` imports the module ``nlgmetrics.rewards`` and
+reads its attribute, so a module must stand at that name; the ready rewards live in
+:mod:`nlgmetrics.integrations.rewards`, and this one import hands them on (its ``__getattr__`` makes each
+reward there, once: ``nlgmetrics.rewards.usr is nlgmetrics.integrations.rewards.usr``).
 """
 
-from __future__ import annotations
-
-import threading
-
-from .modules import SPECS
-from .reward_function import Reward
-
-COLUMNS = {"sources": "source", "contexts": "context", "references": "reference"}
-"""compute() field → the dataset column a ready reward reads it from."""
-_MAKING = threading.Lock()
-
-
-def ready(name: str) -> Reward:
-    """The ready reward of module ``name``: its default config, its fields from :data:`COLUMNS`."""
-    if name not in SPECS:
-        raise ValueError(
-            f"nlgmetrics.rewards has no module {name!r}; its modules: {', '.join(sorted(SPECS))}"
-        )
-    inputs = SPECS[name].inputs_for(None)
-    return Reward(name, **{field: column for field, column in COLUMNS.items() if field in inputs})
-
-
-def __getattr__(name: str) -> Reward:
-    """``nlgmetrics.rewards.<module>``: the module's ready reward, made (and checked) at its first read."""
-    if name not in SPECS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    with _MAKING:  # one reward per module, whichever thread reads it first
-        made = globals().get(name) or ready(name)
-        globals()[name] = made
-    return made
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *SPECS})
-
-
-__all__ = [*sorted(SPECS), "COLUMNS", "ready"]
+from .integrations.rewards import COLUMNS, __all__, __dir__, __getattr__, ready  # noqa: F401 - handed on

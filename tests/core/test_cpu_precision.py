@@ -164,7 +164,7 @@ def test_the_linear_layers_of_every_architecture_s_blocks_are_quantized_and_only
 
 def linears_by_model(module) -> list[dict[str, torch.nn.Module]]:
     """Each model of a loaded module: its modules by qualified name."""
-    return [dict(model.named_modules()) for model in runtime.models_in(module._ready_scorer())]
+    return [dict(model.named_modules()) for model in runtime.models_in(module.ready_scorer())]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -15,15 +15,15 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics.combined import combine
 from nlgmetrics.core.runtime import NLGMetricsWarning, Runtime
 from nlgmetrics.distributed import run_local_workers
+from nlgmetrics.integrations.combine import combine
+from nlgmetrics.integrations.for_trainer import for_trainer
 from nlgmetrics.meta_eval import correlate, meta_evaluate
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare, compare_many
-from nlgmetrics.trainer import for_trainer
 from nlgmetrics.ui.limits import Limits
-from tests.trainer.word_overlap import WordOverlap
+from tests.integrations.word_overlap import WordOverlap
 
 TYPES = (bool, int, float)
 
@@ -169,7 +169,7 @@ def test_meta_evaluation_takes_numpy_options():
 def test_for_trainer_and_combine_take_numpy_options(tmp_path):
     from transformers import AutoTokenizer
 
-    from tests.trainer.tiny_seq2seq import save_tiny_bart
+    from tests.integrations.tiny_seq2seq import save_tiny_bart
 
     tokenizer = AutoTokenizer.from_pretrained(save_tiny_bart(tmp_path))
     made = for_trainer(

@@ -74,7 +74,7 @@ def test_allow_tf32_on_cpu_warns_and_changes_nothing(name):
 def test_with_tf32_in_effect_forward_passes_run_in_tf32_and_the_signature_says_so(name, monkeypatch):
     """On CUDA ``scorer.tf32`` is True; here it is forced, and every forward pass sees the switch."""
     metric = nlgmetrics.load(name, config_of(name), device="cpu")
-    scorer = metric._ready_scorer()
+    scorer = metric.ready_scorer()
     monkeypatch.setattr(scorer, "runtime", dataclasses.replace(scorer.runtime, tf32=True))
     seen = []
     original = torch.nn.Module.__call__

@@ -9,8 +9,8 @@ import os
 import pytest
 
 from nlgmetrics.testing import install_in_cache
-from tests.trainer.tiny_causal_lm import save_tiny_causal_lm
-from tests.trainer.tiny_seq2seq import save_tiny_bart
+from tests.integrations.tiny_causal_lm import save_tiny_causal_lm
+from tests.integrations.tiny_seq2seq import save_tiny_bart
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -202,15 +202,15 @@ def test_release_racing_a_streamed_compute_scores_with_the_scorer_the_call_took(
     module = nlgmetrics.load("ctc_consistency", "E-minilm")
     expected = module.compute(**INPUTS["ctc_consistency"])["scores"]
     module.add_batch(**INPUTS["ctc_consistency"])
-    take = module._ready_scorer
+    take = module.ready_scorer
 
     def take_then_released_by_another_thread():
         scorer = take()
         nlgmetrics.release(module)  # the racing thread's release() lands right here
         return scorer
 
-    module._ready_scorer = take_then_released_by_another_thread
+    module.ready_scorer = take_then_released_by_another_thread
     assert module.compute()["scores"] == expected
     assert module.scorer is None  # released: the next compute() loads the models again
-    del module._ready_scorer
+    del module.ready_scorer
     assert module.compute(**INPUTS["ctc_consistency"])["scores"] == expected

@@ -1,15 +1,16 @@
 """The only place that reads or writes ``evaluate.Metric``'s private state (evaluate 0.4.x).
 
-``NLGMetric`` and ``combine`` need five things evaluate has no public API for: whether examples are
-being streamed into its Arrow cache (``writer``) and how many, starting an empty shard so that a process with no
-examples still joins a distributed ``compute()``, dropping the cache after a failed ``compute()``,
-and checking a batch as ``add_batch`` would without storing it. Each is one function here; ``tests/modules/test_evaluate_state.py`` pins the attribute names
-to the evaluate versions ``pyproject.toml`` allows, so an evaluate upgrade that renames them fails
-there, not in a user's training run.
+``NLGMetric`` and ``combine`` need six things evaluate has no public API for: whether examples are being
+streamed into its Arrow cache (``writer``) and how many, starting an empty shard so that a process with no
+examples still joins a distributed ``compute()``, dropping the cache after a failed ``compute()``, checking a
+batch as ``add_batch`` would without storing it, and the keywords a module's ``_compute`` takes. Each is one
+function here; ``tests/modules/test_evaluate_state.py`` pins the attribute names to the evaluate versions
+``pyproject.toml`` allows, so an evaluate upgrade that renames them fails there, not in a user's training run.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 from typing import Any
 
@@ -78,3 +79,12 @@ def check_batch(metric: Any, batch: dict[str, list]) -> None:
     writer = ArrowWriter(features=features, stream=pa.BufferOutputStream())
     writer.write_batch(features.encode_batch(batch))
     writer.finalize()
+
+
+def compute_keywords(metric: Any) -> set[str] | None:
+    """The keyword arguments a module's ``_compute`` takes (its inputs among them); None when it takes any
+    (``**kwargs``)."""
+    parameters = inspect.signature(metric._compute).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return {p.name for p in parameters}

@@ -53,7 +53,7 @@ def release(module: Any = None) -> int:
         return release_weights()
     if not hasattr(module, "scorer"):  # a scorer: it is its own holder
         return release_weights(module)
-    scorer = module.drop_scorer()
+    scorer = module.detach_scorer()
     return release_weights(scorer) if scorer is not None else 0
 
 

@@ -68,8 +68,9 @@ class NLGMetric(evaluate.Metric):
         """The compute() fields of this config."""
         self.scorer = None
         self._lock = threading.RLock()
-        self._streamed = False
-        """add/add_batch was called since the last compute (possibly with zero examples)."""
+        self.streamed = False
+        """add/add_batch was called since the last compute (possibly with zero examples); ``combine`` puts it
+        back as it was when it takes back a batch that did not reach every member."""
         self._in_flight: dict[str, list] | None = None
         """The examples evaluate handed to _compute, to put back if scoring fails."""
         self._call_scorer = None
@@ -103,9 +104,11 @@ class NLGMetric(evaluate.Metric):
             family_options = {k: v for k, v in self.load_options.items() if k not in RUNTIME_OPTIONS}
             self.scorer = self.spec.build_scorer(self.config, runtime=self.runtime, **family_options)
 
-    def _ready_scorer(self):
-        """The scorer, built on first use when evaluate's download_and_prepare did not run (a module class
-        made directly); one call per compute()."""
+    def ready_scorer(self):
+        """The module's loaded, ready :class:`~nlgmetrics.core.scorer.Scorer` (built here on first use, when
+        evaluate's download_and_prepare did not run: a module class made directly). What the integrations run
+        (``reward``, ``combine``, ``for_trainer``'s offload): take it once per call and use that one, since
+        :meth:`detach_scorer` may drop the module's at any time."""
         scorer = self.scorer  # read once: a racing release() may set it to None between two reads
         if scorer is None:
             with self._lock:
@@ -113,17 +116,17 @@ class NLGMetric(evaluate.Metric):
                 scorer = self.scorer
         return scorer
 
-    @property
-    def has_added(self) -> bool:
-        """Examples from add/add_batch (or only zero-example batches) wait for the next compute()."""
-        return self._streamed or is_streaming(self)
-
-    def drop_scorer(self):
-        """Forget the loaded scorer and hand it over (None when none is loaded), so that
-        :func:`nlgmetrics.release` frees its models; the next compute() builds it again."""
+    def detach_scorer(self):
+        """Take the scorer off the module, under its lock, and return it (None when none was built): what
+        :func:`nlgmetrics.release` frees. The module's next compute() builds a new one."""
         with self._lock:
             scorer, self.scorer = self.scorer, None
         return scorer
+
+    @property
+    def has_added(self) -> bool:
+        """Examples from add/add_batch (or only zero-example batches) wait for the next compute()."""
+        return self.streamed or is_streaming(self)
 
     # ---- evaluate's API ------------------------------------------------------------------------------
 
@@ -137,19 +140,19 @@ class NLGMetric(evaluate.Metric):
         """
         given = {"predictions": predictions, "references": references}
         given.update({k: kwargs.pop(k) for k in list(kwargs) if k in FIELDS})
-        scorer = self._ready_scorer()
+        scorer = self.ready_scorer()
         has_inputs = any(v is not None for v in given.values())
         with self._lock:
             direct = has_inputs and not is_streaming(self) and self.num_process == 1
             if direct:
-                self._streamed = False  # any zero-example batches added before are part of this call
+                self.streamed = False  # any zero-example batches added before are part of this call
         if direct:  # one check of the options and the fields, then the scorer: no Arrow cache
             return scorer.run(*self.spec.check_call(given, kwargs, self.config, scorer=scorer))
         options = self.spec.check_call(None, kwargs, self.config, scorer=scorer)[1]
         if has_inputs:
             self.add_batch(**given)
         with self._lock:
-            streamed, self._streamed = self._streamed, False
+            streamed, self.streamed = self.streamed, False
             if not is_streaming(self) and (self.num_process == 1 or not streamed):
                 if streamed:  # only zero-example batches were added
                     return scorer.run({name: [] for name in self.inputs}, options)
@@ -172,7 +175,7 @@ class NLGMetric(evaluate.Metric):
         given = {"predictions": predictions, "references": references, **kwargs}
         checked = self.spec.check_call(given, None, self.config)[0]
         with self._lock:
-            self._streamed = True
+            self.streamed = True
             if checked["predictions"]:  # evaluate cannot store an empty batch (IndexError)
                 super().add_batch(**checked)
             elif self.num_process > 1:  # an empty shard still joins the rendez-vous
@@ -187,7 +190,7 @@ class NLGMetric(evaluate.Metric):
             k.removesuffix("s") if k in ("predictions", "references") else k: v[0] for k, v in checked.items()
         }
         with self._lock:
-            self._streamed = True
+            self.streamed = True
             super().add(**example)
 
     def _compute(self, **inputs_and_options: Any) -> dict:
@@ -204,7 +207,7 @@ class NLGMetric(evaluate.Metric):
         discard_cache(self)
         if examples is not None and self.num_process == 1:
             super().add_batch(**examples)
-            self._streamed = True
+            self.streamed = True
 
 
 def _resolve_runtime(load_options: dict[str, Any]):

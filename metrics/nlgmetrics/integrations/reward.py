@@ -27,10 +27,11 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from typing import Any
 
-from .core.options import RUNTIME_OPTIONS, plain_scalar
-from .core.validation import as_list
-from .modules import SPECS, loading
-from .modules.spec import EVALUATE_OPTIONS, ModuleSpec
+from ..core.options import RUNTIME_OPTIONS, plain_scalar
+from ..core.validation import as_list
+from ..modules import SPECS, loading
+from ..modules.spec import ModuleSpec
+from .naming import metric_named
 
 FIELD_NAMES = ("sources", "contexts", "references")
 PROMPT = "prompt"
@@ -64,9 +65,11 @@ def reward(
     """A reward function for TRL's ``GRPOTrainer`` / ``RLOOTrainer`` (``reward_funcs=[...]``): one float per
     completion, from one batched ``compute()`` of the call's completions.
 
-    ``metric``: a module name with ``config`` (None: the default) and ``options`` (its load options:
-    ``dtype``, ``batch_size``, ``aligner``, ...; and its compute options: ``aggregation``, ``dimensions``,
-    ...), or a module of ours loaded already (then only compute options). ``sources``, ``contexts``,
+    ``metric``: a metric named as every integration names one (:mod:`~nlgmetrics.integrations.naming`): a
+    module name, ``(name, config)``, ``(name, config, options)`` or a module of ours loaded already (then only
+    compute options); ``config`` (None: the default) and ``options`` (its load options: ``dtype``,
+    ``batch_size``, ``aligner``, ...; and its compute options: ``aggregation``, ``dimensions``, ...) may be
+    given here as keywords instead. ``sources``, ``contexts``,
     ``references``: each field the metric reads, as a dataset column's name, ``"prompt"`` (the prompt's
     text) or a function ``(prompt, **columns) -> str`` of one example. ``part`` scores one sub-score of a
     multi-part metric (a UniEval dimension, a USR sub-metric), ``weights`` ({part: weight}) their weighted
@@ -104,11 +107,13 @@ class Reward:
         offload: bool = False,
         **options: Any,
     ):
-        self.metric, self.config, self.load_options, self._given = _metric_of(metric, config, options)
+        named = metric_named(metric, config=config, options=options)
+        self.metric, self.config, self.load_options = named.name, named.config, named.load_options
+        self._given = named.module
         spec = SPECS[self.metric]
         if self._given is None:
             _check_loadable(spec, self.config, self.load_options)
-        self.compute_options = spec.split_options(options, self.metric)[1]
+        self.compute_options = named.compute_options
         given = {"sources": sources, "contexts": contexts, "references": references}
         narrowed = any(o.name in self.compute_options for o in spec.compute_options)  # the family's own
         self.fields = _checked_fields(spec, self.config, given, narrowed=narrowed)
@@ -155,7 +160,7 @@ class Reward:
         _claim_name(self, kwargs.get("trainer_state"))
         texts = self._texts(prompts, completions, {k: v for k, v in kwargs.items() if k not in NOT_COLUMNS})
         module, offload = self._module()
-        scorer = module._ready_scorer()  # the module's examples added with add_batch stay where they are
+        scorer = module.ready_scorer()  # the module's examples added with add_batch stay where they are
         with offload.on_accelerator() if offload is not None else nullcontext():
             result = scorer.run(
                 *module.spec.check_call(texts, self.compute_options, module.config, scorer=scorer)
@@ -244,7 +249,7 @@ class Reward:
         return loaded[1], loaded[2]
 
     def _load(self) -> tuple[Any, Any]:
-        from .core.runtime import Offload, process_device, select_device  # torch: when used
+        from ..core.runtime import Offload, process_device, select_device  # torch: when used
 
         module = self._given
         if module is None:
@@ -254,7 +259,7 @@ class Reward:
             if batching == (None, None) and select_device(options["device"]).type == "cpu":
                 options["max_batch_tokens"] = CPU_TOKEN_BUDGET
             module = loading.load(self.metric, self.config, **options)
-        return module, Offload([module._ready_scorer()]) if self.offload else None
+        return module, Offload([module.ready_scorer()]) if self.offload else None
 
     def _rewards(self, result: dict) -> list[float | None]:
         if self.weights:
@@ -362,32 +367,6 @@ def content_text(content: Any, where: str = "content") -> str:
 # ---- construction checks --------------------------------------------------------------------------------
 
 
-def _metric_of(metric: Any, config: str | None, options: dict) -> tuple[str, str | None, dict, Any]:
-    """(module name, config, load options, the loaded module or None) of what :func:`reward` was given; the
-    load options are checked here (names and values), before any model loads."""
-    if isinstance(metric, str):
-        if metric not in SPECS:
-            raise ValueError(f"unknown module {metric!r}; choose one of {', '.join(sorted(SPECS))}")
-        spec = SPECS[metric]
-        load = spec.split_options(options, metric)[0]
-        spec.check_load_options({k: v for k, v in load.items() if k not in EVALUATE_OPTIONS})
-        return metric, spec.check_config(config), load, None
-    from .modules.metric import NLGMetric  # evaluate: loaded when used (docs/architecture.md)
-
-    if not isinstance(metric, NLGMetric):
-        raise ValueError(
-            f"metric={metric!r:.80} must be a module name ({', '.join(sorted(SPECS))}) or one of ours loaded "
-            "(nlgmetrics.load / evaluate.load); for another metric, write a plain reward function"
-        )
-    load = sorted(metric.spec.split_options(options, metric.spec.name)[0])
-    if config is not None or load:
-        given = ", ".join([*(["config"] if config is not None else []), *load])
-        raise ValueError(
-            f"{metric.spec.name} is loaded already: give {given} to nlgmetrics.load, or pass the module's name"
-        )
-    return metric.spec.name, metric.config, dict(metric.load_options), metric
-
-
 def _checked_fields(
     spec: ModuleSpec, config: str | None, given: dict[str, Any], *, narrowed: bool
 ) -> dict[str, str | Callable]:
@@ -457,17 +436,17 @@ def _check_loadable(spec: ModuleSpec, config: str | None, load: dict[str, Any]) 
     cached nor downloadable (offline, or not published on the Hub). Nothing is downloaded here."""
     runtime = {k: v for k, v in load.items() if k in RUNTIME_OPTIONS}
     if runtime:  # the defaults run anywhere: torch is imported only to check what was asked
-        from .core.runtime import Runtime, process_device
-        from .core.scorer import refuse_int8
+        from ..core.runtime import Runtime, process_device
+        from ..core.scorer import refuse_int8
 
         runtime.setdefault("device", process_device())
         resolved = Runtime.resolve(**runtime)
         refuse_int8(spec, resolved.quantize, load.get(spec.config_option) or config)
     if any(load.get(option.name) is not None for option in spec.load_options):
         return  # the user's own weights (an aligner, a model folder): loading checks them
-    from .availability import config_status
-    from .core.hub import WeightsUnavailableError, hub_offline, unavailable
-    from .core.registry import is_published
+    from ..availability import config_status
+    from ..core.hub import WeightsUnavailableError, hub_offline, unavailable
+    from ..core.registry import is_published
 
     config = config or spec.default_config
     for weight in config_status(spec, config).missing:

@@ -22,10 +22,10 @@ import pytest
 import torch
 
 import nlgmetrics
-from nlgmetrics.reward_function import CPU_TOKEN_BUDGET, completion_text
-from tests.trainer.reward_calls import CONSISTENCY, call
-from tests.trainer.tiny_causal_lm import prompt_dataset, recording, save_tiny_causal_lm, trl_trainer
-from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
+from nlgmetrics.integrations.reward import CPU_TOKEN_BUDGET, completion_text
+from tests.integrations.reward_calls import CONSISTENCY, call
+from tests.integrations.tiny_causal_lm import prompt_dataset, recording, save_tiny_causal_lm, trl_trainer
+from tests.integrations.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
 ROOT = Path(__file__).resolve().parents[2]
 QUALITY = {"coherence": 0.5, "fluency": 0.5}
@@ -242,7 +242,7 @@ def test_the_ready_rewards_import_without_loading_a_model():
 
 def test_the_package_attribute_stays_callable_whatever_is_imported_first():
     """Importing the reward's submodule (rewards.py does, and unpickling) leaves the package's attribute the
-    function: the submodule is reward_function, not reward."""
+    function: the submodule is integrations.reward, not a top-level reward."""
     code = (
         "import pickle, nlgmetrics.rewards, nlgmetrics\n"
         "made = nlgmetrics.reward('infolm', references='reference')\n"

@@ -13,8 +13,8 @@ import json
 import shutil
 from pathlib import Path
 
-from nlgmetrics.reward_function import completion_text
-from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
+from nlgmetrics.integrations.reward import completion_text
+from tests.integrations.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
 CHAT_TEMPLATE = (
     "{% for message in messages %}{{ message['role'] }}: {{ message['content'] }} [SEP] {% endfor %}"

@@ -9,8 +9,8 @@ With ``batch_eval_metrics=True`` it accumulates the batches and scores the whole
 DDP (``torchrun``, ``accelerate launch``) it drops the repeats the distributed sampler adds to fill the last
 batches, each process scores its share of the examples, and every process returns the numbers one process
 would. The object is also a ``TrainerCallback``: added to the Trainer's callbacks, it sees which dataset each
-evaluation runs on. :func:`~nlgmetrics.combined.combine` (one ``compute()`` beside ROUGE and BLEU) is in
-``combined.py``.
+evaluation runs on. :func:`~nlgmetrics.integrations.combine.combine` (one ``compute()`` beside ROUGE and
+BLEU) is in ``combine.py``.
 """
 
 from __future__ import annotations
@@ -23,18 +23,17 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-import evaluate
 import numpy as np
 from transformers import TrainerCallback
 
-from .combined import ForeignGuard, feature_names
-from .core.options import check_bool
-from .core.runtime import Offload, process_device, warn
-from .core.validation import FIELDS, as_list
-from .distributed import merge_results
+from ..core.options import check_bool
+from ..core.runtime import Offload, process_device, warn
+from ..core.validation import FIELDS, as_list
+from ..distributed import merge_results
+from ..modules.metric import NLGMetric
+from .combine import ForeignGuard, feature_names
 from .evalsets import Batches, EvalSets, Seen, at_loop_end, check_field, current_loop, loader_facts
-from .modules import SPECS, loading
-from .modules.metric import NLGMetric
+from .naming import NamedMetric, metric_named
 
 logger = logging.getLogger(__name__)
 
@@ -92,9 +91,10 @@ def for_trainer(
 ) -> ComputeMetrics:
     """A ``compute_metrics`` for a ``Seq2SeqTrainer`` (``predict_with_generate=True``).
 
-    ``metrics`` maps a key (the logged name: ``eval_<key>``) to a module: a name (its default config),
-    ``(name, config)``, ``(name, config, options)`` (load and compute options, e.g. ``{"batch_size": 8,
-    "aggregation": "sum"}``) or any loaded evaluate module (ours or not). A list of them is keyed by module
+    ``metrics`` maps a key (the logged name: ``eval_<key>``) to a metric named as every integration names
+    one (:mod:`~nlgmetrics.integrations.naming`): a name (its default config), ``(name, config)``, ``(name,
+    config, options)`` (load and compute options, e.g. ``{"batch_size": 8, "aggregation": "sum"}``) or a
+    loaded module of ours, or to any other loaded evaluate module. A list of them is keyed by module
     name. ``sources``, ``contexts`` and ``references`` each take the raw texts in eval order (a list, a
     ``datasets`` column, a numpy array, a pandas Series), one list per split in a dict (``{"eval": ...,
     "test": ...}``), or ``"inputs"``/``"labels"`` (decoded from the ``EvalPrediction``; ``"inputs"`` needs
@@ -155,13 +155,11 @@ class ComputeMetrics(TrainerCallback):
         self.tokenizer = tokenizer
         self.fields = {name: check_field(name, value) for name, value in fields.items()}
         self.sets = EvalSets(self.fields, num_examples, self._roundtrip)
-        self.metrics = [_load(key, spec, offload) for key, spec in _keyed(metrics).items()]
+        self.metrics = [_load(key, named) for key, named in _keyed(metrics).items()]
         _check_fields_given(self.metrics, self.fields)
         self.sets.check_tied()
         _check_keys(self.metrics)
-        self.offload = (
-            Offload([m.module._ready_scorer() for m in self.metrics if m.ours]) if offload else None
-        )
+        self.offload = Offload([m.module.ready_scorer() for m in self.metrics if m.ours]) if offload else None
         self.signatures: dict[str, str] = {}
         self.last_share: tuple[int, int] | None = None
         self._batches = Batches()
@@ -444,56 +442,35 @@ def _scalars(result: Mapping[str, Any]) -> dict[str, float]:
 # ---- building -----------------------------------------------------------------------------------------
 
 
-def _keyed(metrics: Any) -> dict[str, Any]:
+def _keyed(metrics: Any) -> dict[str, NamedMetric]:
+    """Each metric named (:func:`~.naming.metric_named`, another evaluate module loaded too), all before any
+    loads, under its key: the dict's, or a list's module names."""
     if isinstance(metrics, Mapping):
         bad = [key for key in metrics if not isinstance(key, str) or not key]
         if bad or not metrics:
             raise ValueError(f"metrics must map logged names (strings) to modules, got {metrics!r}")
-        return dict(metrics)
+        return {
+            key: metric_named(metric, argument=f"metrics[{key!r}]", others=True)
+            for key, metric in metrics.items()
+        }
     listed = as_list(metrics)
     if not listed:
         raise ValueError(
             "metrics must be a dict such as {'consistency': ('ctc_consistency', 'E-minilm')} or a list of "
             f"modules, got {metrics!r}"
         )
-    names = [
-        spec if isinstance(spec, str) else spec[0] if isinstance(spec, tuple) else spec.name
-        for spec in listed
-    ]
+    named = [metric_named(metric, argument=f"metrics[{i}]", others=True) for i, metric in enumerate(listed)]
+    names = [one.name for one in named]
     if len(set(names)) < len(names):
         raise ValueError(f"two metrics are named alike ({', '.join(names)}): give a dict of distinct keys")
-    return dict(zip(names, listed))
+    return dict(zip(names, named))
 
 
-def _load(key: str, spec: Any, offload: bool) -> KeyedMetric:
-    """A metric spec loaded: a name, (name, config), (name, config, options) or a loaded evaluate module."""
-    if isinstance(spec, evaluate.EvaluationModule):
-        inputs = spec.inputs if isinstance(spec, NLGMetric) else feature_names(spec)
-        return KeyedMetric(key, spec, inputs)
-    if isinstance(spec, str):
-        spec = (spec,)
-    if not isinstance(spec, tuple) or not 1 <= len(spec) <= 3 or not isinstance(spec[0], str):
-        raise ValueError(
-            f"metric {key!r}: {spec!r} is not a module; give a name, (name, config), (name, config, options) "
-            "or a loaded evaluate module (e.g. evaluate.load('rouge'))"
-        )
-    name, config, options = (*spec, *(None, {})[len(spec) - 1 :])
-    if name not in SPECS:
-        raise ValueError(
-            f"metric {key!r}: {name!r} is not an nlgmetrics module ({', '.join(sorted(SPECS))}); pass any other "
-            f"module loaded: evaluate.load({name!r})"
-        )
-    load_options, compute_options = _split_options(key, name, options)
-    load_options.setdefault("device", process_device())
-    module = loading.load(name, config, **load_options)
-    return KeyedMetric(key, module, module.inputs, compute_options)
-
-
-def _split_options(key: str, name: str, options: Any) -> tuple[dict, dict]:
-    """(load options, compute options) of a metric's options dict; an unknown name lists the valid ones."""
-    if not isinstance(options, Mapping):
-        raise ValueError(f"metric {key!r}: the options must be a dict, got {options!r}")
-    return SPECS[name].split_options(options, f"metric {key!r} ({name})")
+def _load(key: str, named: NamedMetric) -> KeyedMetric:
+    """A named metric loaded (ours on this process's device unless its options say), keyed."""
+    module = named.load(device=process_device())
+    inputs = module.inputs if named.ours else feature_names(module)
+    return KeyedMetric(key, module, inputs, named.compute_options)
 
 
 def _check_keys(metrics: list[KeyedMetric]) -> None:

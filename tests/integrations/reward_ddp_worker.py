@@ -15,7 +15,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 import nlgmetrics
 from nlgmetrics.distributed import end_process_group
-from tests.trainer.tiny_causal_lm import prompt_dataset, recording, save_tiny_causal_lm, trl_trainer
+from tests.integrations.tiny_causal_lm import prompt_dataset, recording, save_tiny_causal_lm, trl_trainer
 
 CONSISTENCY = ("ctc_consistency", "E-minilm")
 

@@ -15,9 +15,9 @@ import pytest
 import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.modules import SPECS
-from tests.trainer.reward_calls import CONSISTENCY, call
-from tests.trainer.tiny_causal_lm import prompt_dataset, save_tiny_causal_lm, trl_trainer
-from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES
+from tests.integrations.reward_calls import CONSISTENCY, call
+from tests.integrations.tiny_causal_lm import prompt_dataset, save_tiny_causal_lm, trl_trainer
+from tests.integrations.tiny_seq2seq import DOCUMENTS, SUMMARIES
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.trainer.test_reward import CONSISTENCY, OTHER_BATCHES, as_a_reward, assert_trl_mean
+from tests.integrations.test_reward import CONSISTENCY, OTHER_BATCHES, as_a_reward, assert_trl_mean
 
 WORKER = Path(__file__).with_name("reward_ddp_worker.py")
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
 import nlgmetrics
 from nlgmetrics.distributed import end_process_group
-from tests.trainer.tiny_seq2seq import (
+from tests.integrations.tiny_seq2seq import (
     DOCUMENTS,
     OTHER_DOCUMENTS,
     OTHER_SUMMARIES,
@@ -28,7 +28,7 @@ from tests.trainer.tiny_seq2seq import (
     save_tiny_bart,
     seq2seq_trainer,
 )
-from tests.trainer.word_overlap import WordOverlap
+from tests.integrations.word_overlap import WordOverlap
 
 CONSISTENCY = ("ctc_consistency", "E-minilm")
 

@@ -15,7 +15,13 @@ from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
 import nlgmetrics
 from nlgmetrics.core.runtime import NLGMetricsWarning
-from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES, eval_dataset, save_tiny_bart, seq2seq_trainer
+from tests.integrations.tiny_seq2seq import (
+    DOCUMENTS,
+    SUMMARIES,
+    eval_dataset,
+    save_tiny_bart,
+    seq2seq_trainer,
+)
 
 UNIGRAM_BLEU = str(Path(__file__).resolve().parent.parent / "fixtures" / "unigram_bleu")
 EMPTY = ["", ""]

@@ -7,8 +7,8 @@ import pytest
 from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
 import nlgmetrics
-from tests.trainer.reward_calls import CONSISTENCY
-from tests.trainer.tiny_seq2seq import decode, eval_dataset, save_tiny_bart, seq2seq_trainer
+from tests.integrations.reward_calls import CONSISTENCY
+from tests.integrations.tiny_seq2seq import decode, eval_dataset, save_tiny_bart, seq2seq_trainer
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,13 @@ from transformers import EvalPrediction
 import nlgmetrics
 from nlgmetrics.core import runtime
 from nlgmetrics.core.runtime import NLGMetricsWarning
-from nlgmetrics.trainer import TRAINER_KEYS
-from tests.trainer.tiny_seq2seq import (
+from nlgmetrics.integrations.for_trainer import TRAINER_KEYS
+from tests.integrations.tiny_seq2seq import (
     DOCUMENTS,
     SUMMARIES,
     seq2seq_trainer,
 )
-from tests.trainer.word_overlap import WordOverlap
+from tests.integrations.word_overlap import WordOverlap
 
 TOLERANCE = 1e-5  # float32 scores: the same texts scored in other batches agree to float32 rounding
 CONSISTENCY = ("ctc_consistency", "E-minilm")
@@ -109,13 +109,13 @@ def test_metric_for_best_model_and_the_signature_logged_once(tiny, tmp_path, cap
         learning_rate=0.5,  # two steps that change the generations
     )
     loads = runtime.LOAD_COUNT["loads"]
-    with caplog.at_level(logging.INFO, logger="nlgmetrics.trainer"):
+    with caplog.at_level(logging.INFO, logger="nlgmetrics.integrations.for_trainer"):
         trainer.train()
     logged = [entry["eval_consistency"] for entry in trainer.state.log_history if "eval_consistency" in entry]
     assert len(logged) == 2 and trainer.state.best_metric == max(logged)
     assert trainer.state.best_model_checkpoint is not None
     signature = compute_metrics.signatures["consistency"]
-    assert [r.getMessage() for r in caplog.records if r.name == "nlgmetrics.trainer"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "nlgmetrics.integrations.for_trainer"] == [
         f"nlgmetrics signatures: consistency: {signature}"
     ]
     assert not any("signature" in key for entry in trainer.state.log_history for key in entry)

@@ -5,13 +5,13 @@ module's name.
 Every member's inputs and options are checked before any member receives or computes anything, so a refused
 call leaves every member as it was; an ``add_batch()`` stopped part-way (an error, Ctrl-C) and a ``compute()``
 that fails put back what was added through the combined object, so the members stay in step, and a
-``compute()`` refuses members that hold different numbers of examples. :class:`ForeignGuard` runs the modules that are not ours (for ``combine``
-and :func:`~nlgmetrics.trainer.for_trainer`): one that raises gives NaN for its numbers, with one warning.
+``compute()`` refuses members that hold different numbers of examples. :class:`ForeignGuard` runs the modules
+that are not ours (for ``combine`` and :func:`~nlgmetrics.integrations.for_trainer.for_trainer`): one that
+raises gives NaN for its numbers, with one warning.
 """
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,12 +20,19 @@ from typing import Any
 
 import evaluate
 
-from .core.options import check_bool, plain_scalar
-from .core.runtime import warn
-from .core.validation import FIELDS, as_list
-from .modules import SPECS, loading
-from .modules.evaluate_state import check_batch, discard_cache, held_examples, is_streaming
-from .modules.metric import NLGMetric
+from ..core.options import check_bool, plain_scalar
+from ..core.runtime import warn
+from ..core.validation import FIELDS, as_list
+from ..modules import SPECS
+from ..modules.evaluate_state import (
+    check_batch,
+    compute_keywords,
+    discard_cache,
+    held_examples,
+    is_streaming,
+)
+from ..modules.metric import NLGMetric
+from .naming import NamedMetric, metric_named
 
 
 def combine(
@@ -38,9 +45,11 @@ def combine(
     Our modules' keys always carry the module's name (``ctc_consistency_mean_score``); the others keep
     theirs, prefixed with their name on a collision (or all, with ``force_prefix=True``), as evaluate does;
     two values that would still share a key are refused, naming both (ours at construction). ``modules`` is
-    a list or a dict (its keys are the names) of distinct loaded modules or names (ours load with
-    :func:`nlgmetrics.load`, the others with ``evaluate.load``). A module that is not ours and raises in
-    compute() gives NaN for its numbers with one warning (``strict=True``: the error is raised).
+    a list or a dict (its keys are the names) of distinct metrics, ours named as every integration names one
+    (:mod:`~nlgmetrics.integrations.naming`: a name, ``(name, config)``, ``(name, config, options)``, its
+    compute options then the default of every call, or a loaded module; they load with
+    :func:`nlgmetrics.load`), the others loaded or by name (``evaluate.load``). A module that is not ours and
+    raises in compute() gives NaN for its numbers with one warning (``strict=True``: the error is raised).
     """
     return Combined(modules, force_prefix=force_prefix, strict=strict)
 
@@ -53,13 +62,8 @@ class Combined(evaluate.module.CombinedEvaluations):
     ):
         force_prefix = check_bool("force_prefix", force_prefix)
         self.guard = ForeignGuard(strict)
-        if isinstance(modules, Mapping):
-            _check_names(modules)
-            loaded: Any = {name: _module(module) for name, module in modules.items()}
-            _refuse_repeats(list(loaded.values()), [repr(name) for name in loaded])
-        else:
-            loaded = [_module(module) for module in as_list(modules) or _refuse_modules(modules)]
-            _refuse_repeats(loaded, [f"#{i} ({module.name})" for i, module in enumerate(loaded)])
+        loaded, self.given_options = _members(modules)
+        """Each member's compute options given with it (``(name, config, options)``), under each call's."""
         super().__init__(loaded, force_prefix=force_prefix)
         names = self.evaluation_module_names
         self.prefixes = [
@@ -76,7 +80,7 @@ class Combined(evaluate.module.CombinedEvaluations):
         ]
         self._added: list[dict[str, list]] = [{} for _ in self.evaluation_modules]
         """What was added through this object since the last compute(), per member: put back if it fails."""
-        self._check_options([{} for _ in self.evaluation_modules])  # our keys, with the default options
+        self._check_options([dict(given) for given in self.given_options])  # our keys, with their options
 
     # ---- evaluate's API ------------------------------------------------------------------------------
 
@@ -85,7 +89,7 @@ class Combined(evaluate.module.CombinedEvaluations):
         batches = self._routed(_fields(predictions, references, fields))
         self._check_batches(batches)
         streamed = [
-            module._streamed if mine else False for module, mine in zip(self.evaluation_modules, self.ours)
+            module.streamed if mine else False for module, mine in zip(self.evaluation_modules, self.ours)
         ]
         reached = 0
         try:
@@ -152,7 +156,7 @@ class Combined(evaluate.module.CombinedEvaluations):
             if not mine:
                 _check_foreign(label, module, batch)
                 continue
-            opts, scorer = (None, None) if options is None else (options[i], module._ready_scorer())
+            opts, scorer = (None, None) if options is None else (options[i], module.ready_scorer())
             try:
                 module.spec.check_call(batch, opts, module.config, scorer=scorer)
             except ValueError as err:
@@ -169,7 +173,10 @@ class Combined(evaluate.module.CombinedEvaluations):
                     f"{n}: {', '.join(sorted(t or []))}" for n, t in zip(self.evaluation_module_names, takes)
                 )
             )
-        return [{k: v for k, v in options.items() if t is None or k in t} for t in takes]
+        return [
+            {**given, **{k: v for k, v in options.items() if t is None or k in t}}
+            for t, given in zip(takes, self.given_options)
+        ]
 
     def _check_options(self, options: list[dict[str, Any]]) -> None:
         """Our modules' options, and the keys they give with them: two on one key is an error."""
@@ -269,7 +276,7 @@ class Combined(evaluate.module.CombinedEvaluations):
             module, mine, added = self.evaluation_modules[i], self.ours[i], self._added[i]
             discard_cache(module)
             if mine:
-                module._streamed = streamed[i]
+                module.streamed = streamed[i]
             if _rows(added) or (mine and added):
                 module.add_batch(**added)
 
@@ -329,7 +336,7 @@ class ForeignGuard:
 def result_keys(module: NLGMetric, options: Mapping[str, Any]) -> list[str]:
     """The keys our module's compute() returns with ``options`` (checked here): its zero-example result's,
     which has every key a result has (sub-scores and their means, details, signature)."""
-    scorer = module._ready_scorer()
+    scorer = module.ready_scorer()
     checked = module.spec.check_call(None, dict(options), module.config, scorer=scorer)[1]
     return list(scorer.run({name: [] for name in module.inputs}, checked))
 
@@ -343,23 +350,52 @@ def feature_names(module: Any) -> tuple[str, ...]:
 # ---- helpers --------------------------------------------------------------------------------------------
 
 
-def _module(module: Any) -> Any:
-    if isinstance(module, str):
-        if module in SPECS:
-            return loading.load(module)
-        try:
-            return evaluate.load(module)
-        except FileNotFoundError:
-            offline = " (HF_EVALUATE_OFFLINE is set: evaluate does not look on the Hub)"
-            raise ValueError(
-                f"combine: {module!r} is not an nlgmetrics module ({', '.join(sorted(SPECS))}) and evaluate "
-                f"found no module of that name{offline if evaluate.config.HF_EVALUATE_OFFLINE else ''}; check "
-                "the name, or pass the module loaded (evaluate.load('rouge') needs the network once; a local "
-                "module loads from its folder)"
-            ) from None
-    if not isinstance(module, evaluate.EvaluationModule):
-        raise ValueError(f"combine takes evaluate modules or their names, got {module!r}")
-    return module
+def _members(modules: Any) -> tuple[list | dict, list[dict[str, Any]]]:
+    """The members loaded (a list, or a dict by name) and each one's compute options; every member is named
+    and checked before any loads."""
+    if isinstance(modules, Mapping):
+        _check_names(modules)
+        named = {name: _named(module, f"combine: modules[{name!r}]") for name, module in modules.items()}
+        members = {name: _loaded(one) for name, one in named.items()}
+        loaded: Any = {name: module for name, (module, _) in members.items()}
+        _refuse_repeats(list(loaded.values()), [repr(name) for name in loaded])
+        return loaded, [options for _, options in members.values()]
+    listed = as_list(modules) or _refuse_modules(modules)
+    named = [_named(module, f"combine: modules[{i}]") for i, module in enumerate(listed)]
+    pairs = [_loaded(one) for one in named]
+    loaded = [module for module, _ in pairs]
+    _refuse_repeats(loaded, [f"#{i} ({module.name})" for i, module in enumerate(loaded)])
+    return loaded, [options for _, options in pairs]
+
+
+def _named(module: Any, argument: str) -> NamedMetric | str:
+    """A member named as every integration names a metric (:func:`~.naming.metric_named`, another evaluate
+    module loaded too); the name of another evaluate module as it is, for :func:`_loaded`."""
+    if isinstance(module, str) and module not in SPECS:
+        return module
+    return metric_named(module, argument=argument, others=True)
+
+
+def _loaded(named: NamedMetric | str) -> tuple[Any, dict[str, Any]]:
+    """(the module, its compute options): ours loaded with nlgmetrics.load, another by its name with
+    evaluate.load."""
+    if isinstance(named, NamedMetric):
+        return named.load(), named.compute_options
+    return _evaluate_load(named), {}
+
+
+def _evaluate_load(module: str) -> Any:
+    """Another evaluate module by its name; one line saying what to do when evaluate finds none."""
+    try:
+        return evaluate.load(module)
+    except FileNotFoundError:
+        offline = " (HF_EVALUATE_OFFLINE is set: evaluate does not look on the Hub)"
+        raise ValueError(
+            f"combine: {module!r} is not an nlgmetrics module ({', '.join(sorted(SPECS))}) and evaluate "
+            f"found no module of that name{offline if evaluate.config.HF_EVALUATE_OFFLINE else ''}; check "
+            "the name, or pass the module loaded (evaluate.load('rouge') needs the network once; a local "
+            "module loads from its folder)"
+        ) from None
 
 
 def _refuse_modules(modules: Any) -> list:
@@ -433,10 +469,8 @@ def _compute_options(module: Any) -> set[str] | None:
     """The compute() options a module takes (None: any, its ``_compute`` takes ``**kwargs``)."""
     if isinstance(module, NLGMetric):
         return {o.name for o in module.spec.all_compute_options}
-    parameters = inspect.signature(module._compute).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD for p in parameters):
-        return None
-    return {p.name for p in parameters} - set(feature_names(module))
+    keywords = compute_keywords(module)
+    return None if keywords is None else keywords - set(feature_names(module))
 
 
 def _is_number(value: Any) -> bool:

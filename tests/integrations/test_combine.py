@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 import nlgmetrics
-from nlgmetrics.combined import result_keys
+from nlgmetrics.integrations.combine import result_keys
 from nlgmetrics.modules import MODULES
-from tests.trainer.word_overlap import WordOverlap
+from tests.integrations.word_overlap import WordOverlap
 
 DOCUMENTS = ["The city council voted on Monday to build a new public library on Elm Street."] * 2
 SUMMARIES = ["The council approved a new library on Elm Street.", "A library was built."]

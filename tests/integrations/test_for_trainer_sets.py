@@ -14,7 +14,7 @@ from transformers import BertTokenizer, EvalPrediction, PreTrainedTokenizerFast,
 
 import nlgmetrics
 from nlgmetrics.core.runtime import NLGMetricsWarning
-from tests.trainer.tiny_seq2seq import (
+from tests.integrations.tiny_seq2seq import (
     DOCUMENTS,
     OTHER_DOCUMENTS,
     OTHER_SUMMARIES,
@@ -23,7 +23,7 @@ from tests.trainer.tiny_seq2seq import (
     eval_dataset,
     seq2seq_trainer,
 )
-from tests.trainer.word_overlap import WordOverlap
+from tests.integrations.word_overlap import WordOverlap
 
 TOLERANCE = 1e-5  # float32 scores: the same texts scored in other batches agree to float32 rounding
 CONSISTENCY = ("ctc_consistency", "E-minilm")
