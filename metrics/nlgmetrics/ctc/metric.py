@@ -20,11 +20,14 @@ class CTCConsistency(NLGMetric):
         sources (`list[str]`): the inputs (x): article, source sentence or dialog history.
         aggregation (optional): "mean" or "sum" of the token alignment scores (default "mean").
         remove_stopwords (optional): drop English stopwords before aggregating (default False).
-        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than the model window in overlapping windows, each token keeping its best window.
+        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than
+            the model window in overlapping windows, each token keeping its best window.
         show_progress (optional): show a progress bar counting examples.
         return_details (optional): also return per-example explanations.
-    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`, `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
-    Configs: E-bert, E-roberta, E-roberta-mnli, E-minilm, D-cnndm, D-xsum, D-mix-albert, R-cnndm, R-xsum; default E-bert.
+    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`,
+        `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
+    Configs: E-bert, E-roberta, E-roberta-mnli, E-minilm, D-cnndm, D-xsum, D-mix-albert, R-cnndm, R-xsum;
+        default E-bert.
     Returns:
         scores (`list[float]`): one score per example (NaN for an example with an empty text).
         mean_score (`float`): the mean over the examples with a finite score (NaN when there are none).
@@ -32,7 +35,8 @@ class CTCConsistency(NLGMetric):
         signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
         details (`list[dict]`, with return_details=True): per-example explanations.
         Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
-    Range: [-1, 1] for E aligners (cosine similarities, mostly 0.3-1); [0, 1] for D (probabilities); unbounded for R (a regressor's output).
+    Range: [-1, 1] for E aligners (cosine similarities, mostly 0.3-1); [0, 1] for D (probabilities); unbounded
+        for R (a regressor's output).
     Examples:
         >>> import nlgmetrics
         >>> metric = nlgmetrics.load('ctc_consistency', 'E-minilm')
@@ -54,13 +58,16 @@ class CTCRelevance(NLGMetric):
     Args:
         predictions (`list[str]`): the generated texts being judged (y).
         sources (`list[str]`): the inputs (x): article, source sentence or dialog history.
-        references (`list[str]`): one or several human references (r) per example: a string or a list of strings.
+        references (`list[str]`): one or several human references (r) per example: a string or a list of
+            strings.
         aggregation (optional): "mean" or "sum" of the token alignment scores (default "mean").
         remove_stopwords (optional): drop English stopwords before aggregating (default False).
-        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than the model window in overlapping windows, each token keeping its best window.
+        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than
+            the model window in overlapping windows, each token keeping its best window.
         show_progress (optional): show a progress bar counting examples.
         return_details (optional): also return per-example explanations.
-    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`, `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
+    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`,
+        `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
     Configs: E-bert, E-roberta, E-roberta-mnli, E-minilm, D-cnndm, R-cnndm; default E-roberta.
     Returns:
         scores (`list[float]`): one score per example (NaN for an example with an empty text).
@@ -69,7 +76,8 @@ class CTCRelevance(NLGMetric):
         signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
         details (`list[dict]`, with return_details=True): per-example explanations.
         Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
-    Range: [-1, 1] for E aligners (cosine similarities, mostly 0.3-1); [0, 1] for D (probabilities); unbounded for R (a regressor's output).
+    Range: [-1, 1] for E aligners (cosine similarities, mostly 0.3-1); [0, 1] for D (probabilities); unbounded
+        for R (a regressor's output).
     Examples:
         >>> import nlgmetrics
         >>> metric = nlgmetrics.load('ctc_relevance', 'E-minilm')
@@ -94,10 +102,12 @@ class CTCPreservation(NLGMetric):
         sources (`list[str]`): the inputs (x): article, source sentence or dialog history.
         aggregation (optional): "mean" or "sum" of the token alignment scores (default "mean").
         remove_stopwords (optional): drop English stopwords before aggregating (default False).
-        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than the model window in overlapping windows, each token keeping its best window.
+        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than
+            the model window in overlapping windows, each token keeping its best window.
         show_progress (optional): show a progress bar counting examples.
         return_details (optional): also return per-example explanations.
-    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`, `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
+    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`,
+        `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
     Configs: E-bert, E-roberta, E-roberta-mnli, E-minilm, D-yelp, R-yelp; default E-roberta-mnli.
     Returns:
         scores (`list[float]`): one score per example (NaN for an example with an empty text).
@@ -106,7 +116,8 @@ class CTCPreservation(NLGMetric):
         signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
         details (`list[dict]`, with return_details=True): per-example explanations.
         Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
-    Range: [-1, 1] for E aligners (cosine similarities, mostly 0.3-1); [0, 1] for D (probabilities); unbounded for R (a regressor's output).
+    Range: [-1, 1] for E aligners (cosine similarities, mostly 0.3-1); [0, 1] for D (probabilities); unbounded
+        for R (a regressor's output).
     Examples:
         >>> import nlgmetrics
         >>> metric = nlgmetrics.load('ctc_preservation', 'E-minilm')
@@ -131,11 +142,14 @@ class CTCEngagingness(NLGMetric):
         contexts (`list[str]`): the knowledge (c): fact or persona for each dialog turn.
         aggregation (optional): "mean" or "sum" of the token alignment scores (default "sum").
         remove_stopwords (optional): drop English stopwords before aggregating (default True).
-        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than the model window in overlapping windows, each token keeping its best window.
+        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than
+            the model window in overlapping windows, each token keeping its best window.
         show_progress (optional): show a progress bar counting examples.
         return_details (optional): also return per-example explanations.
-    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`, `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
-    Configs: E-bert, E-roberta, E-roberta-mnli, E-minilm, D-topical_chat, D-persona_chat, R-topical_chat, R-persona_chat; default E-minilm.
+    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`,
+        `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
+    Configs: E-bert, E-roberta, E-roberta-mnli, E-minilm, D-topical_chat, D-persona_chat, R-topical_chat,
+        R-persona_chat; default E-minilm.
     Returns:
         scores (`list[float]`): one score per example (NaN for an example with an empty text).
         mean_score (`float`): the mean over the examples with a finite score (NaN when there are none).
@@ -143,7 +157,8 @@ class CTCEngagingness(NLGMetric):
         signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
         details (`list[dict]`, with return_details=True): per-example explanations.
         Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
-    Range: unbounded: a sum over the response's non-stopword tokens, growing with its length (by design: volume of information); 0 or more for D, mostly positive for E, any real number for R.
+    Range: unbounded: a sum over the response's non-stopword tokens, growing with its length (by design:
+        volume of information); 0 or more for D, mostly positive for E, any real number for R.
     Examples:
         >>> import nlgmetrics
         >>> metric = nlgmetrics.load('ctc_engagingness', 'E-minilm')
@@ -168,11 +183,14 @@ class CTCGroundedness(NLGMetric):
         contexts (`list[str]`): the knowledge (c): fact or persona for each dialog turn.
         aggregation (optional): "mean" or "sum" of the token alignment scores (default "sum").
         remove_stopwords (optional): drop English stopwords before aggregating (default True).
-        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than the model window in overlapping windows, each token keeping its best window.
+        long_inputs (optional): "truncate" (default, as the reference) or "window": read a context longer than
+            the model window in overlapping windows, each token keeping its best window.
         show_progress (optional): show a progress bar counting examples.
         return_details (optional): also return per-example explanations.
-    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`, `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
-    Configs: E-bert, E-roberta, E-roberta-mnli, E-minilm, D-topical_chat, D-persona_chat, R-topical_chat, R-persona_chat; default E-minilm.
+    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `aligner`,
+        `aligner_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
+    Configs: E-bert, E-roberta, E-roberta-mnli, E-minilm, D-topical_chat, D-persona_chat, R-topical_chat,
+        R-persona_chat; default E-minilm.
     Returns:
         scores (`list[float]`): one score per example (NaN for an example with an empty text).
         mean_score (`float`): the mean over the examples with a finite score (NaN when there are none).
@@ -180,7 +198,8 @@ class CTCGroundedness(NLGMetric):
         signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
         details (`list[dict]`, with return_details=True): per-example explanations.
         Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
-    Range: unbounded: a sum over the response's non-stopword tokens, growing with its length (by design: volume of information); 0 or more for D, mostly positive for E, any real number for R.
+    Range: unbounded: a sum over the response's non-stopword tokens, growing with its length (by design:
+        volume of information); 0 or more for D, mostly positive for E, any real number for R.
     Examples:
         >>> import nlgmetrics
         >>> metric = nlgmetrics.load('ctc_groundedness', 'E-minilm')

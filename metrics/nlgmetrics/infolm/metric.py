@@ -14,15 +14,23 @@ class Infolm(NLGMetric):
     Scores every example with InfoLM.
     Args:
         predictions (`list[str]`): the generated texts being judged (y).
-        references (`list[str]`): one or several human references (r) per example: a string or a list of strings.
-        measure (optional): one of kl_divergence, alpha_divergence, beta_divergence, ab_divergence, renyi_divergence, l1_distance, l2_distance, l_infinity_distance, fisher_rao_distance (default 'kl_divergence').
-        alpha (optional): for alpha_divergence, ab_divergence and renyi_divergence (checked with any measure: a finite real number, not 0 or 1 where unused).
-        beta (optional): for beta_divergence and ab_divergence (checked with any measure: a finite real number, not 0 or -1 where unused).
+        references (`list[str]`): one or several human references (r) per example: a string or a list of
+            strings.
+        measure (optional): one of kl_divergence, alpha_divergence, beta_divergence, ab_divergence,
+            renyi_divergence, l1_distance, l2_distance, l_infinity_distance, fisher_rao_distance (default
+            'kl_divergence').
+        alpha (optional): for alpha_divergence, ab_divergence and renyi_divergence (checked with any measure:
+            a finite real number, not 0 or 1 where unused).
+        beta (optional): for beta_divergence and ab_divergence (checked with any measure: a finite real
+            number, not 0 or -1 where unused).
         temperature (optional): softmax temperature of the masked LM (default 0.25).
-        idf (optional): True (default: idf over the predictions for prediction tokens, over the references for reference tokens, as torchmetrics), False (uniform), a list of texts (one corpus for both) or a dict token → weight.
+        idf (optional): True (default: idf over the predictions for prediction tokens, over the references for
+            reference tokens, as torchmetrics), False (uniform), a list of texts (one corpus for both) or a
+            dict token → weight.
         show_progress (optional): show a progress bar counting examples.
         return_details (optional): also return per-example explanations.
-    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `model`, `model_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
+    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `model`, `model_revision`,
+        `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
     Configs: bert-base-uncased; default bert-base-uncased.
     Returns:
         scores (`list[float]`): one score per example (NaN for an example with an empty text).
@@ -31,7 +39,8 @@ class Infolm(NLGMetric):
         signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
         details (`list[dict]`, with return_details=True): per-example explanations.
         Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
-    Range: depends on the measure: KL and alpha divergences ≤ 0 (higher is better); the other divergences and distances ≥ 0 (lower is better); Fisher-Rao in [0, π].
+    Range: depends on the measure: KL and alpha divergences ≤ 0 (higher is better); the other divergences and
+        distances ≥ 0 (lower is better); Fisher-Rao in [0, π].
     Examples:
         >>> import nlgmetrics
         >>> metric = nlgmetrics.load('infolm')  # doctest: +SKIP

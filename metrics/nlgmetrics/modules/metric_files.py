@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import inspect
+import textwrap
 from pathlib import Path
 
 from ..core.validation import FIELDS
@@ -62,10 +63,26 @@ Examples:
 """
 
 
+WIDTH = 106
+"""A docstring line's width in a class body (the 110 columns, less its indent); its first line is the
+description whole, and a doctest line is not wrapped."""
+
+
+def _wrapped(line: str) -> list[str]:
+    """``line`` within :data:`WIDTH`, its continuation lines indented four more than it."""
+    body = line.lstrip()
+    if len(line) <= WIDTH or body.startswith((">>>", "...")):
+        return [line.rstrip()]
+    indent = line[: len(line) - len(body)]
+    return textwrap.wrap(
+        body, WIDTH, initial_indent=indent, subsequent_indent=indent + "    ", break_on_hyphens=False
+    )
+
+
 def class_docstring(spec: ModuleSpec) -> str:
     """What the module class's docstring says: the description, a blank line, the compute() documentation."""
-    text = f"{spec.description}\n{inputs_description(spec)}".strip()
-    return "\n".join(line.rstrip() for line in text.splitlines())
+    first, *rest = f"{spec.description}\n{inputs_description(spec)}".strip().splitlines()
+    return "\n".join([first.rstrip(), *(wrapped for line in rest for wrapped in _wrapped(line))])
 
 
 def metric_file(family: str) -> Path:

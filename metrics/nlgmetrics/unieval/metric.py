@@ -15,14 +15,19 @@ class Unieval(NLGMetric):
     Args:
         predictions (`list[str]`): the generated texts being judged (y).
         sources (`list[str]`): the inputs (x): article, source sentence or dialog history.
-        references (`list[str]`): one or several human references (r) per example: a string or a list of strings.
-        dimensions (optional): the dimensions to compute, a list (default: all of the task's, in UniEval's order).
+        references (`list[str]`): one or several human references (r) per example: a string or a list of
+            strings.
+        dimensions (optional): the dimensions to compute, a list (default: all of the task's, in UniEval's
+            order).
         overall (optional): also return overall, the mean of the computed dimensions (not for fact).
-        questions (optional): custom dimensions: {name: question} with {prediction}, {source}, {reference}, {context}, e.g. 'question: Is this a clear summary? </s> summary: {prediction}'.
-        multi_reference (optional): with several references per example: 'first' (default, as the paper), 'mean' or 'max' over them.
+        questions (optional): custom dimensions: {name: question} with {prediction}, {source}, {reference},
+            {context}, e.g. 'question: Is this a clear summary? </s> summary: {prediction}'.
+        multi_reference (optional): with several references per example: 'first' (default, as the paper),
+            'mean' or 'max' over them.
         show_progress (optional): show a progress bar counting examples.
         return_details (optional): also return per-example explanations.
-    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `model`, `model_revision`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
+    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `model`, `model_revision`,
+        `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
     Configs: summarization, dialogue, data2text, fact; default summarization.
     Returns:
         scores (`list[float]`): one score per example (NaN for an example with an empty text).
@@ -31,7 +36,8 @@ class Unieval(NLGMetric):
         signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
         details (`list[dict]`, with return_details=True): per-example explanations.
         Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
-    Range: every dimension and the summarization/data2text overall in (0, 1); dialogue engagingness is a sum over sentences in (0, number of sentences), so the dialogue overall can exceed 1.
+    Range: every dimension and the summarization/data2text overall in (0, 1); dialogue engagingness is a sum
+        over sentences in (0, number of sentences), so the dialogue overall can exceed 1.
     Examples:
         >>> import nlgmetrics
         >>> metric = nlgmetrics.load('unieval')  # doctest: +SKIP

@@ -18,7 +18,8 @@ class Usr(NLGMetric):
         contexts (`list[str]`): the knowledge (c): fact or persona for each dialog turn.
         show_progress (optional): show a progress bar counting examples.
         return_details (optional): also return per-example explanations.
-    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `mlm`, `dr_c`, `dr_f`, `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
+    Load-time options (`evaluate.load(..., key=value)` or `nlgmetrics.load(...)`): `mlm`, `dr_c`, `dr_f`,
+        `device`, `dtype`, `batch_size`, `max_batch_tokens`, `allow_tf32`, `quantize`.
     Configs: topical_chat; default topical_chat.
     Returns:
         scores (`list[float]`): one score per example (NaN for an example with an empty text).
@@ -27,7 +28,8 @@ class Usr(NLGMetric):
         signature (`str`): module, config, weights at their revision, dtype (and TF32) and package versions.
         details (`list[dict]`, with return_details=True): per-example explanations.
         Zero examples give an empty result (`scores == []`, NaN `mean_score`), not an error.
-    Range: usr: the overall-quality rating scale (about 1–5, not clipped); mlm: a mean log-probability ≤ 0; dr_c and dr_f: probabilities in [0, 1].
+    Range: usr: the overall-quality rating scale (about 1–5, not clipped); mlm: a mean log-probability ≤ 0;
+        dr_c and dr_f: probabilities in [0, 1].
     Examples:
         >>> import nlgmetrics
         >>> metric = nlgmetrics.load('usr')  # doctest: +SKIP
