@@ -117,7 +117,7 @@ def clock() -> tuple[float, float]:
 @contextmanager
 def body_clock(scorer) -> Iterator[list[float]]:
     """``[wall, cpu]`` seconds spent inside the scorer's model bodies' forward calls."""
-    from nlgmetrics.core.runtime import models_in
+    from nlgmetrics.core.weight_cache import models_in
 
     spent = [0.0, 0.0]
     started: list[tuple[float, float]] = []
@@ -196,7 +196,7 @@ def drift(reference: list[float], other: list[float]) -> dict:
 
 def measure(case: dict, rounds: int) -> dict:
     """Every mode of one family: median ours and floor seconds over the rounds, and its drift."""
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
 
     loaded = load_modes(case)
     running = {mode: module for mode, module in loaded.items() if not isinstance(module, str)}
@@ -213,7 +213,7 @@ def measure(case: dict, rounds: int) -> dict:
             ):
                 times[mode][key].append(value)
             scores[mode] = score_lists(result)
-    runtime.clear_cache()
+    weight_cache.clear_cache()
     modes = {}
     for mode in MODES:
         if mode not in running:

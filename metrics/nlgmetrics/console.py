@@ -87,7 +87,7 @@ def quiet_downloads(quiet: bool) -> Iterator[None]:
 def one_line_warnings(wording: Callable[[str], str] = str) -> Iterator[None]:
     """nlgmetrics' own warnings as ``nlgmetrics: warning: ...`` lines, in ``wording`` (the command line's
     rows for the examples), and others as Python prints them."""
-    from .core.runtime import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
+    from .core.warnings import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
 
     original = warnings.showwarning
 

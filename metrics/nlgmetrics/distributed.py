@@ -64,7 +64,7 @@ def score_dataset(
             "scoring across processes needs accelerate: pip install 'nlgmetrics[distributed]'"
         ) from err
 
-    from .core.runtime import requested_device, wants_cuda  # torch: imported when a job runs
+    from .core.device import requested_device, wants_cuda  # torch: imported when a job runs
 
     if metric not in SPECS:
         raise ValueError(f"unknown module {metric!r}; choose one of {', '.join(sorted(SPECS))}")
@@ -187,7 +187,7 @@ def shard_problem(result: Any, count: int) -> str | None:
 def _read_shard(path: Path, key: str, count: int) -> dict | None:
     """The shard's result if ``path`` holds a valid one (:func:`shard_problem`) for the same job (same
     key), else None: a shard of another job silently, an unreadable or invalid one with a warning."""
-    from .core.runtime import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
+    from .core.warnings import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
 
     if not path.is_file():
         return None

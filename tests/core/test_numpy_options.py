@@ -16,7 +16,8 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics.combined import combine
-from nlgmetrics.core.runtime import NLGMetricsWarning, Runtime
+from nlgmetrics.core.runtime import Runtime
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.distributed import run_local_workers
 from nlgmetrics.meta_eval import correlate, meta_evaluate
 from nlgmetrics.modules import SPECS

@@ -14,7 +14,7 @@ import pytest
 from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from tests.trainer.tiny_seq2seq import DOCUMENTS, SUMMARIES, eval_dataset, save_tiny_bart, seq2seq_trainer
 
 UNIGRAM_BLEU = str(Path(__file__).resolve().parent.parent / "fixtures" / "unigram_bleu")

@@ -22,8 +22,9 @@ from .options import (
     Option,
     check_names,
 )
+from .precision import tf32_matmuls
 from .result import signature
-from .runtime import Runtime, WhereToRun, tf32_matmuls
+from .runtime import Runtime, WhereToRun
 from .validation import FIELDS
 
 if TYPE_CHECKING:

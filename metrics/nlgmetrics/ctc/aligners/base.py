@@ -73,7 +73,7 @@ NAN_ALIGNMENT = Alignment(tokens=[], token_scores=[], score=math.nan)
 ProgressCallback = Callable[[float], None]
 """Called by ``align`` as each forward batch ends, with the work it finished, counted in pairs (a share of
 a pair is fine); the calls add up to the number of pairs. The metric's one bar converts them
-(:meth:`~nlgmetrics.core.runtime.Progress.per`)."""
+(:meth:`~nlgmetrics.core.progress.Progress.per`)."""
 
 
 def no_progress(pairs: float) -> None:
