@@ -119,7 +119,8 @@ def body_error(name: str, device: str, precision: str) -> tuple[float, int]:
     from transformers import AutoModel
 
     from nlgmetrics.core.hub import load_model_and_tokenizer
-    from nlgmetrics.core.registry import WEIGHTS, resolve_weight
+    from nlgmetrics.core.registry import WEIGHTS
+    from nlgmetrics.core.resolve import resolve_weight
     from nlgmetrics.testing import CORPUS
 
     spec = WEIGHTS[name]

@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from .registry import check_source, how_to_get, weight_for_repo
+from .registry import how_to_get, weight_for_repo
+from .resolve import check_source
 from .tokenize import tokenize
 
 T = TypeVar("T")

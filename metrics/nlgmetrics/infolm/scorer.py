@@ -28,7 +28,7 @@ from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.options import plain_scalar
 from ..core.progress import Progress
-from ..core.registry import resolve_weight
+from ..core.resolve import resolve_weight
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
 from ..core.validation import check_inputs, examples_at, is_blank, listed

@@ -24,7 +24,7 @@ from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
-from ..core.registry import ResolvedWeight, resolve_weight
+from ..core.resolve import ResolvedWeight, resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer

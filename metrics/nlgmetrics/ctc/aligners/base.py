@@ -22,14 +22,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ...core.model import ModelWrapper
-from ...core.registry import (
-    ResolvedWeight,
-    WeightSpec,
-    check_model_folder,
-    check_source,
-    looks_like_path,
-    resolve_weight,
-)
+from ...core.registry import WeightSpec
+from ...core.resolve import ResolvedWeight, check_model_folder, check_source, looks_like_path, resolve_weight
 from ...core.runtime import Runtime
 from ...core.validation import is_blank
 from ..stopwords import is_stopword
