@@ -238,7 +238,7 @@ def test_the_signature_names_the_precision_and_the_device(name):
     assert int8["signature"] == plain.replace("|dtype:float32|", "|dtype:float32|quantize:int8|device:cpu|")
 
 
-REFUSED = [(name, key) for name in NAMES for key, why in SPECS[name].int8_refused.items() if why]
+REFUSED = [(name, key) for name in NAMES for key, why in SPECS[name].refused("int8").items() if why]
 
 
 @pytest.mark.parametrize(("name", "key"), REFUSED)
@@ -246,11 +246,13 @@ def test_a_module_refuses_int8_where_its_drift_exceeds_the_bound_before_any_weig
     name, key, fresh_model_cache
 ):
     spec = SPECS[name]
-    config = next((c for c in spec.configs if spec.int8_refusal(c) == spec.int8_refused[key]), None)
+    config = next((c for c in spec.configs if spec.refusal("int8", c) == spec.refused("int8")[key]), None)
     with pytest.raises(ValueError) as caught:
         nlgmetrics.load(name, config, device="cpu", quantize="int8")
     message = str(caught.value)
-    assert message.startswith(f"quantize='int8' is refused for {name} ") and spec.int8_refused[key] in message
+    assert (
+        message.startswith(f"quantize='int8' is refused for {name} ") and spec.refused("int8")[key] in message
+    )
     assert weight_cache._CACHE == {}
 
 
@@ -258,7 +260,7 @@ def test_a_module_refuses_int8_where_its_drift_exceeds_the_bound_before_any_weig
 def test_the_card_says_where_int8_is_allowed_and_why_not_elsewhere(name):
     precision = cards.card(name).split("## Precision", 1)[1].split("\n## ", 1)[0]
     assert 'quantize="int8"' in precision and "|quantize:int8|device:cpu" in precision
-    for reason in SPECS[name].int8_refused.values():
+    for reason in SPECS[name].refused("int8").values():
         assert reason in precision
 
 
@@ -276,7 +278,7 @@ def test_ctc_refuses_int8_for_its_e_aligners_with_the_measured_speed_up(
     assert message.startswith(f"quantize='int8' is refused for ctc_consistency {config}: it gave E-minilm")
     assert "benchmarks/results/int8_decision.md" in message
     assert weight_cache._CACHE == {}
-    assert all(SPECS[name].int8_refusal(config) for name in NAMES if name.startswith("ctc_"))
+    assert all(SPECS[name].refusal("int8", config) for name in NAMES if name.startswith("ctc_"))
 
 
 # ---- one declaration: the command line, the Space, for_trainer ------------------------------------------

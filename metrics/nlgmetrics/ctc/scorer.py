@@ -145,11 +145,10 @@ class CTCScorer(Scorer):
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(spec, runtime, **where)
+        super().__init__(spec, runtime, config_key=aligner, **where)
         self.choice = resolve_aligner(spec, aligner, aligner_revision)
         self.aspect = aspect_named(spec.name.removeprefix("ctc_"))
         self.config = None if self.choice.custom else self.choice.name
-        self.refuse_int8(self.choice.name)
         self.sources: dict[str, AlignerSource] = {}
         self.aligners: dict[AlignerSource, Aligner] = {}
         option = f"aligner={self.choice.name!r}" if self.choice.custom is not None else None

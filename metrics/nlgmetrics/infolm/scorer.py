@@ -221,10 +221,9 @@ class InfoLMScorer(Scorer):
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(spec, runtime, **where)
+        super().__init__(spec, runtime, config_key=model, **where)
         name = DEFAULT_MODEL if model is None else model
         self.config = name if name in self.spec.configs else None
-        self.refuse_int8(name)
         self.source = resolve_weight(name, model_revision, role="masked_lm", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):
             self.lm = InfoLMModel.load(self.source.path, self.source.revision, self.runtime, name=name)

@@ -183,13 +183,12 @@ class UniEvalScorer(Scorer):
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(spec, runtime, **where)
+        super().__init__(spec, runtime, config_key=task, **where)
         self.config = self.spec.check_config(task) or DEFAULT_TASK
         """The task: its inputs are the calls' (its dimensions and custom questions decide which are needed,
         :meth:`required_inputs`)."""
         self.custom_model = model is not None
         self.task: Task = TASKS[self.config]
-        self.refuse_int8(self.config)
         name = self.task.model if model is None else model
         self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):

@@ -144,10 +144,9 @@ class USRScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         require_spacy()  # the optional dependency first, before any weights load
-        super().__init__(spec, runtime, **where)
+        super().__init__(spec, runtime, config_key=config, **where)
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         self.config = None if any(given.values()) else config
-        self.refuse_int8(config)
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {
             part: resolve_weight(

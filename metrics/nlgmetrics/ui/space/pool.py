@@ -30,12 +30,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ...availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
 from ...columns import unused_columns
 from ...core.hub import WeightsUnavailableError, hub_offline
+from ...core.modes import refuse_undeclared
 from ...core.registry import how_to_get, is_published, load_hint
 from ...core.validation import FIELDS
 from ...modules import SPECS, loading
@@ -545,15 +545,12 @@ def canonical_load(runtime: Any) -> dict[str, Any]:
     return load
 
 
-def refuse_int8(spec: ModuleSpec, config: str, load: dict[str, Any]) -> None:
-    """``quantize="int8"`` on a config that refuses it: the refusal the module's constructor gives
-    (:meth:`~nlgmetrics.core.scorer.Scorer.refuse_int8`, the same function, the command line's order: the options'
-    refusal before any check of the weights)."""
-    from ...core.scorer import Scorer  # torch: loaded when used (docs/architecture.md)
-
-    owner = SimpleNamespace(spec=spec, runtime=SimpleNamespace(quantize=load.get("quantize")))
+def refuse_undeclared_mode(spec: ModuleSpec, config: str, load: dict[str, Any]) -> None:
+    """An opt-in precision mode (``quantize="int8"``) on a config whose declaration does not allow it: the
+    refusal the module's constructor gives (:func:`~nlgmetrics.core.modes.refuse_undeclared`, the same
+    function, the command line's order: the options' refusal before any check of the weights)."""
     try:
-        Scorer.refuse_int8(owner, config)  # reads only the spec and the runtime's quantize
+        refuse_undeclared(spec, load.get("quantize"), config)
     except ValueError as err:
         raise SpaceError(str(err)) from None
 
@@ -590,9 +587,9 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
             f"{name}.compute() options"
         )
     if isinstance(config, str) and config in spec.configs:  # as the command line: before the weights' check
-        refuse_int8(spec, config, load)
+        refuse_undeclared_mode(spec, config, load)
     config, note = resolve_config(spec, config)
-    refuse_int8(spec, config, load)  # the default's fallback
+    refuse_undeclared_mode(spec, config, load)  # the default's fallback
     inputs = spec.inputs_for(config)  # the chosen config's (UniEval: the task's)
     # only compute() options: no weights, paths or code
     options = spec.check_call(None, options, config, complete=False)[1]
