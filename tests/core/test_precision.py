@@ -126,10 +126,12 @@ def body_error(name: str, device: str, precision: str) -> tuple[float, int]:
     spec = WEIGHTS[name]
     weight = resolve_weight(name, role=spec.roles[0])
     dtype = torch.bfloat16 if precision == "bfloat16" else torch.float32
-    reference, tokenizer = load_model_and_tokenizer(
-        AutoModel, weight.path, weight.revision, device, torch.float32
+    reference, tokenizer = load_model_and_tokenizer(AutoModel, weight.path, weight.revision)
+    reference = reference.to(device=device, dtype=torch.float32).eval()
+    model = load_model_and_tokenizer(AutoModel, weight.path, weight.revision)[0].to(
+        device=device, dtype=dtype
     )
-    model, _ = load_model_and_tokenizer(AutoModel, weight.path, weight.revision, device, dtype)
+    model = model.eval()
     texts = [CORPUS[0], " ".join(CORPUS[1:4]), " ".join(CORPUS[4:12])]
     inputs = tokenizer(texts, padding=True, return_tensors="pt").to(device)
     config = reference.config

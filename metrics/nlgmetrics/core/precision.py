@@ -22,7 +22,7 @@ import torch
 
 from .modes import DTYPE_NAMES, MODE, MODES, QUANTIZE_MODES, PrecisionMode
 from .options import check_bool, check_choice, check_dtype
-from .quantize import int8_missing
+from .quantize import int8_missing, quantize_blocks
 from .warnings import warn
 
 _DTYPES = {
@@ -178,3 +178,18 @@ def tf32_matmuls(enabled: bool) -> Iterator[None]:
             if _TF32["depth"] == 0:
                 _restore_tf32(_TF32["saved"])
                 _TF32["saved"] = None
+
+
+_REPLACE = {"int8": quantize_blocks}
+"""What each ``quantize`` mode of the table does to a placed model (:data:`~nlgmetrics.core.modes.MODES`)."""
+
+
+def place(weights: tuple, device: torch.device, dtype: torch.dtype, quantize: str | None) -> tuple:
+    """The one place a model is put where and how it runs: ``(model, tokenizer, *extra)`` as loaded, the model
+    moved to ``device`` and cast to ``dtype`` (eval mode), then its layers replaced as ``quantize`` says (int8:
+    the Linear layers of its transformer blocks, :func:`~nlgmetrics.core.quantize.quantize_blocks`)."""
+    model, *rest = weights
+    model = model.to(device=device, dtype=dtype).eval()
+    if quantize is not None:
+        _REPLACE[quantize](model)
+    return (model, *rest)

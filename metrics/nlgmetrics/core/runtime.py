@@ -12,9 +12,8 @@ ValueError: batch_size=0 must be a positive integer
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypedDict
 
 import torch
 
@@ -23,9 +22,7 @@ from .device import default_batch_size, process_device, select_device
 from .options import check_positive_int
 from .precision import resolve_dtype, resolve_quantize, tf32_in_effect
 from .warnings import warn
-from .weight_cache import Offload, cached
-
-T = TypeVar("T")
+from .weight_cache import Offload
 
 __all__ = ["Offload", "Runtime", "WhereToRun", "process_device", "select_device", "warn"]
 """Runtime and WhereToRun are this file's; the other four are re-exported from their homes (device.py,
@@ -119,7 +116,7 @@ class Runtime:
         then depends on the device's kernels, so the signature names the device."""
         return self.dtype != torch.float32 or self.quantize is not None
 
-    def cached(self, kind: str, source: str, revision: str | None, load: Callable[[], T]) -> T:
-        """``load()`` once per process per (kind, source, revision, device, dtype, quantize): the weight cache
-        (a quantized model is its own entry)."""
-        return cached((kind, source, revision, str(self.device), str(self.dtype), self.quantize), load)
+    def cache_key(self, kind: str, source: str, revision: str | None) -> tuple:
+        """The weight cache's key of ``source``'s weights of ``kind`` on this runtime: (kind, source, revision,
+        device, dtype, quantize) (a quantized model is its own entry)."""
+        return (kind, source, revision, str(self.device), str(self.dtype), self.quantize)

@@ -19,13 +19,41 @@ LOAD_COUNT = {"loads": 0}
 """How many cache misses (real weight loads) this process made; tests read it."""
 
 
-def cached(key: tuple, factory: Callable[[], T]) -> T:
-    """Process-wide cache: weights are loaded once per key, e.g. (repo, revision, device, dtype, ...)."""
+class Slot:
+    """One key's place in the process-wide cache while :func:`slot` holds the cache's lock: ``empty`` until
+    :meth:`fill` stores the weights loaded for it, ``value`` after."""
+
+    def __init__(self, key: tuple):
+        self.key = key
+
+    @property
+    def empty(self) -> bool:
+        return self.key not in _CACHE
+
+    @property
+    def value(self) -> Any:
+        return _CACHE[self.key]
+
+    def fill(self, value: Any) -> None:
+        _CACHE[self.key] = value
+        LOAD_COUNT["loads"] += 1
+
+
+@contextmanager
+def slot(key: tuple) -> Iterator[Slot]:
+    """The cache's place for ``key`` (e.g. kind, repo, revision, device, dtype, quantize), under the lock: the
+    caller loads into an empty one, so weights load once per key and process, and the loading stays in the
+    caller's frame (no callback)."""
     with _CACHE_LOCK:
-        if key not in _CACHE:
-            _CACHE[key] = factory()
-            LOAD_COUNT["loads"] += 1
-        return _CACHE[key]
+        yield Slot(key)
+
+
+def cached(key: tuple, factory: Callable[[], T]) -> T:
+    """Process-wide cache: ``factory()`` once per key (:func:`slot` for a caller that loads itself)."""
+    with slot(key) as place:
+        if place.empty:
+            place.fill(factory())
+        return place.value
 
 
 def clear_cache() -> None:

@@ -70,10 +70,8 @@ class SequenceClassifier(ModelWrapper):
         self.n_special = len(self.prefix) + len(self.middle) + len(self.suffix)
 
     @classmethod
-    def load_weights(
-        cls, source: str, revision: str | None, device: torch.device, dtype: torch.dtype
-    ) -> tuple:
-        model, tokenizer = super().load_weights(source, revision, device, dtype)
+    def load_weights(cls, source: str, revision: str | None) -> tuple:
+        model, tokenizer = super().load_weights(source, revision)
         if model.config.num_labels != 2:
             raise ValueError(f"{source!r} has {model.config.num_labels} labels; a USR DR model has 2")
         return model, tokenizer

@@ -92,8 +92,9 @@ class Aligner(ModelWrapper, ABC):
 
     @staticmethod
     @abstractmethod
-    def load_weights(source: AlignerSource, device, dtype) -> tuple:
-        """``(model, tokenizer, *extra constructor arguments)``, on ``device`` in ``dtype``."""
+    def load_weights(source: AlignerSource) -> tuple:
+        """``(model, tokenizer, *extra constructor arguments)`` as loaded: core puts the model where and how
+        ``run`` says (:meth:`~nlgmetrics.core.model.ModelWrapper.from_cache`)."""
 
     @classmethod
     def load(cls, source: AlignerSource, run: Runtime) -> Self:
@@ -103,7 +104,7 @@ class Aligner(ModelWrapper, ABC):
         return cls.from_cache(
             run,
             (source.kind, f"{source.source}@{source.layer}", source.revision),
-            lambda: cls.load_weights(source, run.device, run.dtype),
+            lambda: cls.load_weights(source),
             name=source.label or source.source,
         )
 
