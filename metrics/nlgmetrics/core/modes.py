@@ -76,8 +76,8 @@ MODES = (
         "casts every weight to float16",
         ("cuda", "mps"),
         "|dtype:float16|device:<type>",
-        "dtype='float16' is not supported on the {device} (emulated there, slower than float32); use float32, "
-        "or bfloat16 on a CPU with bf16 units",
+        "dtype='float16' is not supported on the {device} (emulated there, slower than float32); "
+        "use float32, or bfloat16 on a CPU with bf16 units",
         over="float16",
     ),
     PrecisionMode(
@@ -126,8 +126,8 @@ or "" for every config) → :class:`Measured`."""
 
 
 def by_config(table: Mapping[str, Any], config: str, default: Any = None) -> Any:
-    """``table``'s entry for ``config`` (a config name, or ``"D:./folder"``): the config's own, else its kind's
-    (before the first "-" or ":"), else the "" entry; ``default`` when none."""
+    """``table``'s entry for ``config`` (a config name, or ``"D:./folder"``): the config's own, else its
+    kind's (before the first "-" or ":"), else the "" entry; ``default`` when none."""
     kind = re.split(r"[-:]", config, maxsplit=1)[0]
     return next((table[key] for key in (config, kind, "") if key in table), default)
 

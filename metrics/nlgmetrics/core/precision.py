@@ -1,6 +1,6 @@
 """The precision decisions that need torch: the dtype and quantization a device runs (from the table of
-modes, :mod:`~nlgmetrics.core.modes`), what the machine allows (bf16 units, the CPU int8 matmul), the process-wide
-TF32 switch, and the one place a model is put where and how it runs (:func:`place`).
+modes, :mod:`~nlgmetrics.core.modes`), what the machine allows (bf16 units, the CPU int8 matmul), the
+process-wide TF32 switch, and the one place a model is put where and how it runs (:func:`place`).
 
 >>> resolve_dtype(None, torch.device("cpu"))
 torch.float32
@@ -84,8 +84,8 @@ def resolve_quantize(quantize: str | None, device: torch.device, dtype: torch.dt
     mode = MODE[quantize]
     if device.type in mode.devices and dtype != getattr(torch, mode.over):
         raise ValueError(
-            f"quantize={quantize!r} quantizes a {mode.over} model; with it leave dtype at {mode.over} (int8 Linear "
-            f"layers with {str(dtype).removeprefix('torch.')} between them are not supported)"
+            f"quantize={quantize!r} quantizes a {mode.over} model; with it leave dtype at {mode.over} "
+            f"(int8 Linear layers with {str(dtype).removeprefix('torch.')} between them are not supported)"
         )
     refuse_on(mode, device, quantize)
     return quantize
@@ -102,7 +102,8 @@ def refuse_on(mode: PrecisionMode, device: torch.device, value: str) -> None:
 
 def cpu_missing(mode: PrecisionMode) -> str | None:
     """What this machine lacks to run ``mode`` on the CPU (None: nothing): bf16 units for bfloat16
-    (:func:`cpu_bf16_missing`), the CPU int8 matmul for int8 (:func:`~nlgmetrics.core.quantize.int8_missing`)."""
+    (:func:`cpu_bf16_missing`), the CPU int8 matmul for int8
+    (:func:`~nlgmetrics.core.quantize.int8_missing`)."""
     check = {"bfloat16": cpu_bf16_missing, "int8": int8_missing}.get(mode.name)
     return check() if check else None
 
@@ -186,8 +187,8 @@ _REPLACE = {"int8": quantize_blocks}
 
 def place(weights: tuple, device: torch.device, dtype: torch.dtype, quantize: str | None) -> tuple:
     """The one place a model is put where and how it runs: ``(model, tokenizer, *extra)`` as loaded, the model
-    moved to ``device`` and cast to ``dtype`` (eval mode), then its layers replaced as ``quantize`` says (int8:
-    the Linear layers of its transformer blocks, :func:`~nlgmetrics.core.quantize.quantize_blocks`)."""
+    moved to ``device`` and cast to ``dtype`` (eval mode), then its layers replaced as ``quantize`` says
+    (int8: the Linear layers of its transformer blocks, :func:`~nlgmetrics.core.quantize.quantize_blocks`)."""
     model, *rest = weights
     model = model.to(device=device, dtype=dtype).eval()
     if quantize is not None:
