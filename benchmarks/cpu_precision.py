@@ -20,7 +20,7 @@ its model; the rest is tokenization, batching, heads and the metric's arithmetic
 Drift: every per-example score list against float32's, largest |Δ|, and RMS |Δ| over the float32 scores'
 standard deviation, ``r``. Noise of relative size r lowers a correlation ρ to ρ/√(1+r²); within 0.01 of
 float32 for any ρ ≤ 1 needs r ≤ √(1/0.99² − 1) = 0.1425 (:data:`R_BOUND`), the bound a family's int8 must
-meet to be allowed (a module's declaration lists where it is not: ``int8_refused``). bf16 is
+meet to be allowed (a module's declaration says where, with the measurement: ``ModuleSpec.precision``). bf16 is
 measured only where this CPU has bf16 units (elsewhere the row says why it is refused); int8's refusals
 are lifted for the measurement. Random weights give flatter outputs than trained ones: the drifts show the
 size of each format's rounding through a network of that depth, not a guarantee for trained weights;
@@ -117,7 +117,7 @@ def clock() -> tuple[float, float]:
 @contextmanager
 def body_clock(scorer) -> Iterator[list[float]]:
     """``[wall, cpu]`` seconds spent inside the scorer's model bodies' forward calls."""
-    from nlgmetrics.core.runtime import models_in
+    from nlgmetrics.core.weight_cache import models_in
 
     spent = [0.0, 0.0]
     started: list[tuple[float, float]] = []
@@ -144,15 +144,15 @@ def body_clock(scorer) -> Iterator[list[float]]:
 @contextmanager
 def int8_measured() -> Iterator[None]:
     """Let every module load in int8 for this measurement (a module whose int8 drift exceeds the bound
-    refuses it in normal use: its declaration's ``int8_refused``)."""
+    refuses it in normal use: its declaration's ``precision``)."""
     from nlgmetrics.modules.spec import ModuleSpec
 
-    original = ModuleSpec.int8_refusal
-    ModuleSpec.int8_refusal = lambda self, config=None: ""
+    original = ModuleSpec.refusal
+    ModuleSpec.refusal = lambda self, mode, config=None: ""
     try:
         yield
     finally:
-        ModuleSpec.int8_refusal = original
+        ModuleSpec.refusal = original
 
 
 def load_modes(case: dict) -> dict:
@@ -196,7 +196,7 @@ def drift(reference: list[float], other: list[float]) -> dict:
 
 def measure(case: dict, rounds: int) -> dict:
     """Every mode of one family: median ours and floor seconds over the rounds, and its drift."""
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
 
     loaded = load_modes(case)
     running = {mode: module for mode, module in loaded.items() if not isinstance(module, str)}
@@ -213,7 +213,7 @@ def measure(case: dict, rounds: int) -> dict:
             ):
                 times[mode][key].append(value)
             scores[mode] = score_lists(result)
-    runtime.clear_cache()
+    weight_cache.clear_cache()
     modes = {}
     for mode in MODES:
         if mode not in running:

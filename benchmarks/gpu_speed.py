@@ -234,7 +234,8 @@ def reference_run(family: dict, device: str, pairs: int) -> tuple[Callable[[], N
 def measure(family: dict, device: str, args) -> list[dict]:
     import nlgmetrics
     from benchmarks.precision import bfloat16_on_cpu
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
+    from nlgmetrics.core.precision import tf32_matmuls
 
     clock, rows = Clock(device), []
     name = __import__("torch").cuda.get_device_name() if device.startswith("cuda") else "cpu"
@@ -251,14 +252,14 @@ def measure(family: dict, device: str, args) -> list[dict]:
         bare = bare_forward(family, metric)
         if bare is not None:
             run, tokens, params = bare
-            with runtime.tf32_matmuls(tf32 and device.startswith("cuda")):
+            with tf32_matmuls(tf32 and device.startswith("cuda")):
                 run()  # warm-up
                 timed = clock(run)
             peak = peak_flops(name, precision, args.peak_tflops)
             limit = 2 * params * tokens / peak if peak else None
             rows.append({"metric": family["name"], "what": f"bare forward {precision}", "precision": precision,
                          **timed, "tokens": tokens, "non_embedding_params": params, "flop_limit_seconds": limit})  # fmt: skip
-        runtime.clear_cache()
+        weight_cache.clear_cache()
     if not args.smoke:
         reference = reference_run(family, device, args.reference_pairs)
         if reference is not None:

@@ -38,7 +38,7 @@ MODES = {"float32": {}, "int8": {"quantize": "int8"}}
 def measure(case: dict, rounds: int, threads: list[int]) -> dict:
     """Median wall and CPU seconds of each mode at each thread count, modes interleaved within a round."""
     import nlgmetrics
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
 
     with int8_measured():
         loaded = {
@@ -66,7 +66,7 @@ def measure(case: dict, rounds: int, threads: list[int]) -> dict:
             }
     finally:
         torch.set_num_threads(before)
-        runtime.clear_cache()
+        weight_cache.clear_cache()
     return {
         "family": case["family"],
         "label": case["label"],

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from nlgmetrics.core import runtime
+from nlgmetrics.core import device
 from nlgmetrics.ctc import ASPECTS, ENGAGINGNESS_JOIN, CTCScorer, aspect_spec
 from nlgmetrics.meta_eval import COEFFICIENTS, meta_evaluate
 from references import meta_eval_data
@@ -357,7 +357,7 @@ def main(argv: list[str] | None = None) -> None:
         "released_ctc_d_cnndm": released_predictions(),
         "paper_rouge_l": PAPER_ROUGE_L,
         "seconds": round(time.perf_counter() - start, 1),
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, device {runtime.select_device()}",
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, device {device.select_device()}",
     }
     args.output.mkdir(parents=True, exist_ok=True)
     (args.output / "meta_evaluation.json").write_text(json.dumps(result, indent=2) + "\n")

@@ -49,14 +49,14 @@ from benchmarks import write_results
 def bfloat16_on_cpu() -> Iterator[None]:
     """Let the scorers load bfloat16 weights on this CPU even where it lacks bf16 units (refused there in
     normal use: emulated, slower than float32), for measurements and the precision tests' numbers."""
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import precision
 
-    original = runtime.cpu_bf16_missing
-    runtime.cpu_bf16_missing = lambda: None
+    original = precision.cpu_bf16_missing
+    precision.cpu_bf16_missing = lambda: None
     try:
         yield
     finally:
-        runtime.cpu_bf16_missing = original
+        precision.cpu_bf16_missing = original
 
 
 def summeval_inputs(n: int) -> dict[str, list]:
@@ -128,7 +128,7 @@ def compare(fp32: list[float], bf16: list[float]) -> dict:
 
 def measure(case: dict) -> dict:
     import nlgmetrics
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
 
     results, seconds = {}, {}
     for dtype in ("float32", "bfloat16"):
@@ -139,7 +139,7 @@ def measure(case: dict) -> dict:
         start = time.perf_counter()
         results[dtype] = metric.compute(**case["inputs"])
         seconds[dtype] = time.perf_counter() - start
-        runtime.clear_cache()
+        weight_cache.clear_cache()
     fp32, bf16 = score_lists(results["float32"]), score_lists(results["bfloat16"])
     return {
         "label": case["label"],

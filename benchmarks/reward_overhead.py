@@ -61,7 +61,7 @@ class Meter:
     alone, so ``run - floor`` is everything else, the reward path and compute()'s own work included)."""
 
     def __init__(self, module) -> None:
-        from nlgmetrics.core.runtime import models_in
+        from nlgmetrics.core.weight_cache import models_in
 
         self.tokens, self.floor, self._started = 0, 0.0, 0.0
         for model in models_in(module.scorer):
@@ -287,7 +287,7 @@ def main(argv: list[str] | None = None) -> None:
     import torch
 
     import nlgmetrics
-    from nlgmetrics.core.runtime import NLGMetricsWarning
+    from nlgmetrics.core.warnings import NLGMetricsWarning
 
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.reward_overhead", description=__doc__.splitlines()[0]

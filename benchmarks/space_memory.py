@@ -83,7 +83,7 @@ def burst(
 
 
 def pool_sample(pool, index: int, seconds: float) -> dict:
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
 
     return {
         "burst": index,
@@ -91,7 +91,7 @@ def pool_sample(pool, index: int, seconds: float) -> dict:
         "gc_objects": len(gc.get_objects()),
         "threads": threading.active_count(),
         "held": len(pool.loaded()),
-        "cache_entries": len(runtime._CACHE),
+        "cache_entries": len(weight_cache._CACHE),
         "seconds": round(seconds, 2),
     }
 

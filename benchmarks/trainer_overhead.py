@@ -113,7 +113,7 @@ def main() -> None:
     from transformers import AutoTokenizer
 
     import nlgmetrics
-    from nlgmetrics.core.runtime import NLGMetricsWarning
+    from nlgmetrics.core.warnings import NLGMetricsWarning
     from tests.integrations.tiny_seq2seq import save_tiny_bart
 
     with tempfile.TemporaryDirectory() as folder:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import nlgmetrics
-from nlgmetrics.core import runtime
+from nlgmetrics.core import weight_cache
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc.aligners.base import source_of
 from nlgmetrics.testing import build_tiny_hub_cache, install_in_cache
@@ -62,9 +62,9 @@ def consistency():
 @pytest.fixture
 def fresh_model_cache():
     """Start from an empty process-wide weight cache (and leave one behind)."""
-    runtime.clear_cache()
+    weight_cache.clear_cache()
     yield
-    runtime.clear_cache()
+    weight_cache.clear_cache()
 
 
 def pytest_terminal_summary(terminalreporter):

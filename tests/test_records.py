@@ -171,7 +171,7 @@ def test_errors_name_the_file_and_the_one_based_line(tmp_path):
     ],
 )
 def test_the_output_is_checked_before_any_model_loads(tmp_path, capsys, fresh_model_cache, output, message):
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
 
     source = tmp_path / "in.tsv"
     write_records(source, [{"predictions": "a\tb", "sources": "c"}])
@@ -180,6 +180,6 @@ def test_the_output_is_checked_before_any_model_loads(tmp_path, capsys, fresh_mo
     assert cli.main([*args, "--output", str(tmp_path / output), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("nlgmetrics: error: ") and message in err and err.count("\n") == 1
-    assert runtime._CACHE == {}  # nothing was loaded
+    assert weight_cache._CACHE == {}  # nothing was loaded
     assert cli.main([*args, "--no-progress"]) == 0  # a .tsv input is read as TSV and written as TSV
     assert read_records(tmp_path / "in.ctc_consistency.tsv")[0]["predictions"] == "a\tb"

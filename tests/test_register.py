@@ -21,7 +21,7 @@ from references.examples import examples
 from tests.helpers import config_of
 
 NAMES = sorted(SPECS)
-pytestmark = pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 
 
 def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:

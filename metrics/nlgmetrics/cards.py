@@ -28,6 +28,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .core.modes import MODES
 from .core.registry import WeightSpec, is_published
 from .core.validation import FIELDS
 from .modules import SPECS, ModuleSpec, Option, family_part
@@ -292,25 +293,25 @@ each layer's error stays within its two rounding steps (tested). {int8} The sign
 and report float32 numbers in papers."""
 
 
-def int8_status(spec: ModuleSpec) -> str:
-    """Where ``quantize="int8"`` is allowed, and why it is refused elsewhere (the declaration's
-    ``int8_refused``; a key with no reason is allowed)."""
-    allowed = [key for key, why in spec.int8_refused.items() if not why]
-    refused = {key: why for key, why in spec.int8_refused.items() if why}
-    if not refused:
-        return (
-            "int8 is allowed for every config: its measured drift is within the bound that keeps correlations "
-            "within 0.01 of float32's."
-        )
+def opt_in_status(spec: ModuleSpec, mode: str) -> str:
+    """Where the opt-in precision ``mode`` is allowed, and why, and why it is refused elsewhere (the
+    declaration's ``precision``; a mode it does not declare is refused for every config)."""
+    declared = spec.precision.get(mode, {})
+    allowed = {key: entry.why for key, entry in declared.items() if entry.allowed}
+    refused = spec.refused(mode)
 
     def where(key: str) -> str:
         return "every config" if not key else f"`{key}`" if key in spec.configs else f"the {key} aligners"
 
+    if not declared:
+        return f"{mode} is refused for every config: {spec.refusal(mode)}."
+    if not refused:
+        return f"{mode} is allowed for {'; '.join(f'{where(key)}: {why}' for key, why in allowed.items())}."
     reasons = "; ".join(f"{where(key)}: {why}" for key, why in refused.items())
     rest = f" It is allowed for {', '.join(f'`{k}`' for k in allowed)}." if allowed else ""
-    if not allowed and any(not spec.int8_refusal(config) for config in spec.configs):
+    if not allowed and any(not spec.refusal(mode, config) for config in spec.configs):
         rest = " It is allowed for the rest."
-    return f"int8 is refused for {reasons}.{rest}"
+    return f"{mode} is refused for {reasons}.{rest}"
 
 
 def cpu_measured(spec: ModuleSpec) -> str:
@@ -321,7 +322,7 @@ def cpu_measured(spec: ModuleSpec) -> str:
     parts = []
     for row in rows:
         base, modes = row["modes"]["float32"], []
-        for mode in ("bfloat16", "int8"):
+        for mode in [m.name for m in MODES if m.name != "float32" and m.name in row["modes"]]:
             cell = row["modes"][mode]
             if "refused" in cell:
                 modes.append(f"{mode} refused there")
@@ -362,7 +363,9 @@ def int8_decided(spec: ModuleSpec) -> str:
 def precision_section(spec: ModuleSpec, notes: CardNotes) -> str:
     measured = notes.precision(results) if notes.precision else ""
     bound = _PRECISION_BOUND.format(more=f"; {notes.precision_bound}" if notes.precision_bound else "")
-    cpu = _CPU_MODES.format(int8=int8_status(spec), measured=cpu_measured(spec))
+    cpu = _CPU_MODES.format(
+        int8=" ".join(opt_in_status(spec, m.name) for m in MODES if m.opt_in), measured=cpu_measured(spec)
+    )
     return f"""## Precision
 
 `float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators, and CPUs with bf16 units) moved {measured}.

@@ -17,6 +17,8 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from .core.warnings import NLGMetricsWarning
+
 if TYPE_CHECKING:
     from .modules.spec import Option
 
@@ -87,8 +89,6 @@ def quiet_downloads(quiet: bool) -> Iterator[None]:
 def one_line_warnings(wording: Callable[[str], str] = str) -> Iterator[None]:
     """nlgmetrics' own warnings as ``nlgmetrics: warning: ...`` lines, in ``wording`` (the command line's
     rows for the examples), and others as Python prints them."""
-    from .core.runtime import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
-
     original = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):

@@ -27,6 +27,7 @@ from .core.files import check_writable_folder, write_text_whole
 from .core.options import check_positive_int
 from .core.result import mean_key, mean_of, package_versions
 from .core.validation import check_inputs
+from .core.warnings import NLGMetricsWarning
 from .modules import SPECS, loading
 
 UNKEYED_LOAD_OPTIONS = ("device", "batch_size")
@@ -64,7 +65,7 @@ def score_dataset(
             "scoring across processes needs accelerate: pip install 'nlgmetrics[distributed]'"
         ) from err
 
-    from .core.runtime import requested_device, wants_cuda  # torch: imported when a job runs
+    from .core.device import requested_device, wants_cuda  # torch: imported when a job runs
 
     if metric not in SPECS:
         raise ValueError(f"unknown module {metric!r}; choose one of {', '.join(sorted(SPECS))}")
@@ -187,8 +188,6 @@ def shard_problem(result: Any, count: int) -> str | None:
 def _read_shard(path: Path, key: str, count: int) -> dict | None:
     """The shard's result if ``path`` holds a valid one (:func:`shard_problem`) for the same job (same
     key), else None: a shard of another job silently, an unreadable or invalid one with a warning."""
-    from .core.runtime import NLGMetricsWarning  # torch: loaded when used (docs/architecture.md)
-
     if not path.is_file():
         return None
     try:

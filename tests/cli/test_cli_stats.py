@@ -311,13 +311,13 @@ def test_compare_scores_files_of_texts_exactly_as_nlgmetrics_score_does(scored, 
 
 
 def test_compare_checks_files_of_texts_before_loading_a_model(scored, tmp_path, capsys):
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
 
     raw = scored["faithful"].with_name("faithful.jsonl")
     rows = [json.loads(line) for line in raw.read_text().splitlines()]
     other = _write_jsonl(tmp_path / "other.jsonl", [dict(rows[0], sources="another article"), *rows[1:]])
     no_sources = _write_jsonl(tmp_path / "bare.jsonl", [{"id": r["id"], "predictions": "x"} for r in rows])
-    loads = runtime.LOAD_COUNT["loads"]
+    loads = weight_cache.LOAD_COUNT["loads"]
     cases = [
         ([str(raw), str(other)], f"differ at example id {rows[0]['id']!r}: its sources is not the same"),
         ([str(raw), str(no_sources)], "row 1 has no column 'sources' for sources"),
@@ -329,7 +329,7 @@ def test_compare_checks_files_of_texts_before_loading_a_model(scored, tmp_path, 
         code, out, err = _run(capsys, "compare", *argv, "--metric", "ctc_consistency", "--config", "E-minilm")
         assert code == 2 and out == "", argv
         assert message in err and err.count("\n") == 1, (argv, err)
-    assert runtime.LOAD_COUNT["loads"] == loads
+    assert weight_cache.LOAD_COUNT["loads"] == loads
 
 
 def test_meta_eval_scores_the_records_texts_with_metric(tmp_path, capsys):

@@ -144,7 +144,7 @@ def test_a_functional_form_refuses_an_unknown_option_before_loading_weights(name
     def no_loading(*args, **kwargs):
         raise AssertionError("weights were loaded although an option is unknown")
 
-    monkeypatch.setattr(Runtime, "cached", no_loading)
+    monkeypatch.setattr(Runtime, "cache_key", no_loading)  # every weight load asks it first
     config = config_of(name) or SPECS[name].default_config
     with pytest.raises(ValueError, match=r"does not take the option devic; its options are .*device"):
         FUNCTIONAL[SPECS[name].family](name, config, examples(name, 1), devic="cpu")

@@ -8,8 +8,10 @@ import pytest
 import torch
 from transformers import AutoTokenizer
 
-from nlgmetrics.core import batching, runtime
+from nlgmetrics.core import batching
+from nlgmetrics.core.device import default_batch_size, select_device
 from nlgmetrics.core.hub import special_token_layout
+from nlgmetrics.core.precision import resolve_dtype
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.core.runtime import Runtime
 from nlgmetrics.ctc import harmonic_mean
@@ -84,15 +86,15 @@ def test_device_and_dtype_choice(monkeypatch):
     accelerator = (
         "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
     )
-    assert runtime.select_device(None) == torch.device(accelerator)
-    assert runtime.select_device("cpu") == torch.device("cpu")
+    assert select_device(None) == torch.device(accelerator)
+    assert select_device("cpu") == torch.device("cpu")
     with pytest.raises(ValueError, match="not a valid torch device"):
-        runtime.select_device("gpu0")
-    assert runtime.resolve_dtype("bf16", torch.device("cuda")) == torch.bfloat16
-    assert runtime.resolve_dtype(torch.float16, torch.device("mps")) == torch.float16
+        select_device("gpu0")
+    assert resolve_dtype("bf16", torch.device("cuda")) == torch.bfloat16
+    assert resolve_dtype(torch.float16, torch.device("mps")) == torch.float16
     with pytest.raises(ValueError, match="not one of"):
-        runtime.resolve_dtype("int8", torch.device("cpu"))
-    assert runtime.default_batch_size(torch.device("cpu")) < runtime.default_batch_size(torch.device("cuda"))
+        resolve_dtype("int8", torch.device("cpu"))
+    assert default_batch_size(torch.device("cpu")) < default_batch_size(torch.device("cuda"))
 
 
 def test_length_sorted_batches_cover_every_index_once():
@@ -111,14 +113,14 @@ def test_registry_layers_fit_the_architectures():
 
 def test_default_device_follows_nlgmetrics_device(monkeypatch):
     monkeypatch.setenv("NLGMETRICS_DEVICE", "cpu")
-    assert runtime.select_device(None) == torch.device("cpu")
-    assert runtime.select_device("cpu") == torch.device("cpu")  # an explicit device wins
+    assert select_device(None) == torch.device("cpu")
+    assert select_device("cpu") == torch.device("cpu")  # an explicit device wins
     monkeypatch.setenv("NLGMETRICS_DEVICE", "no-such-device")
     with pytest.raises(ValueError, match="'no-such-device' is not a valid torch device"):
-        runtime.select_device(None)
+        select_device(None)
     monkeypatch.delenv("NLGMETRICS_DEVICE")
     expected = "cuda" if torch.cuda.is_available() else "cpu"
-    assert runtime.select_device(None).type in (expected, "mps")
+    assert select_device(None).type in (expected, "mps")
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ import torch
 
 import nlgmetrics
 from nlgmetrics import cards, cli
-from nlgmetrics.core import runtime
+from nlgmetrics.core import precision, weight_cache
 from nlgmetrics.core.options import COMMON_LOAD_OPTIONS
 from nlgmetrics.core.quantize import BLOCK_LINEAR, Int8Linear, int8_error_bound
 from nlgmetrics.core.runtime import Runtime
@@ -27,7 +27,7 @@ from tests.helpers import config_of
 
 NAMES = sorted(SPECS)
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:infolm. every token of:nlgmetrics.core.runtime.NLGMetricsWarning"
+    "ignore:infolm. every token of:nlgmetrics.core.warnings.NLGMetricsWarning"
 )
 DECLARED = {o.name: o for o in COMMON_LOAD_OPTIONS}
 
@@ -46,7 +46,7 @@ def test_bf16_on_this_cpu_is_allowed_exactly_where_torch_reports_bf16_units_and_
     units = bool(features.get("avx512_bf16") or features.get("amx_bf16"))
     native = units and torch.backends.cpu.get_cpu_capability() == "AVX512"
     if native:
-        assert runtime.cpu_bf16_missing() is None
+        assert precision.cpu_bf16_missing() is None
         assert Runtime.resolve("cpu", dtype="bfloat16").dtype == torch.bfloat16
     else:
         with pytest.raises(
@@ -58,11 +58,11 @@ def test_bf16_on_this_cpu_is_allowed_exactly_where_torch_reports_bf16_units_and_
 REFUSED_UNDER_DEFAULT = """
 import json, sys, torch
 from nlgmetrics import cli
-from nlgmetrics.core import runtime
+from nlgmetrics.core import weight_cache
 code = cli.main(["score", sys.argv[1], "--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress",
                  "--dtype", "bfloat16"])
 print(json.dumps({"capability": torch.backends.cpu.get_cpu_capability(), "code": code,
-                  "loads": runtime.LOAD_COUNT["loads"]}))
+                  "loads": weight_cache.LOAD_COUNT["loads"]}))
 """
 
 
@@ -97,19 +97,19 @@ def test_bf16_is_refused_in_one_line_where_torch_runs_its_default_kernels(tmp_pa
     ],
 )  # fmt: skip
 def test_what_the_cpu_does_not_run_is_one_line_before_any_weights_load(where, message, fresh_model_cache):
-    if where.get("dtype") == "bfloat16" and runtime.cpu_bf16_missing():
+    if where.get("dtype") == "bfloat16" and precision.cpu_bf16_missing():
         message = "dtype='bfloat16' on the cpu needs "  # refused first: this CPU does not run bf16
     with pytest.raises(ValueError) as caught:
         nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu", **where)
     assert str(caught.value).startswith(message) and "\n" not in str(caught.value)
-    assert runtime._CACHE == {}
+    assert weight_cache._CACHE == {}
 
 
 def test_int8_runs_on_the_cpu_only():
     with pytest.raises(
         ValueError, match=r"^quantize='int8' runs on the cpu only \(dynamic int8 matmuls\); on cuda"
     ):
-        runtime.resolve_quantize("int8", torch.device("cuda"), torch.float32)
+        precision.resolve_quantize("int8", torch.device("cuda"), torch.float32)
 
 
 # ---- int8's numbers ------------------------------------------------------------------------------------
@@ -164,7 +164,7 @@ def test_the_linear_layers_of_every_architecture_s_blocks_are_quantized_and_only
 
 def linears_by_model(module) -> list[dict[str, torch.nn.Module]]:
     """Each model of a loaded module: its modules by qualified name."""
-    return [dict(model.named_modules()) for model in runtime.models_in(module.ready_scorer())]
+    return [dict(model.named_modules()) for model in weight_cache.models_in(module.ready_scorer())]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -207,11 +207,11 @@ def test_a_quantized_model_is_its_own_cache_entry_and_leaves_the_float32_one_as_
     inputs = SPECS["infolm"].example
     plain = nlgmetrics.load("infolm", device="cpu")
     before = plain.compute(**inputs)
-    loads = runtime.LOAD_COUNT["loads"]
+    loads = weight_cache.LOAD_COUNT["loads"]
     quantized = nlgmetrics.load("infolm", device="cpu", quantize="int8")
     quantized.compute(**inputs)
     nlgmetrics.load("infolm", device="cpu", quantize="int8").compute(**inputs)
-    assert runtime.LOAD_COUNT["loads"] == loads + 1  # one more entry, loaded once
+    assert weight_cache.LOAD_COUNT["loads"] == loads + 1  # one more entry, loaded once
     assert not any(isinstance(m, Int8Linear) for model in linears_by_model(plain) for m in model.values())
     assert any(isinstance(m, Int8Linear) for model in linears_by_model(quantized) for m in model.values())
     assert plain.compute(**inputs) == before
@@ -238,7 +238,7 @@ def test_the_signature_names_the_precision_and_the_device(name):
     assert int8["signature"] == plain.replace("|dtype:float32|", "|dtype:float32|quantize:int8|device:cpu|")
 
 
-REFUSED = [(name, key) for name in NAMES for key, why in SPECS[name].int8_refused.items() if why]
+REFUSED = [(name, key) for name in NAMES for key, why in SPECS[name].refused("int8").items() if why]
 
 
 @pytest.mark.parametrize(("name", "key"), REFUSED)
@@ -246,19 +246,21 @@ def test_a_module_refuses_int8_where_its_drift_exceeds_the_bound_before_any_weig
     name, key, fresh_model_cache
 ):
     spec = SPECS[name]
-    config = next((c for c in spec.configs if spec.int8_refusal(c) == spec.int8_refused[key]), None)
+    config = next((c for c in spec.configs if spec.refusal("int8", c) == spec.refused("int8")[key]), None)
     with pytest.raises(ValueError) as caught:
         nlgmetrics.load(name, config, device="cpu", quantize="int8")
     message = str(caught.value)
-    assert message.startswith(f"quantize='int8' is refused for {name} ") and spec.int8_refused[key] in message
-    assert runtime._CACHE == {}
+    assert (
+        message.startswith(f"quantize='int8' is refused for {name} ") and spec.refused("int8")[key] in message
+    )
+    assert weight_cache._CACHE == {}
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_card_says_where_int8_is_allowed_and_why_not_elsewhere(name):
     precision = cards.card(name).split("## Precision", 1)[1].split("\n## ", 1)[0]
     assert 'quantize="int8"' in precision and "|quantize:int8|device:cpu" in precision
-    for reason in SPECS[name].int8_refused.values():
+    for reason in SPECS[name].refused("int8").values():
         assert reason in precision
 
 
@@ -275,8 +277,8 @@ def test_ctc_refuses_int8_for_its_e_aligners_with_the_measured_speed_up(
     message = str(caught.value)
     assert message.startswith(f"quantize='int8' is refused for ctc_consistency {config}: it gave E-minilm")
     assert "benchmarks/results/int8_decision.md" in message
-    assert runtime._CACHE == {}
-    assert all(SPECS[name].int8_refusal(config) for name in NAMES if name.startswith("ctc_"))
+    assert weight_cache._CACHE == {}
+    assert all(SPECS[name].refusal("int8", config) for name in NAMES if name.startswith("ctc_"))
 
 
 # ---- one declaration: the command line, the Space, for_trainer ------------------------------------------

@@ -279,7 +279,7 @@ def test_meta_eval_refuses_an_output_that_is_its_input(tmp_path, scored_me, flag
 
 
 def test_meta_eval_refuses_an_output_that_is_its_input_before_scoring(tmp_path, capsys, fresh_model_cache):
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
 
     texts = write_jsonl(
         tmp_path / "texts.jsonl",
@@ -295,20 +295,20 @@ def test_meta_eval_refuses_an_output_that_is_its_input_before_scoring(tmp_path, 
     assert (
         err.startswith("nlgmetrics: error: --output ") and "is the input file" in err and err.count("\n") == 1
     )
-    assert runtime._CACHE == {}  # nothing was loaded
+    assert weight_cache._CACHE == {}  # nothing was loaded
     assert digests(tmp_path) == before
 
 
 def test_score_checks_the_output_against_the_input_before_any_model_loads(
     tmp_path, capsys, fresh_model_cache
 ):
-    from nlgmetrics.core import runtime
+    from nlgmetrics.core import weight_cache
 
     source = write_jsonl(tmp_path / "self.jsonl", [{"predictions": "The cat sat.", "sources": "A cat sat."}])
     argv = ["score", str(source), "--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
     assert cli.main([*argv, "--output", str(tmp_path / "." / "self.jsonl")]) == 2
     assert "is the input file" in capsys.readouterr().err
-    assert runtime._CACHE == {}
+    assert weight_cache._CACHE == {}
 
 
 # --- cause 3: a column named twice -------------------------------------------------------------------

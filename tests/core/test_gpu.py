@@ -19,7 +19,7 @@ from tests.helpers import rounding_bound
 
 pytestmark = [
     pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU"),
-    pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning"),
+    pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning"),
 ]
 
 # (module, config) of every family and aligner kind, with weights in the tiny offline cache or embedded

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 PREDICTIONS = ["The council approved a new library.", "Dogs bark at night."]
 SOURCES = ["The city council voted to build a new public library.", "Dogs often bark at night."]
 REFERENCES = [["A library will be built.", "The council approved a library."], ["Dogs bark.", "Night dogs."]]
-pytestmark = pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 
 
 def column(values: list) -> datasets.Column:

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 import nlgmetrics
-from nlgmetrics.core import runtime
+from nlgmetrics.core import device, weight_cache
 from nlgmetrics.modules import MODULES
 from nlgmetrics.testing import install_in_cache
 
@@ -25,20 +25,20 @@ NAMES = sorted(MODULES)
     "device", ["meta", "xpu", torch.device("meta"), "cuda:7" if torch.cuda.is_available() else "cuda"]
 )
 def test_a_device_that_cannot_run_the_models_is_refused_at_load(name, device):
-    loads = runtime.LOAD_COUNT["loads"]
+    loads = weight_cache.LOAD_COUNT["loads"]
     with pytest.raises(ValueError, match="^" + re.escape(f"device={device!r}")) as err:
         nlgmetrics.load(name, device=device)
     assert "\n" not in str(err.value)
-    assert runtime.LOAD_COUNT["loads"] == loads  # refused before any weights load
+    assert weight_cache.LOAD_COUNT["loads"] == loads  # refused before any weights load
 
 
 def test_the_device_check_lives_in_select_device(monkeypatch):
     with pytest.raises(ValueError, match=r"device='meta' cannot run the models.*meta tensor holds no data"):
-        runtime.select_device("meta")
+        device.select_device("meta")
     monkeypatch.setenv("NLGMETRICS_DEVICE", "meta")
     with pytest.raises(ValueError, match="device='meta'"):
-        runtime.select_device(None)
-    assert runtime.select_device("cpu") == torch.device("cpu")
+        device.select_device(None)
+    assert device.select_device("cpu") == torch.device("cpu")
 
 
 # ---- weight folders ----------------------------------------------------------------------------------------
@@ -101,10 +101,10 @@ def refused(option_key: str, folder: str, message: str) -> str:
 def test_a_folder_without_tokenizer_files_is_refused_before_loading(key, tiny_snapshots, tmp_path):
     """transformers used to fall back to a vocabulary of special tokens: every word [UNK], scores ≈ 1."""
     folder = copy_of(tiny_snapshots, FOLDER_OF[key], tmp_path / "weights", drop=TOKENIZER_FILES)
-    loads = runtime.LOAD_COUNT["loads"]
+    loads = weight_cache.LOAD_COUNT["loads"]
     text = refused(key, folder, "has no tokenizer files")
     assert str(tmp_path / "weights") in text
-    assert runtime.LOAD_COUNT["loads"] == loads
+    assert weight_cache.LOAD_COUNT["loads"] == loads
 
 
 def test_a_hub_repo_without_tokenizer_files_is_refused(tiny_snapshots, tmp_path):

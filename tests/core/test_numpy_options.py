@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning, Runtime
+from nlgmetrics.core.runtime import Runtime
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.distributed import run_local_workers
 from nlgmetrics.integrations.combine import combine
 from nlgmetrics.integrations.for_trainer import for_trainer

@@ -35,7 +35,7 @@ def simulate_small_device(monkeypatch, max_rows: int) -> list[int]:
     return refused
 
 
-@pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize("name", NAMES)
 def test_an_out_of_memory_batch_is_retried_in_halves_with_the_same_scores(name, monkeypatch):
     metric = load(name, batch_size=8)
@@ -48,7 +48,7 @@ def test_an_out_of_memory_batch_is_retried_in_halves_with_the_same_scores(name, 
     assert all(math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-6) for a, b in zip(whole, halved)), (whole, halved)
 
 
-@pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize("name", NAMES)
 def test_a_single_input_that_does_not_fit_says_what_to_do(name, monkeypatch):
     metric = load(name, batch_size=8)

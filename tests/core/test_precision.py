@@ -9,14 +9,15 @@ import pytest
 import torch
 
 import nlgmetrics
-from nlgmetrics.core import runtime
+from nlgmetrics.core import precision as core_precision
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.modules import SPECS
 from tests.helpers import UNIT_ROUNDOFF, config_of, rounding_bound
 
 NAMES = sorted(SPECS)
 # InfoLM's idf over its one declared example is all zeros: it says so (tested elsewhere)
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:infolm. every token of:nlgmetrics.core.runtime.NLGMetricsWarning"
+    "ignore:infolm. every token of:nlgmetrics.core.warnings.NLGMetricsWarning"
 )
 
 
@@ -38,13 +39,13 @@ def test_allow_tf32_must_be_a_bool(name):
 
 def test_tf32_block_switches_cuda_matmuls_and_restores_exactly():
     before = tf32_state()
-    with runtime.tf32_matmuls(True):
+    with core_precision.tf32_matmuls(True):
         assert torch.backends.cuda.matmul.fp32_precision == "tf32"
-        with runtime.tf32_matmuls(True):  # nested: the outer block still restores
+        with core_precision.tf32_matmuls(True):  # nested: the outer block still restores
             pass
         assert torch.backends.cuda.matmul.fp32_precision == "tf32"
     assert tf32_state() == before
-    with runtime.tf32_matmuls(False):
+    with core_precision.tf32_matmuls(False):
         assert tf32_state() == before
 
 
@@ -52,7 +53,7 @@ def test_tf32_block_leaves_a_user_setting_alone():
     torch.backends.cuda.matmul.allow_tf32 = True
     try:
         before = tf32_state()
-        with runtime.tf32_matmuls(True):
+        with core_precision.tf32_matmuls(True):
             pass
         assert tf32_state() == before
     finally:
@@ -63,7 +64,7 @@ def test_tf32_block_leaves_a_user_setting_alone():
 def test_allow_tf32_on_cpu_warns_and_changes_nothing(name):
     inputs = SPECS[name].example
     plain = nlgmetrics.load(name, config_of(name), device="cpu").compute(**inputs)
-    with pytest.warns(runtime.NLGMetricsWarning, match="allow_tf32=True has no effect on cpu"):
+    with pytest.warns(NLGMetricsWarning, match="allow_tf32=True has no effect on cpu"):
         metric = nlgmetrics.load(name, config_of(name), device="cpu", allow_tf32=True)
     result = metric.compute(**inputs)
     assert result["scores"] == plain["scores"] and result["signature"] == plain["signature"]
@@ -108,7 +109,7 @@ def test_bf16_scores_are_finite_and_marked(name):
     assert "|dtype:bfloat16|device:cpu|" in bf16["signature"]
     lists = score_lists(bf16)
     assert lists and all(math.isfinite(v) for values in lists.values() for v in values), lists
-    assert runtime.cpu_bf16_missing.__name__ == "cpu_bf16_missing"  # the lift ended with the block
+    assert core_precision.cpu_bf16_missing.__name__ == "cpu_bf16_missing"  # the lift ended with the block
 
 
 def body_error(name: str, device: str, precision: str) -> tuple[float, int]:
@@ -118,16 +119,19 @@ def body_error(name: str, device: str, precision: str) -> tuple[float, int]:
     from transformers import AutoModel
 
     from nlgmetrics.core.hub import load_model_and_tokenizer
-    from nlgmetrics.core.registry import WEIGHTS, resolve_weight
+    from nlgmetrics.core.registry import WEIGHTS
+    from nlgmetrics.core.resolve import resolve_weight
     from nlgmetrics.testing import CORPUS
 
     spec = WEIGHTS[name]
     weight = resolve_weight(name, role=spec.roles[0])
     dtype = torch.bfloat16 if precision == "bfloat16" else torch.float32
-    reference, tokenizer = load_model_and_tokenizer(
-        AutoModel, weight.path, weight.revision, device, torch.float32
+    reference, tokenizer = load_model_and_tokenizer(AutoModel, weight.path, weight.revision)
+    reference = reference.to(device=device, dtype=torch.float32).eval()
+    model = load_model_and_tokenizer(AutoModel, weight.path, weight.revision)[0].to(
+        device=device, dtype=dtype
     )
-    model, _ = load_model_and_tokenizer(AutoModel, weight.path, weight.revision, device, dtype)
+    model = model.eval()
     texts = [CORPUS[0], " ".join(CORPUS[1:4]), " ".join(CORPUS[4:12])]
     inputs = tokenizer(texts, padding=True, return_tensors="pt").to(device)
     config = reference.config
@@ -140,7 +144,7 @@ def body_error(name: str, device: str, precision: str) -> tuple[float, int]:
         layers = config.num_hidden_layers
     with torch.inference_mode():
         expected = reference(**inputs).last_hidden_state[mask]
-        with runtime.tf32_matmuls(precision == "tf32"):
+        with core_precision.tf32_matmuls(precision == "tf32"):
             got = model(**inputs).last_hidden_state[mask].float()
     return ((got - expected).norm(dim=-1) / expected.norm(dim=-1)).max().item(), layers
 

@@ -99,7 +99,7 @@ def between(text: str, tag: str) -> str:
     return text.split(f"<{tag}>", 1)[1].split(f"</{tag}>", 1)[0]
 
 
-@pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 def test_only_our_loads_are_quiet_the_users_own_bars_still_show():
     err = stderr_of(USER_BARS)
     for tag in ("before", "during", "after"):

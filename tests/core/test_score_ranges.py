@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.infolm.measures import information_measure
 from nlgmetrics.testing import CORPUS
 

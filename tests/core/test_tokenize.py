@@ -12,7 +12,7 @@ from nlgmetrics.core.tokenize import thread_tokenizer, tokenize
 LONG = " ".join(f"word{i} fact" for i in range(200))
 
 
-@pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize("config", ["E-roberta", "D-cnndm", "R-cnndm"])
 def test_scoring_leaves_the_shared_tokenizer_as_loaded(config):
     """Truncating and windowing a long source used to leave its settings in the shared fast tokenizer's

@@ -16,7 +16,7 @@ import functools
 import pytest
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.ctc.variants import CTC_VARIANTS
 from references.ctc import CorrectedReferenceAligner, task_scorer, task_scores
 from references.examples import BY_ASPECT
@@ -44,7 +44,7 @@ def weights_path(variant: str, tiny_snapshots, minilm_dir) -> tuple[str, int]:
     return path, spec.hidden_layer
 
 
-@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize("remove_stopwords", [False, True], ids=["all-tokens", "no-stopwords"])
 @pytest.mark.parametrize("aspect", list(INPUTS))
 @pytest.mark.parametrize("variant", VARIANTS)

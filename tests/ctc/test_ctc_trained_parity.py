@@ -27,7 +27,7 @@ from transformers import AutoModel
 
 from nlgmetrics.cli import main as cli_main
 from nlgmetrics.core.registry import WeightSpec
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.ctc import CTCScorer, aspect_spec
 from nlgmetrics.ctc import convert as convert_ctc
 from nlgmetrics.testing import save_tiny_model
@@ -76,7 +76,7 @@ def reference_scorer(kind: str, aspect: str, base_dir: Path, ckpt: Path):
 INPUTS = BY_ASPECT
 
 
-@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize("aspect", list(INPUTS))
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_trained_aligner_matches_ctc_score(kind, aspect, checkpoints):

@@ -11,7 +11,7 @@ import pytest
 import nlgmetrics
 from nlgmetrics import cli
 from nlgmetrics.core.registry import WEIGHTS
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 
 LONG = "word " * 600
 """Longer than every registered model's window."""

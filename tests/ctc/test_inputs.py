@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.ctc import CTCScorer, aspect_spec
 from references.examples import DIALOG, LONG_DOC, SUMMARIZATION
 

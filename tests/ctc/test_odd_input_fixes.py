@@ -8,8 +8,9 @@ import warnings
 import pytest
 
 import nlgmetrics
-from nlgmetrics.core import runtime
-from nlgmetrics.core.runtime import NLGMetricsWarning, Runtime
+from nlgmetrics.core import progress
+from nlgmetrics.core.runtime import Runtime
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.ctc import CTCScorer, aspect_spec
 from nlgmetrics.ctc.aligners import load_aligner
 from nlgmetrics.ctc.aligners.base import parse_custom_aligner
@@ -20,7 +21,7 @@ from tests.helpers import RecordingBar
 @pytest.fixture
 def bars(monkeypatch):
     RecordingBar.bars = []
-    monkeypatch.setattr(runtime, "tqdm", RecordingBar)
+    monkeypatch.setattr(progress, "tqdm", RecordingBar)
     return RecordingBar.bars
 
 
@@ -38,7 +39,7 @@ SUMMARIES = {k: SUMMARIZATION[k] for k in ("predictions", "sources")}
 # --- §3.10: the bar counts examples and advances per forward batch ------------------------------------
 
 
-@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize(
     ("aspect", "config", "inputs"),
     [

@@ -31,7 +31,7 @@ def forward_widths(monkeypatch):
     return shapes
 
 
-@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize("long_inputs", ["truncate", "window"])
 @pytest.mark.parametrize(
     ("aspect", "config"), [("relevance", "E-roberta"), ("consistency", "D-cnndm"), ("relevance", "R-cnndm")]
@@ -60,7 +60,7 @@ def test_a_small_token_budget_gives_the_default_scores(
             )
 
 
-@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore:.*cut as the reference:nlgmetrics.core.warnings.NLGMetricsWarning")
 def test_the_option_reaches_the_aligners_through_load_and_leaves_the_signature_alone():
     metric = nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu", max_batch_tokens=64)
     plain = nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu")

@@ -123,7 +123,7 @@ BAD_SHARDS = {
 
 @pytest.mark.parametrize("case", sorted(BAD_SHARDS))
 def test_a_shard_that_does_not_fit_its_examples_is_scored_again(tmp_path, one_process, case):
-    from nlgmetrics.core.runtime import NLGMetricsWarning
+    from nlgmetrics.core.warnings import NLGMetricsWarning
     from nlgmetrics.distributed import score_dataset
 
     inputs = {"predictions": PREDICTIONS, "sources": SOURCES}

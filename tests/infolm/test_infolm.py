@@ -13,8 +13,8 @@ import torch
 from transformers import AutoModelForMaskedLM, AutoTokenizer
 
 import nlgmetrics
-from nlgmetrics.core import runtime
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core import weight_cache
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.infolm import (
     MEASURES,
     UNIFORM,
@@ -374,7 +374,7 @@ def test_add_and_add_batch_stream_examples(module):
 
 
 def test_model_choice_at_load_time(tiny_snapshots, fresh_model_cache):
-    before = runtime.LOAD_COUNT["loads"]
+    before = weight_cache.LOAD_COUNT["loads"]
     registered = nlgmetrics.load("infolm", device="cpu")
     by_config = evaluate.load(str(REPO / "metrics" / "infolm"), "bert-base-uncased", device="cpu")
     by_folder = nlgmetrics.load("infolm", model=str(tiny_snapshots["bert-base-uncased"]), device="cpu")
@@ -383,7 +383,7 @@ def test_model_choice_at_load_time(tiny_snapshots, fresh_model_cache):
     assert by_folder.compute(**inputs)["scores"] == pytest.approx(
         registered.compute(**inputs)["scores"], rel=FLOAT32_REL, abs=1e-9
     )
-    assert runtime.LOAD_COUNT["loads"] - before == 2  # the registered repo once, the folder once
+    assert weight_cache.LOAD_COUNT["loads"] - before == 2  # the registered repo once, the folder once
     with pytest.raises(ValueError, match="infolm has no config './my-mlm'"):
         nlgmetrics.load("infolm", "./my-mlm")
     with pytest.raises(ValueError, match="disagree"):

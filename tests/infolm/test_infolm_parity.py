@@ -21,7 +21,7 @@ import torch
 from transformers import AutoModelForMaskedLM, AutoTokenizer, BertConfig, BertForMaskedLM
 
 from nlgmetrics.core.registry import WEIGHTS
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.infolm import MEASURES, InfoLMScorer
 from nlgmetrics.modules import SPECS
 from references.infolm import PARAMETERS, stepwise_bags, table1, torchmetrics_scores

@@ -8,8 +8,8 @@ import pytest
 from transformers import AutoModelForMaskedLM, AutoTokenizer
 
 import nlgmetrics
-from nlgmetrics.core import runtime
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core import progress
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.infolm import InfoLMScorer
 from nlgmetrics.modules import SPECS
 from tests.helpers import RecordingBar
@@ -31,7 +31,7 @@ def byte_level_scorer(tiny_snapshots, tmp_path_factory):
 
 def test_progress_counts_examples_batch_by_batch(scorer, monkeypatch, capsys):
     RecordingBar.bars = []
-    monkeypatch.setattr(runtime, "tqdm", RecordingBar)
+    monkeypatch.setattr(progress, "tqdm", RecordingBar)
     predictions = [f"the cat number {i} sat on the mat" for i in range(200)]
     references = [[f"a dog {i} slept", "a cat sat"] for i in range(200)]
     predictions[5] = ""  # an example without forward work still counts

@@ -12,8 +12,8 @@ import torch
 from transformers import EvalPrediction
 
 import nlgmetrics
-from nlgmetrics.core import runtime
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core import weight_cache
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.integrations.for_trainer import TRAINER_KEYS
 from tests.integrations.tiny_seq2seq import (
     DOCUMENTS,
@@ -108,7 +108,7 @@ def test_metric_for_best_model_and_the_signature_logged_once(tiny, tmp_path, cap
         load_best_model_at_end=True,
         learning_rate=0.5,  # two steps that change the generations
     )
-    loads = runtime.LOAD_COUNT["loads"]
+    loads = weight_cache.LOAD_COUNT["loads"]
     with caplog.at_level(logging.INFO, logger="nlgmetrics.integrations.for_trainer"):
         trainer.train()
     logged = [entry["eval_consistency"] for entry in trainer.state.log_history if "eval_consistency" in entry]
@@ -119,7 +119,9 @@ def test_metric_for_best_model_and_the_signature_logged_once(tiny, tmp_path, cap
         f"nlgmetrics signatures: consistency: {signature}"
     ]
     assert not any("signature" in key for entry in trainer.state.log_history for key in entry)
-    assert runtime.LOAD_COUNT["loads"] == loads  # loaded once per process: at for_trainer, not per evaluation
+    assert (
+        weight_cache.LOAD_COUNT["loads"] == loads
+    )  # loaded once per process: at for_trainer, not per evaluation
 
 
 def test_inputs_without_include_for_metrics_is_an_error_at_the_first_call(tiny, tmp_path):

@@ -13,7 +13,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers
 from transformers import BertTokenizer, EvalPrediction, PreTrainedTokenizerFast, TrainerCallback
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from tests.integrations.tiny_seq2seq import (
     DOCUMENTS,
     OTHER_DOCUMENTS,

@@ -14,7 +14,7 @@ import pytest
 from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from tests.integrations.tiny_seq2seq import (
     DOCUMENTS,
     SUMMARIES,

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import nlgmetrics
-from nlgmetrics.core import runtime
+from nlgmetrics.core import weight_cache
 from nlgmetrics.modules import SPECS
 from tests.integrations.reward_calls import CONSISTENCY, call
 from tests.integrations.tiny_causal_lm import prompt_dataset, save_tiny_causal_lm, trl_trainer
@@ -88,7 +88,7 @@ def test_a_reward_refuses_what_loading_its_module_refuses_when_it_is_made(
     with pytest.raises(ValueError) as making:
         nlgmetrics.reward(name, config, **fields, **options)
     assert one_line(making) == str(loading.value)
-    assert runtime._CACHE == {}
+    assert weight_cache._CACHE == {}
 
 
 def test_the_allowed_options_are_not_refused():

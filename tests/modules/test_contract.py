@@ -26,9 +26,9 @@ import yaml
 from filelock import FileLock, Timeout
 
 import nlgmetrics
-from nlgmetrics.core import runtime
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core import weight_cache
 from nlgmetrics.core.validation import FIELDS
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.modules import MODULES, SPECS
 from nlgmetrics.modules.spec import ModuleSpec
 from references.examples import WORDS, examples
@@ -85,7 +85,7 @@ def held(lock_file: Path) -> bool:
 
 
 # InfoLM's idf over a one-example corpus is all zeros: it says so and weighs uniformly (tested elsewhere)
-@pytest.mark.filterwarnings("ignore:infolm. every token of:nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore:infolm. every token of:nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize("name", NAMES)
 def test_checkout_and_package_give_the_same_module_and_scores(name):
     from_checkout = evaluate.load(str(REPO / "metrics" / name), config_of(name), device="cpu")
@@ -412,9 +412,9 @@ def test_threads_sharing_one_module_get_the_sequential_scores(name):
 def test_threads_streaming_into_their_own_instances_get_the_sequential_scores(name, tmp_path):
     """add_batch + compute() per thread, one instance each (evaluate's cache is per instance), one model."""
     sequential = [expected(name, *job) for job in JOBS]
-    loads = runtime.LOAD_COUNT["loads"]
+    loads = weight_cache.LOAD_COUNT["loads"]
     metrics = [load(name, cache_dir=str(tmp_path)) for _ in JOBS]
-    assert runtime.LOAD_COUNT["loads"] == loads  # four instances, the weights loaded once
+    assert weight_cache.LOAD_COUNT["loads"] == loads  # four instances, the weights loaded once
 
     def task(k: int) -> list[tuple[float, ...]]:
         inputs, out = examples(name, *JOBS[k]), []
@@ -502,7 +502,7 @@ def long_jobs(kind: str, short_window_folder: str) -> list[tuple[nlgmetrics.modu
     ]
 
 
-@pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize("kind", ["E", "D", "D-albert", "R", "infolm", "unieval", "usr"])
 def test_threads_sharing_one_tokenizer_with_long_inputs_get_the_sequential_scores(
     kind, bert_with_a_short_window

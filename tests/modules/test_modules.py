@@ -11,7 +11,7 @@ import transformers
 from huggingface_hub import try_to_load_from_cache
 
 import nlgmetrics
-from nlgmetrics.core import runtime
+from nlgmetrics.core import weight_cache
 from nlgmetrics.core.hub import WeightsUnavailableError
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.ctc import ASPECTS, variants_for
@@ -76,7 +76,7 @@ def test_weights_load_once_across_computes_and_loads(fresh_model_cache, monkeypa
         return original(cls, *args, **kwargs)
 
     monkeypatch.setattr(transformers.AutoModel, "from_pretrained", classmethod(counting))
-    before = runtime.LOAD_COUNT["loads"]
+    before = weight_cache.LOAD_COUNT["loads"]
     for _ in range(3):
         metric = evaluate.load(str(REPO / "metrics" / "ctc_consistency"), "E-bert", device="cpu")
         for _ in range(2):
@@ -85,7 +85,7 @@ def test_weights_load_once_across_computes_and_loads(fresh_model_cache, monkeypa
     # relevance needs two alignment directions; E uses one backbone for both, loaded once
     nlgmetrics.load("ctc_relevance", "E-bert", device="cpu").compute(**INPUTS["ctc_relevance"])
     assert calls == [WEIGHTS["bert-base-uncased"].repo_id]
-    assert runtime.LOAD_COUNT["loads"] - before == 1
+    assert weight_cache.LOAD_COUNT["loads"] - before == 1
 
 
 def test_custom_aligner_from_a_folder_and_a_repo(tiny_snapshots):

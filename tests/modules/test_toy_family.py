@@ -68,6 +68,16 @@ def test_the_toy_family_loads_and_scores(toy_family):
     assert "module:toy_overlap|config:words" in result["signature"]
 
 
+def test_the_toy_family_refuses_int8_in_one_line_without_declaring_it(toy_family):
+    """Issue 41 §2: int8 is opt-in; the toy family declares no precision, so core refuses it for the family."""
+    with pytest.raises(ValueError) as caught:
+        nlgmetrics.load(toy_family, device="cpu", quantize="int8")
+    message = str(caught.value)
+    assert message.startswith("quantize='int8' is refused for toy_overlap words: toy_overlap declares no ")
+    assert "\n" not in message
+    assert "int8 is refused for every config" in cards.card(toy_family)
+
+
 def test_the_toy_family_is_listed_by_the_command_line(toy_family, capsys):
     assert main(["list"]) == 0
     assert toy_family in capsys.readouterr().out

@@ -14,7 +14,7 @@ import torch
 from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.unieval import TASKS
 from nlgmetrics.unieval.sentences import sent_tokenize
 from references import unieval as reference

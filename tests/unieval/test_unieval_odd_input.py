@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.unieval import TASKS
 from tests.unieval.test_unieval import inputs_of
 

@@ -13,7 +13,7 @@ import pytest
 from packaging.requirements import Requirement
 
 import nlgmetrics
-from nlgmetrics.core import runtime
+from nlgmetrics.core import weight_cache
 from nlgmetrics.usr import preprocess
 from nlgmetrics.usr import usr as usr_function
 
@@ -60,10 +60,10 @@ def without_spacy(monkeypatch, fresh_model_cache):
     ids=["nlgmetrics.load", "evaluate.load", "functional", "preprocess"],
 )
 def test_usr_without_spacy_is_one_line_naming_the_extra_before_any_weights_load(without_spacy, load):
-    loads = runtime.LOAD_COUNT["loads"]
+    loads = weight_cache.LOAD_COUNT["loads"]
     with pytest.raises(ModuleNotFoundError, match=ONE_LINE):
         load()
-    assert runtime.LOAD_COUNT["loads"] == loads  # no weights loaded
+    assert weight_cache.LOAD_COUNT["loads"] == loads  # no weights loaded
 
 
 CLI_WITHOUT_SPACY = """

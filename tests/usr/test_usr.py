@@ -14,7 +14,7 @@ import nlgmetrics
 from hub_models import publish
 from nlgmetrics.cli import main as cli_main
 from nlgmetrics.core.registry import WEIGHTS
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.usr import convert as convert_usr
 from nlgmetrics.usr import preprocess, regression
 from nlgmetrics.usr.weights import USR_RELEASE, usr_weight_name

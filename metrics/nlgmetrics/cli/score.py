@@ -209,7 +209,7 @@ def check_gpu_count(num_processes: int, device: str | None) -> None:
     """With GPUs (and no CPU device asked for), each process gets one: no more processes than GPUs."""
     import torch
 
-    from ..core.runtime import wants_cuda  # torch: loaded when used (docs/architecture.md)
+    from ..core.device import wants_cuda  # torch: loaded when used (docs/architecture.md)
 
     if not wants_cuda(device):
         return

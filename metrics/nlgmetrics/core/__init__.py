@@ -1,7 +1,10 @@
 """The shared model layer below every metric family.
 
 - :mod:`.registry`: every weight at its revision (a commit id where pinned), with its roles and families
-- :mod:`.runtime`: device, dtype, the process-wide weight cache, warnings, progress bars
+- :mod:`.runtime`: where and how a scorer runs, resolved once (:class:`~.runtime.Runtime`)
+- :mod:`.device`, :mod:`.precision` (with the table of modes, :mod:`.modes`), :mod:`.weight_cache`,
+  :mod:`.progress`, :mod:`.warnings`: the runtime's jobs, one file each
+- :mod:`.resolve`: a weight name, Hub repo or folder to the weights it means
 - :mod:`.hub`: loading from the Hub or a folder; encoding within a model's window
 - :mod:`.batching`: length-sorted and token-budget batches of any tensor fields
 - :mod:`.model`: the model wrapper base (a model and its tokenizer from the weight cache, with its batch sizes)

@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from .registry import check_source, how_to_get, weight_for_repo
+from .registry import how_to_get, weight_for_repo
+from .resolve import check_source
 from .tokenize import tokenize
 
 T = TypeVar("T")
@@ -222,7 +223,11 @@ def load_tokenizer(source: str, revision: str | None, **kwargs: Any) -> Any:
     return tokenizer
 
 
-_LAYER_WEIGHT = re.compile(r"(^|\.)(embeddings|embed_tokens|shared|(layer|layers|block)\.\d+)\.")
+TRANSFORMER_BLOCK = r"(layer|layers|block|albert_layers)\.\d+"
+"""What a transformer block is, by the name of its module (BERT's ``encoder.layer.3``, T5's ``encoder.block.3``,
+ALBERT's ``albert_layers.0``): the one definition, read by the checkpoint check below and by int8
+(:data:`~nlgmetrics.core.quantize.BLOCK_LINEAR`)."""
+_LAYER_WEIGHT = re.compile(rf"(^|\.)(embeddings|embed_tokens|shared|{TRANSFORMER_BLOCK})\.")
 """Embedding and transformer-block weights: a checkpoint that matches its config never misses or leaves
 unused any of these."""
 
@@ -267,13 +272,12 @@ def check_weights_match_config(loading_info: dict, source: str) -> None:
 
 
 def load_model_and_tokenizer(
-    auto_class, source: str, revision: str | None, device, dtype, *, head: str | None = None
+    auto_class, source: str, revision: str | None, *, head: str | None = None
 ) -> tuple[Any, Any]:
-    """``auto_class`` weights (on ``device`` in ``dtype``, eval mode, see :func:`load_model`) and the tokenizer
-    from ``source``."""
+    """``auto_class`` weights as loaded (see :func:`load_model`; :func:`~nlgmetrics.core.precision.place` puts them
+    where and how they run) and the tokenizer from ``source``."""
     tokenizer = load_tokenizer(source, revision)
-    model = load_model(auto_class, source, revision, head=head)
-    return model.to(device=device, dtype=dtype).eval(), tokenizer
+    return load_model(auto_class, source, revision, head=head), tokenizer
 
 
 @contextmanager

@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from .model import WrapperArgs
 
 
-def load_masked_lm(source: str, revision: str | None, device: torch.device, dtype: torch.dtype):
-    """A ``*ForMaskedLM`` with its trained vocabulary head, and its tokenizer."""
+def load_masked_lm(source: str, revision: str | None):
+    """A ``*ForMaskedLM`` with its trained vocabulary head, and its tokenizer, as loaded (core puts it where
+    and how it runs)."""
     from transformers import AutoModelForMaskedLM
 
     tokenizer = load_tokenizer(source, revision)
@@ -34,7 +35,7 @@ def load_masked_lm(source: str, revision: str | None, device: torch.device, dtyp
         raise ValueError(f"{source!r} has no mask token: a masked language model is needed")
     head = "trained masked-LM head (a checkpoint saved with its vocabulary head)"
     model = load_model(AutoModelForMaskedLM, source, revision, head=head)
-    return model.to(device=device, dtype=dtype).eval(), tokenizer
+    return model, tokenizer
 
 
 def _single_head(model) -> torch.nn.Module | None:

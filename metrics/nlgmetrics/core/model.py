@@ -8,20 +8,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypedDict
 
 from .hub import load_model_and_tokenizer
-from .quantize import quantize_blocks
+from .precision import place
 from .runtime import Runtime
+from .weight_cache import slot
 
 if TYPE_CHECKING:
-    import torch
     from typing_extensions import Self
-
-
-def quantized(weights: tuple, quantize: str | None) -> tuple:
-    """``(model, tokenizer, *extra)`` with the model's transformer blocks in dynamic int8 when ``quantize``
-    says so (:func:`~nlgmetrics.core.quantize.quantize_blocks`), else as loaded."""
-    if quantize == "int8":
-        quantize_blocks(weights[0])
-    return weights
 
 
 class WrapperArgs(TypedDict, total=False):
@@ -67,14 +59,13 @@ class ModelWrapper:
         self.device = next(model.parameters()).device
 
     @classmethod
-    def load_weights(
-        cls, source: str, revision: str | None, device: torch.device, dtype: torch.dtype
-    ) -> tuple:
-        """``(model, tokenizer, *extra constructor arguments)``, on ``device`` in ``dtype``."""
+    def load_weights(cls, source: str, revision: str | None) -> tuple:
+        """``(model, tokenizer, *extra constructor arguments)`` as loaded: :meth:`from_cache` puts the model
+        where and how it runs."""
         import transformers
 
         auto_class = getattr(transformers, cls.auto_class)
-        return load_model_and_tokenizer(auto_class, source, revision, device, dtype, head=cls.head)
+        return load_model_and_tokenizer(auto_class, source, revision, head=cls.head)
 
     @classmethod
     def load(cls, source: str, revision: str | None, run: Runtime, *, name: str = "") -> Self:
@@ -84,7 +75,7 @@ class ModelWrapper:
         return cls.from_cache(
             run,
             (cls.cache_kind, source, revision),
-            lambda: cls.load_weights(source, revision, run.device, run.dtype),
+            lambda: cls.load_weights(source, revision),
             name=name or source,
         )
 
@@ -93,8 +84,13 @@ class ModelWrapper:
         cls, run: Runtime, key: tuple[str, str, str | None], load: Callable[[], tuple], *, name: str
     ) -> Self:
         """The wrapper over ``load()``'s weights, cached under ``(kind, source, revision)`` and ``run``'s
-        device, dtype and quantization (applied here, once per cached entry); ``run`` gives the batch sizes."""
-        model, tokenizer, *extra = run.cached(*key, lambda: quantized(load(), run.quantize))
+        device, dtype and quantization: ``load()`` runs on a miss and returns the weights as loaded, then
+        :func:`~nlgmetrics.core.precision.place` (the one cast) puts them on ``run``'s device in its dtype,
+        quantized as it says; ``run`` gives the batch sizes."""
+        with slot(run.cache_key(*key)) as entry:
+            if entry.empty:
+                entry.fill(place(load(), run.device, run.dtype, run.quantize))
+            model, tokenizer, *extra = entry.value
         batch_size = run.rows(per_text=cls.rows_per_text)
         return cls(
             model, tokenizer, *extra, batch_size=batch_size, name=name, max_batch_tokens=run.max_batch_tokens

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .modes import DTYPE_ALIASES, DTYPE_NAMES, QUANTIZE_MODES
 from .validation import FIELDS
 
 TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "y", "on"), ("false", "0", "no", "n", "off")
@@ -189,11 +190,6 @@ def name_option(name: str, help: str) -> Option:
 MODEL_REVISION = name_option("model_revision", "Hub revision of a model repo that is not registered")
 """The revision of a ``model`` option's repo (InfoLM, UniEval)."""
 
-DTYPE_NAMES = ("float32", "bfloat16", "float16")
-DTYPE_ALIASES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16", "half": "float16"}
-QUANTIZE_MODES = ("int8",)
-"""What ``quantize`` takes (None, the default: no quantization)."""
-
 
 def check_dtype(name: str, value: Any) -> Any:
     """A dtype name (:data:`DTYPE_NAMES` or an alias) or a ``torch.dtype``; whether the device runs it is
@@ -210,7 +206,7 @@ for int8 use quantize='int8'
     is_torch_dtype = type(value).__name__ == "dtype" and type(value).__module__ == "torch"
     if is_torch_dtype or (isinstance(value, str) and (value in DTYPE_NAMES or value in DTYPE_ALIASES)):
         return value
-    hint = "; for int8 use quantize='int8'" if value == "int8" else ""
+    hint = f"; for {value} use quantize={value!r}" if value in QUANTIZE_MODES else ""
     raise ValueError(
         f"{name}={value!r} is not one of {', '.join(map(repr, DTYPE_NAMES))} (or {', '.join(DTYPE_ALIASES)})"
         + hint

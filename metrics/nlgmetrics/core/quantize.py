@@ -25,9 +25,11 @@ import re
 
 import torch
 
-BLOCK_LINEAR = re.compile(r"(^|\.)(layer|layers|block|albert_layers)\.\d+\.")
-"""The names of the Linear layers inside transformer blocks (BERT's ``encoder.layer.3.``, T5's
-``encoder.block.3.``, ALBERT's ``albert_layers.0.``): the ones quantized."""
+from .hub import TRANSFORMER_BLOCK
+
+BLOCK_LINEAR = re.compile(rf"(^|\.){TRANSFORMER_BLOCK}\.")
+"""The names of the Linear layers inside transformer blocks (:data:`~nlgmetrics.core.hub.TRANSFORMER_BLOCK`):
+the ones quantized."""
 
 _TINY = torch.finfo(torch.float32).tiny
 """The scale floor of an all-zero row (its int8 values are then all 0)."""

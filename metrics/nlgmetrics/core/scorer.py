@@ -17,29 +17,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .modes import refuse_undeclared
 from .options import (
     RUNTIME_OPTIONS,
     Option,
     check_names,
 )
+from .precision import tf32_matmuls
 from .result import signature
-from .runtime import Runtime, WhereToRun, tf32_matmuls
+from .runtime import Runtime, WhereToRun
 from .validation import FIELDS
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
-
-
-def refuse_int8(spec: Any, quantize: str | None, config: str | None) -> None:
-    """``quantize="int8"`` where the module ``spec`` refuses it for ``config`` (its ``int8_refusal``: a config,
-    an aligner such as ``"D:./x"``, or every config) is one ValueError saying why; a scorer's constructor
-    checks it before any weights load, and ``nlgmetrics.reward`` when the reward is made."""
-    why = spec.int8_refusal(config) if quantize == "int8" else ""
-    if why:
-        raise ValueError(
-            f"quantize='int8' is refused for {spec.name} {config or spec.default_config}: {why}; "
-            "use dtype='bfloat16' (on accelerators and CPUs with bf16 units) or float32"
-        )
 
 
 class Scorer(ABC):
@@ -58,7 +48,14 @@ class Scorer(ABC):
     config: str | None = None
     runtime: Runtime
 
-    def __init__(self, spec: Any, runtime: Runtime | None = None, **where: Unpack[WhereToRun]) -> None:
+    def __init__(
+        self,
+        spec: Any,
+        runtime: Runtime | None = None,
+        *,
+        config_key: str | None = None,
+        **where: Unpack[WhereToRun],
+    ) -> None:
         """``spec``: the module's declaration, handed down by whoever makes the scorer (its family's
         ``make_scorer``, or a functional form); where and how to run, decided once: ``runtime`` when the caller resolved it already (an evaluate
         module does, at load), else :meth:`Runtime.resolve` of the load options ``device`` (``"cuda"``,
@@ -68,7 +65,11 @@ class Scorer(ABC):
         as many length-sorted rows as fit; on cuda with neither given, a budget from the device's memory;
         scores do not depend on it) and ``allow_tf32`` (float32 matmuls in TF32 on CUDA: faster, not the
         reference numbers, and the signature says so) and ``quantize`` (``"int8"``: the transformer blocks'
-        Linear layers in dynamic int8 on the CPU). Giving both is a TypeError."""
+        Linear layers in dynamic int8 on the CPU). Giving both is a TypeError.
+
+        ``config_key``: the config the call names (a config, a custom aligner such as ``"D:./x"``, a model;
+        None: the default), by which the spec's precision declaration is read: an opt-in mode (int8) the
+        module does not allow there is refused here, for every family, before any weights load."""
         unknown = sorted(set(where) - set(RUNTIME_OPTIONS))
         if unknown:
             raise TypeError(
@@ -77,10 +78,7 @@ class Scorer(ABC):
             )
         self.spec = spec
         self.runtime = Runtime.of(runtime, **where)
-
-    def refuse_int8(self, config: str | None) -> None:
-        """Called by a family's constructor before any weights load: :func:`refuse_int8`."""
-        refuse_int8(self.spec, self.runtime.quantize, config)
+        refuse_undeclared(spec, self.runtime.quantize, config_key)
 
     @property
     def name(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.modes import refused
 from ..core.options import split_options
 from ..modules.spec import ModuleSpec
 from .aspects import ASPECTS, aspect_named, variants_for
@@ -100,17 +101,25 @@ RANGE_LABELS = {
 }
 """The range in a few words, by aggregation and aligner kind (``ModuleSpec.range_label``)."""
 
-INT8_REFUSED = {
-    "E": "it gave E-minilm's MiniLM no speed-up worth its rounding (1.11-1.22× float32's speed on 64 SummEval "
-    "pairs, 1 and 2 threads: benchmarks/results/int8_decision.md; the int8 matmul gains, the per-token rounding "
-    "around it costs as much on a body this small)",
-    "D": "it moved the scores of a D aligner of roberta-large's shape past the bound that keeps correlations "
-    "within 0.01 of float32's",
-    "R": "it moved the scores of an R aligner of bert-base's shape past the bound that keeps correlations within "
-    "0.01 of float32's",
+PRECISION = {
+    "int8": {
+        "E": refused(
+            "it gave E-minilm's MiniLM no speed-up worth its rounding (1.11-1.22× float32's speed on 64 SummEval "
+            "pairs, 1 and 2 threads: benchmarks/results/int8_decision.md; the int8 matmul gains, the per-token "
+            "rounding around it costs as much on a body this small)"
+        ),
+        "D": refused(
+            "it moved the scores of a D aligner of roberta-large's shape past the bound that keeps correlations "
+            "within 0.01 of float32's"
+        ),
+        "R": refused(
+            "it moved the scores of an R aligner of bert-base's shape past the bound that keeps correlations "
+            "within 0.01 of float32's"
+        ),
+    }
 }
-"""Where CTC refuses ``quantize="int8"``, every config (``ModuleSpec.int8_refused``): D and R for their drift
-(``benchmarks/cpu_precision.py``), E for its speed (``benchmarks/int8_decision.py``)."""
+"""CTC's word on the opt-in precision modes (``ModuleSpec.precision``): int8 refused for every config, D and R
+for their drift (``benchmarks/cpu_precision.py``), E for its speed (``benchmarks/int8_decision.py``)."""
 
 _EXAMPLE = {
     "predictions": ["The cat sat on the mat."],
@@ -173,7 +182,7 @@ def _spec(aspect: str) -> ModuleSpec:
         higher_is_better=True,
         score_range=RANGES[ASPECTS[aspect].aggregation],
         range_labels=RANGE_LABELS[ASPECTS[aspect].aggregation],
-        int8_refused=INT8_REFUSED,
+        precision=PRECISION,
         codebase_urls=("https://github.com/tanyuqian/ctc-gen-eval",),
         reference_urls=("https://aclanthology.org/2021.emnlp-main.599",),
         example={name: _EXAMPLE[name] for name in ASPECTS[aspect].inputs},

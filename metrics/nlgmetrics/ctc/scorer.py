@@ -31,12 +31,13 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..core import runtime
 from ..core.hub import naming_option
+from ..core.progress import Progress
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
 from ..core.validation import examples_at, is_blank, listed
+from ..core.warnings import warn
 from ..modules.spec import ModuleSpec
 from .aligners import load_aligner
 from .aligners.base import (
@@ -144,11 +145,10 @@ class CTCScorer(Scorer):
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(spec, runtime, **where)
+        super().__init__(spec, runtime, config_key=aligner, **where)
         self.choice = resolve_aligner(spec, aligner, aligner_revision)
         self.aspect = aspect_named(spec.name.removeprefix("ctc_"))
         self.config = None if self.choice.custom else self.choice.name
-        self.refuse_int8(self.choice.name)
         self.sources: dict[str, AlignerSource] = {}
         self.aligners: dict[AlignerSource, Aligner] = {}
         option = f"aligner={self.choice.name!r}" if self.choice.custom is not None else None
@@ -190,7 +190,7 @@ class CTCScorer(Scorer):
         run = [k for k, job in enumerate(jobs) if not blank[job.index]]  # a blank example runs nothing
         alignments: list[Alignment] = [NAN_ALIGNMENT] * len(jobs)
         desc = f"ctc_{self.aspect.name} " + ", ".join(f"{a.kind} {a.name}" for a in self.aligners.values())
-        with runtime.Progress(total=n, enabled=options["show_progress"], desc=desc) as progress:
+        with Progress(total=n, enabled=options["show_progress"], desc=desc) as progress:
             scored = n - sum(map(bool, blank))
             progress.advance(n - scored)  # blank examples: nothing to run
             # the aligners report pairs; an example counts when all its pairs are done
@@ -259,7 +259,7 @@ class CTCScorer(Scorer):
                 )
             if no_tokens:
                 reasons.append(f"no token the aligner can score: {examples_at(no_tokens)}")
-            runtime.warn(
+            warn(
                 f"{name}: {len(undefined)} of {len(scores)} examples have {'; '.join(reasons)}; their score "
                 f"is NaN and mean_score averages the other {len(scores) - len(undefined)}."
             )
@@ -275,14 +275,14 @@ class CTCScorer(Scorer):
         limit = "; ".join(f"{s.kind} {s.model}: {self.aligners[s].reads()}" for s in sources)
         if long_inputs == "window":
             where = ", ".join(dict.fromkeys(re.sub(r"\[\d+\]", "", job.label) for job in cut))
-            runtime.warn(
+            warn(
                 f"{name}: {count} examples have an aligned text longer than the aligner reads ({limit}); "
                 f"it was cut as the reference implementation does ({examples}; in {where}). "
                 "long_inputs='window' reads only the context side b of each alignment a→b in overlapping "
                 f"windows; the aligned text a is always cut{_WINDOW_LIMITS.get(self.choice.kind, '')}."
             )
         else:
-            runtime.warn(
+            warn(
                 f"{name}: {count} examples have a text longer than the aligner reads ({limit}); it was cut "
                 f"as the reference implementation does ({examples}). long_inputs='window' reads "
                 "the context side b of each alignment a→b in overlapping windows instead (the aligned "

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.modes import allowed
 from ..core.options import split_options
 from ..core.registry import weights_for
 from ..modules.spec import ModuleSpec
@@ -66,6 +67,15 @@ SPEC = ModuleSpec(
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=None,
     range_labels={"": "depends on the measure (KL ≤ 0; distances ≥ 0)"},
+    precision={
+        "int8": {
+            "": allowed(
+                "its measured drift is within the bound that keeps correlations within 0.01 of float32's, and it "
+                "ran 1.65-1.90× float32's speed on a bert-base MLM, 1 and 2 threads "
+                "(benchmarks/results/int8_decision.md)"
+            )
+        }
+    },
     score_range="depends on the measure: KL and alpha divergences ≤ 0 (higher is better); the other "
     "divergences and distances ≥ 0 (lower is better); Fisher-Rao in [0, π]",
     codebase_urls=(

@@ -24,14 +24,15 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..core import runtime
 from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.options import plain_scalar
-from ..core.registry import resolve_weight
+from ..core.progress import Progress
+from ..core.resolve import resolve_weight
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
 from ..core.validation import check_inputs, examples_at, is_blank, listed
+from ..core.warnings import warn
 from ..modules.spec import ModuleSpec
 from .measures import check_options, real_number
 from .options import DEFAULT_MODEL
@@ -220,10 +221,9 @@ class InfoLMScorer(Scorer):
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(spec, runtime, **where)
+        super().__init__(spec, runtime, config_key=model, **where)
         name = DEFAULT_MODEL if model is None else model
         self.config = name if name in self.spec.configs else None
-        self.refuse_int8(name)
         self.source = resolve_weight(name, model_revision, role="masked_lm", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):
             self.lm = InfoLMModel.load(self.source.path, self.source.revision, self.runtime, name=name)
@@ -317,7 +317,7 @@ class InfoLMScorer(Scorer):
         n = len(preds)
         scores = [math.nan] * n
         details: list[dict] = [{}] * n
-        with runtime.Progress(total=n, enabled=show_progress, desc=f"InfoLM {self.lm.name}") as progress:
+        with Progress(total=n, enabled=show_progress, desc=f"InfoLM {self.lm.name}") as progress:
             for chunk in self._chunks(preds, refs):
                 self._score_chunk(
                     chunk,
@@ -435,13 +435,13 @@ class InfoLMScorer(Scorer):
                 )
                 if labels
             ]
-            runtime.warn(
+            warn(
                 f"infolm: {'; '.join(reasons)}, so no bag of distributions; {undefined} of {n} examples score "
                 "NaN and are left out of mean_score (an empty reference among others is skipped)."
             )
         degenerate = [i for i, s in enumerate(scores) if not math.isfinite(s) and has_bags[i]]
         if degenerate:
-            runtime.warn(
+            warn(
                 f"infolm: {measure.name} is not finite for {examples_at(degenerate)}: one bag gives "
                 "zero probability to tokens the other needs (e.g. a very low temperature). The exact value "
                 "(±inf or NaN) is reported, not replaced as torchmetrics' nan_to_num does, and left out of mean_score."
@@ -449,13 +449,13 @@ class InfoLMScorer(Scorer):
         truncated = [label for label, t in labelled if t.truncated]
         if truncated:
             model = self.source.spec.repo_id if self.source.spec else self.source.path
-            runtime.warn(
+            warn(
                 f"infolm: {listed(truncated)} are longer than the window of {model} ({self.lm.window} tokens) "
                 "and were truncated, as the reference implementation does: their end is not scored."
             )
         fallback = [label for label, t in labelled if t.idf_fallback]
         if fallback:
-            runtime.warn(
+            warn(
                 f"infolm: every token of {listed(fallback)} occurs in every text of its idf corpus, so "
                 "all its idf weights are 0 (e.g. one example with idf=True); it was weighted uniformly (as "
                 "idf=False) instead of scoring a constant 0 as torchmetrics does."

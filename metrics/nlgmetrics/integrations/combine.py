@@ -21,8 +21,8 @@ from typing import Any
 import evaluate
 
 from ..core.options import check_bool, plain_scalar
-from ..core.runtime import warn
 from ..core.validation import FIELDS, as_list
+from ..core.warnings import warn
 from ..modules import SPECS
 from ..modules.evaluate_state import (
     check_batch,

@@ -26,9 +26,11 @@ from typing import Any
 import numpy as np
 from transformers import TrainerCallback
 
+from ..core.device import process_device
 from ..core.options import check_bool
-from ..core.runtime import Offload, process_device, warn
 from ..core.validation import FIELDS, as_list
+from ..core.warnings import warn
+from ..core.weight_cache import Offload
 from ..distributed import merge_results
 from ..modules.metric import NLGMetric
 from .combine import ForeignGuard, feature_names

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from typing import Any
 
+from ..core.modes import refuse_undeclared
 from ..core.options import RUNTIME_OPTIONS, plain_scalar
 from ..core.validation import as_list
 from ..modules import SPECS, loading
@@ -249,7 +250,8 @@ class Reward:
         return loaded[1], loaded[2]
 
     def _load(self) -> tuple[Any, Any]:
-        from ..core.runtime import Offload, process_device, select_device  # torch: when used
+        from ..core.device import process_device, select_device  # torch: when used
+        from ..core.weight_cache import Offload
 
         module = self._given
         if module is None:
@@ -436,12 +438,12 @@ def _check_loadable(spec: ModuleSpec, config: str | None, load: dict[str, Any]) 
     cached nor downloadable (offline, or not published on the Hub). Nothing is downloaded here."""
     runtime = {k: v for k, v in load.items() if k in RUNTIME_OPTIONS}
     if runtime:  # the defaults run anywhere: torch is imported only to check what was asked
-        from ..core.runtime import Runtime, process_device
-        from ..core.scorer import refuse_int8
+        from ..core.device import process_device
+        from ..core.runtime import Runtime
 
         runtime.setdefault("device", process_device())
         resolved = Runtime.resolve(**runtime)
-        refuse_int8(spec, resolved.quantize, load.get(spec.config_option) or config)
+        refuse_undeclared(spec, resolved.quantize, load.get(spec.config_option) or config)
     if any(load.get(option.name) is not None for option in spec.load_options):
         return  # the user's own weights (an aligner, a model folder): loading checks them
     from ..availability import config_status

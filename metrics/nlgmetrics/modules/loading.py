@@ -47,7 +47,9 @@ def release(module: Any = None) -> int:
     or, with no argument, the whole process-wide weight cache. Memory is freed once nothing else holds
     the models (another module loaded with the same weights keeps them; with no argument, delete the
     modules too). Returns the number of cached weights dropped."""
-    from ..core.runtime import release as release_weights  # imports torch: `import nlgmetrics` stays light
+    from ..core.weight_cache import (
+        release as release_weights,  # imports torch: `import nlgmetrics` stays light
+    )
 
     if module is None:
         return release_weights()

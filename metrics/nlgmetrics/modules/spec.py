@@ -15,11 +15,11 @@ TypeError: infolm got unknown load option(s) devic; valid: model, model_revision
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.modes import Declared, by_config, refusal
 from ..core.options import (
     COMMON_COMPUTE_OPTIONS,
     COMMON_LOAD_OPTIONS,
@@ -139,18 +139,15 @@ class ModuleSpec:
         given = {k: v for k, v in options.items() if k in compute}
         return load_options, self.check_call(None, given, complete=False)[1]
 
-    int8_refused: dict[str, str] = field(default_factory=dict)
-    """Why ``quantize="int8"`` is refused, keyed as ``range_labels`` (a config, an aligner kind, or "" for
-    every config): int8 moved its scores past the bound that keeps correlations within 0.01 of float32's
-    (``benchmarks/cpu_precision.py``). Not listed, or listed with no reason (a config allowed inside a
-    refused aligner kind): int8 is allowed. The card says which."""
+    precision: Declared = field(default_factory=dict)
+    """The opt-in precision modes (:data:`~nlgmetrics.core.modes.MODES`: int8) this module allows or refuses,
+    each with its measurement: mode → key (as ``range_labels``: a config, an aligner kind, or "" for every
+    config) → :func:`~nlgmetrics.core.modes.allowed` / :func:`~nlgmetrics.core.modes.refused`. A mode not
+    declared for a config is refused there (the scorer base checks it for every family); the card says
+    which."""
 
-    def _by_config(self, table: Mapping[str, str], config: str | None) -> str:
-        """``table``'s entry for ``config`` (a config name, or ``"D:./folder"``): the config's own, else its
-        aligner kind's (before the first "-" or ":"), else the "" entry; "" when none."""
-        config = config or self.default_config
-        kind = re.split(r"[-:]", config, maxsplit=1)[0]
-        return next((table[key] for key in (config, kind, "") if key in table), "")
+    def _config(self, config: str | None) -> str:
+        return self.default_config if config in (None, "default") else config
 
     def range_label(self, config: str | None = None) -> str:
         """The score's range in a few words for ``config`` (a config name, or ``"D:./folder"``).
@@ -159,11 +156,21 @@ class ModuleSpec:
         >>> SPECS["ctc_consistency"].range_label("E-minilm"), SPECS["ctc_engagingness"].range_label("E-minilm")
         ('[-1, 1]', 'unbounded (a sum over tokens)')
         """
-        return self._by_config(self.range_labels, config)
+        return by_config(self.range_labels, self._config(config), "")
 
-    def int8_refusal(self, config: str | None = None) -> str:
-        """Why ``quantize="int8"`` is refused for ``config`` (:attr:`int8_refused`); "" where it is allowed."""
-        return self._by_config(self.int8_refused, config)
+    def refusal(self, mode: str | None, config: str | None = None) -> str:
+        """Why precision ``mode`` is refused for ``config`` (None: the default; a config name, or an aligner
+        such as ``"D:./x"``) under :attr:`precision`; "" where it runs.
+
+        >>> from nlgmetrics.modules import SPECS
+        >>> SPECS["infolm"].refusal("int8"), SPECS["infolm"].refusal("bfloat16")
+        ('', '')
+        """
+        return refusal(self.precision, mode, self._config(config), self.name)
+
+    def refused(self, mode: str) -> dict[str, str]:
+        """Where :attr:`precision` refuses ``mode``, and why, by key."""
+        return {key: entry.why for key, entry in self.precision.get(mode, {}).items() if not entry.allowed}
 
     def direction_text(self) -> str:
         """``higher is better``, ``lower is better``, or where the direction comes from."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.modes import refused
 from ..core.options import split_options
 from ..core.registry import WEIGHTS
 from ..modules.spec import ModuleSpec
@@ -98,9 +99,13 @@ SPEC = ModuleSpec(
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=True,
     range_labels={"": "(0, 1)", "dialogue": "(0, 1); engagingness and overall can exceed 1"},
-    int8_refused={
-        "": "it moved the dimension scores of an evaluator of t5-v1_1-large's shape past the bound that keeps "
-        "correlations within 0.01 of float32's"
+    precision={
+        "int8": {
+            "": refused(
+                "it moved the dimension scores of an evaluator of t5-v1_1-large's shape past the bound that "
+                "keeps correlations within 0.01 of float32's"
+            )
+        }
     },
     score_range="every dimension and the summarization/data2text overall in (0, 1); dialogue engagingness is a "
     "sum over sentences in (0, number of sentences), so the dialogue overall can exceed 1",

@@ -18,16 +18,17 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..core import runtime
 from ..core.batching import forward_in_batches
 from ..core.hub import naming_option
 from ..core.model import ModelWrapper
-from ..core.registry import resolve_weight
+from ..core.progress import Progress
+from ..core.resolve import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
+from ..core.warnings import warn
 from ..modules.spec import ModuleSpec
 from .sentences import sent_tokenize
 from .tasks import (
@@ -182,13 +183,12 @@ class UniEvalScorer(Scorer):
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(spec, runtime, **where)
+        super().__init__(spec, runtime, config_key=task, **where)
         self.config = self.spec.check_config(task) or DEFAULT_TASK
         """The task: its inputs are the calls' (its dimensions and custom questions decide which are needed,
         :meth:`required_inputs`)."""
         self.custom_model = model is not None
         self.task: Task = TASKS[self.config]
-        self.refuse_int8(self.config)
         name = self.task.model if model is None else model
         self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
         with naming_option(None if self.source.spec else f"model={name!r}"):
@@ -374,7 +374,7 @@ class UniEvalScorer(Scorer):
         the ``n`` examples."""
         rows = self.evaluator.encode(questions)
         truncated = {t for t, r in enumerate(rows) if len(r) >= self.evaluator.max_length}
-        with runtime.Progress(total=n, enabled=show_progress, desc="unieval") as progress:
+        with Progress(total=n, enabled=show_progress, desc="unieval") as progress:
             per_row = n / max(len(questions), 1)
             answers = self.evaluator.yes_probabilities(rows, progress.per(per_row))
         return answers, truncated
@@ -424,7 +424,7 @@ class UniEvalScorer(Scorer):
 
     def _warn(self, labels: list[str], with_overall: bool, truncated, slots, n) -> None:
         if labels:
-            runtime.warn(
+            warn(
                 f"unieval: {listed(labels)} {'is' if len(labels) == 1 else 'are'} empty (or only whitespace, "
                 "zero-width or control characters): every dimension that reads one"
                 f"{' (and the overall)' if with_overall else ''} is NaN for its example and left out of the "
@@ -432,7 +432,7 @@ class UniEvalScorer(Scorer):
             )
         if truncated:
             examples = sorted({slot.example for slot, t in slots if t in truncated})
-            runtime.warn(
+            warn(
                 f"unieval: the questions of {len(examples)} of {n} examples ({examples_at(examples)}) are "
                 f"longer than {self.evaluator.max_length} tokens and were cut at the end, as UniEval does: "
                 "the end of the document, reference or fact is not read."

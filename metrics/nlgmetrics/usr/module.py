@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.modes import refused
 from ..core.options import split_options
 from ..core.registry import WEIGHTS
 from ..modules.spec import ModuleSpec
@@ -85,9 +86,13 @@ SPEC = ModuleSpec(
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=True,
     range_labels={"": "usr about 1–5; mlm ≤ 0; dr_c, dr_f in [0, 1]"},
-    int8_refused={
-        "": "it moved the dr_c and dr_f sub-scores of classifiers of roberta-base's shape past the bound that "
-        "keeps correlations within 0.01 of float32's"
+    precision={
+        "int8": {
+            "": refused(
+                "it moved the dr_c and dr_f sub-scores of classifiers of roberta-base's shape past the bound that "
+                "keeps correlations within 0.01 of float32's"
+            )
+        }
     },
     score_range="usr: the overall-quality rating scale (about 1–5, not clipped); mlm: a mean log-probability "
     "≤ 0; dr_c and dr_f: probabilities in [0, 1]",

@@ -19,17 +19,18 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..core import runtime
 from ..core.batching import forward_in_batches
 from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.model import ModelWrapper
-from ..core.registry import ResolvedWeight, resolve_weight
+from ..core.progress import Progress
+from ..core.resolve import ResolvedWeight, resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank, listed
+from ..core.warnings import warn
 from ..modules.spec import ModuleSpec
 from .options import DEFAULT_CONFIG, SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs, require_spacy
@@ -69,10 +70,8 @@ class SequenceClassifier(ModelWrapper):
         self.n_special = len(self.prefix) + len(self.middle) + len(self.suffix)
 
     @classmethod
-    def load_weights(
-        cls, source: str, revision: str | None, device: torch.device, dtype: torch.dtype
-    ) -> tuple:
-        model, tokenizer = super().load_weights(source, revision, device, dtype)
+    def load_weights(cls, source: str, revision: str | None) -> tuple:
+        model, tokenizer = super().load_weights(source, revision)
         if model.config.num_labels != 2:
             raise ValueError(f"{source!r} has {model.config.num_labels} labels; a USR DR model has 2")
         return model, tokenizer
@@ -143,10 +142,9 @@ class USRScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         require_spacy()  # the optional dependency first, before any weights load
-        super().__init__(spec, runtime, **where)
+        super().__init__(spec, runtime, config_key=config, **where)
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         self.config = None if any(given.values()) else config
-        self.refuse_int8(config)
         roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {
             part: resolve_weight(
@@ -246,7 +244,7 @@ class USRScorer(Scorer):
         work = sum(len(w) - 2 for w in windows) + sum(len(p) for p in pairs.values())
         results = {part: [math.nan] * n for part in SUB_METRICS}
         token_log_probs: list[list[float]] = []
-        with runtime.Progress(total=n, enabled=options["show_progress"], desc="USR") as progress:
+        with Progress(total=n, enabled=options["show_progress"], desc="USR") as progress:
             done = progress.per(n / work if work else 0.0)
             token_log_probs = self.mlm_scores(windows, done)
             for i, values in zip(mlm_rows, token_log_probs):
@@ -296,7 +294,7 @@ class USRScorer(Scorer):
         blank = [f"{field}[{i}]" for i, e in enumerate(examples) for field in e.blank]
         if blank:
             undefined = sum(bool(e.blank) for e in examples)
-            runtime.warn(
+            warn(
                 f"usr: {listed(blank)} have no words (empty, or only whitespace, _go/_eos tags or control "
                 "characters); the sub-metrics reading them (mlm: response and history; dr_c: response, history "
                 f"and fact; dr_f: response and fact) and usr are NaN for {undefined} of {len(examples)} examples "

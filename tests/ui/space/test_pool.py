@@ -19,7 +19,7 @@ from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 import nlgmetrics
-from nlgmetrics.core import runtime
+from nlgmetrics.core import weight_cache
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.limits import Limits, preload_pairs
@@ -58,7 +58,8 @@ def test_a_small_budget_loads_every_config_in_turn_and_never_holds_more(fresh_mo
     evicted: list[weakref.ref] = []
     for name, config in every_config():
         before = {
-            key: [weakref.ref(m) for m in runtime.models_in(pool.held(*key).scorer)] for key in pool.loaded()
+            key: [weakref.ref(m) for m in weight_cache.models_in(pool.held(*key).scorer)]
+            for key in pool.loaded()
         }
         pool.get(name, config)
         alone = len(pool.status()["weights"]) == 1 and (name, config) in pool.loaded()  # MiniLM's modules
@@ -68,14 +69,14 @@ def test_a_small_budget_loads_every_config_in_turn_and_never_holds_more(fresh_mo
     gc.collect()
     still = [ref() for ref in evicted if ref() is not None and not _held_elsewhere(pool, ref())]
     assert not still, f"evicted weights still in memory: {[type(m).__name__ for m in still]}"
-    cached = {id(m) for value in runtime._CACHE.values() for m in runtime.models_in(value)}
-    held = {id(m) for key in pool.loaded() for m in runtime.models_in(pool.held(*key).scorer)}
+    cached = {id(m) for value in weight_cache._CACHE.values() for m in weight_cache.models_in(value)}
+    held = {id(m) for key in pool.loaded() for m in weight_cache.models_in(pool.held(*key).scorer)}
     assert cached <= held  # the weight cache keeps nothing the pool let go
 
 
 def _held_elsewhere(pool: ModelPool, model) -> bool:
     """Still used by a model the pool holds (a weight shared by two configs stays while one holds it)."""
-    return any(model is m for key in pool.loaded() for m in runtime.models_in(pool.held(*key).scorer))
+    return any(model is m for key in pool.loaded() for m in weight_cache.models_in(pool.held(*key).scorer))
 
 
 def test_minilm_bigger_than_the_budget_is_served_alone_and_evicting_it_drops_its_cache_entry(
@@ -85,12 +86,14 @@ def test_minilm_bigger_than_the_budget_is_served_alone_and_evicting_it_drops_its
     pool.get("infolm", "bert-base-uncased")
     minilm = pool.get("ctc_consistency", "E-minilm")
     assert pool.loaded() == [("ctc_consistency", "E-minilm")] and pool.held_mb() > SMALL_BUDGET_MB
-    (model,) = runtime.models_in(minilm.scorer)
+    (model,) = weight_cache.models_in(minilm.scorer)
     ref = weakref.ref(model)
     del minilm, model
     pool.get("unieval", "fact")
     assert pool.loaded() == [("unieval", "fact")]
-    assert not any(ref() is m for value in runtime._CACHE.values() for m in runtime.models_in(value))
+    assert not any(
+        ref() is m for value in weight_cache._CACHE.values() for m in weight_cache.models_in(value)
+    )
     gc.collect()
     assert ref() is None  # really freed
 
@@ -99,17 +102,17 @@ def test_a_model_evicted_and_loaded_again_gives_the_same_numbers(fresh_model_cac
     pool = ModelPool(Limits(), budget_mb=1)  # every other load evicts
     fields = columns("unieval", example_records("unieval") * 2)
     first = pool.compute("unieval", "summarization", fields, {})
-    loads = runtime.LOAD_COUNT["loads"]
+    loads = weight_cache.LOAD_COUNT["loads"]
     pool.get("infolm", "bert-base-uncased")
     assert pool.loaded() == [("infolm", "bert-base-uncased")]
     again = pool.compute("unieval", "summarization", fields, {})
-    assert runtime.LOAD_COUNT["loads"] == loads + 2  # infolm, then unieval again from disk
+    assert weight_cache.LOAD_COUNT["loads"] == loads + 2  # infolm, then unieval again from disk
     assert again == first
 
 
 def minilm_mb() -> float:
     """The real MiniLM's weights in megabytes (a BertModel: no tied weights)."""
-    minilm = runtime.models_in(direct("ctc_consistency", "E-minilm").scorer)
+    minilm = weight_cache.models_in(direct("ctc_consistency", "E-minilm").scorer)
     tensors = [t for m in minilm for t in (*m.parameters(), *m.buffers())]
     return sum(t.numel() * t.element_size() for t in tensors) / 2**20
 
@@ -178,18 +181,18 @@ def test_a_set_of_weights_leaves_only_when_no_module_built_on_it_is_in_use(fresh
     with pool.using(*consistency):  # serving: the MiniLM set cannot leave, nor its idle sibling
         pool.get(*small[0])  # over the budget: the only set that can leave is its own, once it has served
         assert pool.loaded() == sorted([consistency, relevance])
-    (model,) = runtime.models_in(pool.held(*consistency).scorer)
+    (model,) = weight_cache.models_in(pool.held(*consistency).scorer)
     ref = weakref.ref(model)
     del model
     pool.get(*small[1])  # MiniLM is now the least recently used: both modules built on it leave with it
     assert pool.loaded() == [small[1]]
     gc.collect()
     assert ref() is None  # really freed
-    loads = runtime.LOAD_COUNT["loads"]
+    loads = weight_cache.LOAD_COUNT["loads"]
     pool.get(*relevance)  # MiniLM bigger than the room left: the tiny model leaves, MiniLM loads again
-    assert pool.loaded() == [relevance] and runtime.LOAD_COUNT["loads"] == loads + 1
+    assert pool.loaded() == [relevance] and weight_cache.LOAD_COUNT["loads"] == loads + 1
     pool.get(*consistency)  # on the same weights: nothing evicted, nothing loaded
-    assert pool.loaded() == sorted([consistency, relevance]) and runtime.LOAD_COUNT["loads"] == loads + 1
+    assert pool.loaded() == sorted([consistency, relevance]) and weight_cache.LOAD_COUNT["loads"] == loads + 1
 
 
 def test_the_default_preload_loads_each_default_before_the_first_request(space):
@@ -212,12 +215,12 @@ def test_the_first_request_after_start_finds_the_config_the_page_offers_loaded(
     demo.launch(server_name="127.0.0.1", server_port=None, prevent_thread_lock=True, quiet=True)
     try:
         client = Client(demo.local_url, verbose=False)
-        loads = runtime.LOAD_COUNT["loads"]
+        loads = weight_cache.LOAD_COUNT["loads"]
         records = json.dumps(example_records("ctc_consistency"))
         answer = client.predict("ctc_consistency", "default", records, "{}", api_name="/score")
     finally:
         demo.close()
-    assert answer["config"] == "E-minilm" and runtime.LOAD_COUNT["loads"] == loads
+    assert answer["config"] == "E-minilm" and weight_cache.LOAD_COUNT["loads"] == loads
     assert ("ctc_consistency", "E-minilm") in preload_pairs(None)
 
 
@@ -353,12 +356,12 @@ def test_release_frees_a_loaded_module_and_it_loads_again(fresh_model_cache):
     module = nlgmetrics.load("unieval", "fact")
     fields = columns("unieval", config_records("unieval", "fact"))
     first = module.compute(**fields)
-    ref = weakref.ref(runtime.models_in(module.scorer)[0])
+    ref = weakref.ref(weight_cache.models_in(module.scorer)[0])
     assert nlgmetrics.release(module) == 1
     gc.collect()
-    assert ref() is None and module.scorer is None and runtime._CACHE == {}
+    assert ref() is None and module.scorer is None and weight_cache._CACHE == {}
     assert module.compute(**fields) == first  # loaded again on the next compute()
-    assert nlgmetrics.release() == 1 and runtime._CACHE == {}
+    assert nlgmetrics.release() == 1 and weight_cache._CACHE == {}
 
 
 # ---- ZeroGPU ------------------------------------------------------------------------------------------
@@ -514,5 +517,5 @@ def test_a_model_loaded_for_a_long_lived_thread_leaves_no_tokenizer_copy_on_it(f
         ]:
             gradio_worker.submit(pool.get, name, config).result()
         del pool
-        runtime.clear_cache()
+        weight_cache.clear_cache()
         assert live_tokenizers() == before  # while the requesting thread still lives

@@ -351,8 +351,9 @@ def test_an_upload_without_rows_is_refused_as_the_command_line_refuses_it(tmp_pa
 
 def test_the_precision_offered_is_what_this_machine_runs(space):
     """Issue 40 §17: float16 is not offered on a CPU to be refused when scoring; every choice offered runs."""
+    from nlgmetrics.core.device import select_device
     from nlgmetrics.core.options import DTYPE_NAMES
-    from nlgmetrics.core.runtime import Runtime, select_device
+    from nlgmetrics.core.runtime import Runtime
 
     demo = space[0]
     dropdowns = [

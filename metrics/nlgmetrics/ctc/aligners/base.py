@@ -22,14 +22,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ...core.model import ModelWrapper
-from ...core.registry import (
-    ResolvedWeight,
-    WeightSpec,
-    check_model_folder,
-    check_source,
-    looks_like_path,
-    resolve_weight,
-)
+from ...core.registry import WeightSpec
+from ...core.resolve import ResolvedWeight, check_model_folder, check_source, looks_like_path, resolve_weight
 from ...core.runtime import Runtime
 from ...core.validation import is_blank
 from ..stopwords import is_stopword
@@ -73,7 +67,7 @@ NAN_ALIGNMENT = Alignment(tokens=[], token_scores=[], score=math.nan)
 ProgressCallback = Callable[[float], None]
 """Called by ``align`` as each forward batch ends, with the work it finished, counted in pairs (a share of
 a pair is fine); the calls add up to the number of pairs. The metric's one bar converts them
-(:meth:`~nlgmetrics.core.runtime.Progress.per`)."""
+(:meth:`~nlgmetrics.core.progress.Progress.per`)."""
 
 
 def no_progress(pairs: float) -> None:
@@ -98,8 +92,9 @@ class Aligner(ModelWrapper, ABC):
 
     @staticmethod
     @abstractmethod
-    def load_weights(source: AlignerSource, device, dtype) -> tuple:
-        """``(model, tokenizer, *extra constructor arguments)``, on ``device`` in ``dtype``."""
+    def load_weights(source: AlignerSource) -> tuple:
+        """``(model, tokenizer, *extra constructor arguments)`` as loaded: core puts the model where and how
+        ``run`` says (:meth:`~nlgmetrics.core.model.ModelWrapper.from_cache`)."""
 
     @classmethod
     def load(cls, source: AlignerSource, run: Runtime) -> Self:
@@ -109,7 +104,7 @@ class Aligner(ModelWrapper, ABC):
         return cls.from_cache(
             run,
             (source.kind, f"{source.source}@{source.layer}", source.revision),
-            lambda: cls.load_weights(source, run.device, run.dtype),
+            lambda: cls.load_weights(source),
             name=source.label or source.source,
         )
 

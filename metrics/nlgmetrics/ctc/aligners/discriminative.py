@@ -113,15 +113,13 @@ def offset_groups(offsets: Sequence[tuple[int, int]], text: str) -> list[list[in
     return groups if all(groups) else None
 
 
-def load_classifier(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+def load_classifier(source: AlignerSource):
     """A converted ``*ForTokenClassification`` checkpoint with two labels (aligned, hallucinated) and its
     tokenizer."""
     model, tokenizer = load_model_and_tokenizer(
         AutoModelForTokenClassification,
         source.source,
         source.revision,
-        device,
-        dtype,
         head="trained token-classification head (a D aligner converted by nlgmetrics convert ctc)",
     )
     if model.config.num_labels != 2:

@@ -50,8 +50,9 @@ def _wants_prefix_space(tokenizer) -> bool:
     return isinstance(tokenizer, (GPT2Tokenizer, RobertaTokenizer))
 
 
-def load_encoder(source: AlignerSource, device: torch.device, dtype: torch.dtype):
-    """Tokenizer (with a prefix space for byte-level BPE) and encoder cut after the chosen layer."""
+def load_encoder(source: AlignerSource):
+    """Tokenizer (with a prefix space for byte-level BPE) and encoder cut after the chosen layer, as loaded
+    (core puts it where and how it runs)."""
     tokenizer = load_tokenizer(source.source, source.revision)
     if _wants_prefix_space(tokenizer):
         tokenizer = load_tokenizer(source.source, source.revision, add_prefix_space=True)
@@ -68,7 +69,6 @@ def load_encoder(source: AlignerSource, device: torch.device, dtype: torch.dtype
     use_hidden_states = not isinstance(layers, torch.nn.ModuleList)
     if not use_hidden_states:
         model.encoder.layer = layers[:layer]
-    model = model.to(device=device, dtype=dtype).eval()
     return model, tokenizer, layer, use_hidden_states
 
 

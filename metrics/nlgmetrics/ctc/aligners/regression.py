@@ -31,14 +31,12 @@ from .base import (
 MAX_LENGTH = 512
 
 
-def load_regressor(source: AlignerSource, device: torch.device, dtype: torch.dtype):
+def load_regressor(source: AlignerSource):
     """A converted one-output ``BertForSequenceClassification`` and its tokenizer."""
     model, tokenizer = load_model_and_tokenizer(
         AutoModelForSequenceClassification,
         source.source,
         source.revision,
-        device,
-        dtype,
         head="trained regression head (an R aligner converted by nlgmetrics convert ctc)",
     )
     if model.config.num_labels != 1:

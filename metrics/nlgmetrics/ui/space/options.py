@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...availability import READY, config_note, config_status, default_choice
+from ...core.modes import QUANTIZE_MODES
 from ...modules import SPECS
 from ...modules.spec import COMMON_LOAD_OPTIONS, ModuleSpec, Option
 from ..widget import field_label
@@ -74,7 +75,7 @@ def own_options(spec: ModuleSpec) -> set[str]:
     """The options shown for module ``spec``: its compute() options and the precision (``quantize`` only
     where a config of ``spec`` allows int8: offering what every config refuses would be a trap)."""
     shown = {o.name for o in spec.compute_options} | set(SPACE_LOAD_OPTIONS)
-    if all(spec.int8_refusal(config) for config in spec.configs):
+    if all(spec.refusal(mode, config) for mode in QUANTIZE_MODES for config in spec.configs):
         shown.discard("quantize")
     return shown
 

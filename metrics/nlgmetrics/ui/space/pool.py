@@ -4,7 +4,7 @@ users (:class:`SpaceError`).
 
 The budget (``NLGMETRICS_SPACE_MAX_MODEL_MB``, default :func:`default_budget_mb`) counts the weights the
 pool holds once per set of weights, as the process-wide weight cache keys them
-(:func:`...core.runtime.weight_sets`): five CTC modules on one MiniLM hold one set. Past the budget, the
+(:func:`...core.weight_cache.weight_sets`): five CTC modules on one MiniLM hold one set. Past the budget, the
 least recently used set of weights that no request is using leaves: every module built on it is evicted
 (they are all idle) and its weights leave the cache and are freed (a set also used by a module that stays
 is kept). One set bigger than the whole budget is served alone, by the modules that share it. Concurrent
@@ -30,12 +30,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 from ...availability import UNPUBLISHED, ConfigStatus, config_status, default_choice
 from ...columns import unused_columns
 from ...core.hub import WeightsUnavailableError, hub_offline
+from ...core.modes import refuse_undeclared
 from ...core.registry import how_to_get, is_published, load_hint
 from ...core.validation import FIELDS
 from ...modules import SPECS, loading
@@ -154,7 +154,7 @@ def machine_memory() -> int:
 
 def default_budget_mb() -> int:
     """:data:`BUDGET_SHARE` of the GPU's memory when the models run on cuda, else of the machine's."""
-    from ...core.runtime import select_device  # torch: loaded when used (docs/architecture.md)
+    from ...core.device import select_device  # torch: loaded when used (docs/architecture.md)
 
     device = select_device()
     if device.type == "cuda":
@@ -268,7 +268,7 @@ class ModelPool:
 
     def _weights_of(self, module: Any) -> dict[tuple, dict]:
         """The module's sets of weights (cache key → storages), their short names noted."""
-        from ...core.runtime import model_names, weight_sets, weight_storages  # torch: when used
+        from ...core.weight_cache import model_names, weight_sets, weight_storages  # torch: when used
 
         names = model_names(module.scorer)
         sets = weight_sets(module.scorer)
@@ -333,7 +333,10 @@ class ModelPool:
             if not evicted:
                 return
             kept = {id(m) for held in self._held.values() for m in _models(held.module)}
-        from ...core.runtime import drop_cached, free_memory  # torch: loaded when used (docs/architecture.md)
+        from ...core.weight_cache import (  # torch: loaded when used (docs/architecture.md)
+            drop_cached,
+            free_memory,
+        )
 
         models = [m for held in evicted for m in _models(held.module) if id(m) not in kept]
         refs = [weakref.ref(m) for m in models]
@@ -478,7 +481,7 @@ class ModelPool:
 
 
 def _models(module: Any) -> list:
-    from ...core.runtime import models_in  # torch: loaded when used (docs/architecture.md)
+    from ...core.weight_cache import models_in  # torch: loaded when used (docs/architecture.md)
 
     return models_in(module.scorer)
 
@@ -543,15 +546,12 @@ def canonical_load(runtime: Any) -> dict[str, Any]:
     return load
 
 
-def refuse_int8(spec: ModuleSpec, config: str, load: dict[str, Any]) -> None:
-    """``quantize="int8"`` on a config that refuses it: the refusal the module's constructor gives
-    (:meth:`~nlgmetrics.core.scorer.Scorer.refuse_int8`, the same function, the command line's order: the options'
-    refusal before any check of the weights)."""
-    from ...core.scorer import Scorer  # torch: loaded when used (docs/architecture.md)
-
-    owner = SimpleNamespace(spec=spec, runtime=SimpleNamespace(quantize=load.get("quantize")))
+def refuse_undeclared_mode(spec: ModuleSpec, config: str, load: dict[str, Any]) -> None:
+    """An opt-in precision mode (``quantize="int8"``) on a config whose declaration does not allow it: the
+    refusal the module's constructor gives (:func:`~nlgmetrics.core.modes.refuse_undeclared`, the same
+    function, the command line's order: the options' refusal before any check of the weights)."""
     try:
-        Scorer.refuse_int8(owner, config)  # reads only the spec and the runtime's quantize
+        refuse_undeclared(spec, load.get("quantize"), config)
     except ValueError as err:
         raise SpaceError(str(err)) from None
 
@@ -588,9 +588,9 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
             f"{name}.compute() options"
         )
     if isinstance(config, str) and config in spec.configs:  # as the command line: before the weights' check
-        refuse_int8(spec, config, load)
+        refuse_undeclared_mode(spec, config, load)
     config, note = resolve_config(spec, config)
-    refuse_int8(spec, config, load)  # the default's fallback
+    refuse_undeclared_mode(spec, config, load)  # the default's fallback
     inputs = spec.inputs_for(config)  # the chosen config's (UniEval: the task's)
     # only compute() options: no weights, paths or code
     options = spec.check_call(None, options, config, complete=False)[1]
