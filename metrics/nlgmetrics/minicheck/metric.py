@@ -1,0 +1,16 @@
+"""The minicheck module's evaluate class: :class:`~nlgmetrics.modules.metric.NLGMetric` with its declaration
+from :mod:`.module` (importing this file imports evaluate; the declarations do not)."""
+
+from __future__ import annotations
+
+from ..modules.metric import NLGMetric
+from .module import SPECS
+
+
+class Minicheck(NLGMetric):
+    """MiniCheck: the probability that a claim is supported by its grounding document."""
+
+    spec = SPECS["minicheck"]
+
+
+__all__ = ["Minicheck"]
