@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from ..core.options import MODEL_REVISION, Option, check_positive_int, name_option
 
 
