@@ -25,7 +25,7 @@ FLOORS = [
     {"core"},
     {"modules"},
     {"console", "convert"},
-    {"ctc", "infolm", "unieval", "usr"},
+    {"ctc", "infolm", "minicheck", "unieval", "usr"},
     {
         "records",
         "significance",
