@@ -259,8 +259,17 @@ hair of one value, where a wrong chunk or aggregation does not show."""
 
 def spread_answers(model, tokenizer, answers: tuple[int, int], prefix: str = "") -> None:
     """Rescale the head rows ``answers`` so that on pairs of :data:`CORPUS` texts the logit gap (second minus
-    first) has mean 0 and standard deviation 2: the probabilities spread over (0, 1)."""
+    first) has mean 0 and standard deviation 2: the probabilities spread over (0, 1).
+
+    A classifier's attention weights are scaled by 10 first: at the random init (std 0.02) the first token's
+    state is nearly its embedding, the same for every input, so the head would amplify float noise."""
     eos = tokenizer.eos_token
+    if not model.config.is_encoder_decoder:
+        with torch.no_grad():
+            for name, weight in model.named_parameters():
+                attention = any(part in name for part in ("query", "key", "value", "attention.output.dense"))
+                if "encoder.layer" in name and attention and name.endswith("weight"):
+                    weight *= 10
     texts = [f"{prefix}{a}{eos}{b}" for a in CORPUS[:8] for b in CORPUS[8:12]]
     batch = tokenizer(texts, padding=True, return_tensors="pt")
     seq2seq = model.config.is_encoder_decoder

@@ -123,7 +123,7 @@ def notes(name: str) -> CardNotes:
         paper_values=PAPER_VALUES,
         examples=EXAMPLES,
         limitations=LIMITATIONS,
-        reference="MiniCheck `b58b9fa` (github.com/Liyan06/MiniCheck, `minicheck/inference.py`)",
+        reference="MiniCheck `b58b9fa` (https://github.com/Liyan06/MiniCheck, its `Inferencer`)",
         deviations=DEVIATIONS,
         runtime=RUNTIME,
     )
