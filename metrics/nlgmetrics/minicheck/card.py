@@ -89,8 +89,9 @@ DEVIATIONS = """- A blank claim or document (empty, or only whitespace, zero-wid
   run once. Scores equal the reference within float32 rounding (parity tests ≤ 1e-5).
 - Flan-T5: only the two answer rows of the vocabulary head are computed (the reference computes all 32,128
   logits and keeps two); the decoder starts from id 0 as the reference.
-- `details` gives the chunks themselves; the reference's `used_chunks` cuts each pair at its first `</s>`,
-  which for DeBERTa (eos `[SEP]`) drops the last character of the claim instead.
+- `details` gives the chunks themselves; the reference's `used_chunks` cuts each pair text at its first
+  `</s>`, which for DeBERTa (eos `[SEP]`, so no `</s>` is found) returns the whole pair text less its last
+  character instead.
 - Errors are exceptions with one line (a classifier without 2 labels, `max_model_len` beyond the
   model's positions) instead of asserts; a batch that runs out of memory is retried in halves.
 - Sentence splitting runs NLTK's own Punkt on NLTK's English `punkt_tab` parameters shipped by the PyPI
