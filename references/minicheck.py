@@ -101,3 +101,37 @@ def score(
             {"score": best, "label": 1 if best > 0.5 else 0, "chunks": chunks, "probabilities": probs}
         )
     return results
+
+
+def authors_inferencer(source: str, config: str, repo: str, **from_pretrained):
+    """The authors' ``minicheck.inference.Inferencer`` of ``config`` from the checkout ``source``, with only the
+    shims this machine needs: their Hub repo read as ``repo`` with ``from_pretrained`` keywords (a revision, or
+    a local folder as ``repo``) instead of ``revision='main'`` and accelerate's ``device_map``, and
+    ``sent_tokenize`` reading the punkt_tab parameters offline (theirs would download them)."""
+    import functools
+    import sys
+
+    if source not in sys.path:
+        sys.path.insert(0, source)
+    import minicheck.inference as inference
+
+    inference.sent_tokenize = nltk_sent_tokenize
+    for auto in (
+        "AutoConfig",
+        "AutoTokenizer",
+        "AutoModelForSeq2SeqLM",
+        "AutoModelForSequenceClassification",
+    ):
+        original = getattr(inference, auto)
+        original = getattr(original, "original", original)
+        loader = functools.partial(_from, original, repo, from_pretrained)
+        setattr(
+            inference, auto, type(auto, (), {"from_pretrained": staticmethod(loader), "original": original})
+        )
+    return inference.Inferencer(model_name=config, max_model_len=None, batch_size=16, cache_dir=None)
+
+
+def _from(auto, repo: str, given: dict, _their_repo: str, *args, **kwargs):
+    kwargs.pop("device_map", None)
+    kwargs.pop("revision", None)
+    return auto.from_pretrained(repo, *args, **{**kwargs, **given})

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 import warnings
 
 import pytest
@@ -125,32 +124,10 @@ SOURCE = os.environ.get("NLGMETRICS_MINICHECK_SRC")
 
 @functools.cache
 def authors_inferencer(config: str):
-    """The authors' ``minicheck.inference.Inferencer`` of ``config`` on the tiny model, with two shims: the
-    Hub repo read at the registered revision (their code passes ``revision='main'``), and ``sent_tokenize``
-    reading the punkt_tab parameters offline (their code calls ``nltk.sent_tokenize``, which would download
-    them)."""
-    sys.path.insert(0, SOURCE)
-    import minicheck.inference as inference
-
-    inference.sent_tokenize = nltk_sent_tokenize
+    """The authors' ``Inferencer`` of ``config`` on the tiny model (``references.minicheck.authors_inferencer``:
+    their repo read at the registered revision, NLTK's splitter offline)."""
     spec = WEIGHTS[CONFIGS[config].weight]
-    for auto in (
-        "AutoConfig",
-        "AutoTokenizer",
-        "AutoModelForSeq2SeqLM",
-        "AutoModelForSequenceClassification",
-    ):
-        original = getattr(inference, auto)
-        pinned = type(auto, (), {"from_pretrained": staticmethod(functools.partial(_pinned, original, spec))})
-        setattr(inference, auto, pinned)
-    inferencer = inference.Inferencer(model_name=config, max_model_len=None, batch_size=16, cache_dir=None)
-    return inferencer
-
-
-def _pinned(original, spec, repo, *args, **kwargs):
-    kwargs.pop("device_map", None)  # accelerate's device map: the CPU here
-    kwargs["revision"] = spec.revision
-    return original.from_pretrained(repo, *args, **kwargs)
+    return reference.authors_inferencer(SOURCE, config, spec.repo_id, revision=spec.revision)
 
 
 @pytest.mark.skipif(
