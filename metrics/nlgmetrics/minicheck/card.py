@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..modules.card_notes import CardNotes
+from ..modules.card_notes import CardNotes, Results
 
 DESCRIPTION = """MiniCheck (Tang, Laban & Durrett, EMNLP 2024) checks a claim (`predictions`) against its grounding document
 (`sources`), the way the authors' `minicheck.Inferencer` does it:
@@ -104,6 +104,21 @@ RUNTIME = """One forward pass per (chunk, claim) pair: a claim against a documen
 module with the authors' `Inferencer` and with the bare forward of the same pairs."""
 
 
+def runtime(results: Results) -> str:
+    """The authors' Inferencer against ours (``benchmarks/minicheck_speed.py``)."""
+    data = results("minicheck_speed")
+    rows = "; ".join(
+        f"{r['config']} {r['dtype']} {r['reference_cpu_s']:.1f} vs {r['ours_cpu_s']:.1f} CPU-seconds "
+        f"({r['cpu_speedup_vs_reference']:.2f}×; the bare forward {r['bare_cpu_s']:.1f})"
+        for r in data["rows"]
+    )
+    return (
+        f"On {data['threads']} shared CPU threads, the first {data['examples']} SummEval pairs, random weights of "
+        f"the real shapes, the authors' `Inferencer` against this module: {rows}. See "
+        "`benchmarks/results/minicheck_speed.md`."
+    )
+
+
 def notes(name: str) -> CardNotes:
     return CardNotes(
         emoji="🔎",
@@ -127,4 +142,5 @@ def notes(name: str) -> CardNotes:
         reference="MiniCheck `b58b9fa` (https://github.com/Liyan06/MiniCheck, its `Inferencer`)",
         deviations=DEVIATIONS,
         runtime=RUNTIME,
+        runtime_measured=runtime,
     )
