@@ -33,6 +33,10 @@ KNOWN: dict[str, tuple[str, str]] = {
         "python -m benchmarks.unieval_speed",
         "UniEval's own loop against ours on the same random T5.",
     ),
+    "minicheck_speed": (
+        "NLGMETRICS_MINICHECK_SRC=/path/to/MiniCheck python -m benchmarks.minicheck_speed",
+        "MiniCheck against the authors' `Inferencer` and the bare forward on the same random weights.",
+    ),
     "usr_speed": ("python -m benchmarks.usr_speed", "USR against the released loops."),
     "gpu_speed": (
         "python -m benchmarks.gpu_speed",

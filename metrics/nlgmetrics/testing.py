@@ -139,6 +139,15 @@ def _tokenizer(family: str, folder: Path):
         trainer.train_from_iterator(CORPUS * 3, vocab_size=400, special_tokens=specials, unk_token="<unk>")
         vocab = [tuple(piece) for piece in json.loads(trainer.to_str())["model"]["vocab"]]
         return AlbertTokenizer(vocab=vocab, model_max_length=512)
+    if family == "deberta":
+        from tokenizers import SentencePieceUnigramTokenizer
+        from transformers import DebertaV2Tokenizer
+
+        trainer = SentencePieceUnigramTokenizer()
+        specials = ["[PAD]", "[CLS]", "[SEP]", "[UNK]", "[MASK]"]
+        trainer.train_from_iterator(CORPUS * 3, vocab_size=400, special_tokens=specials, unk_token="[UNK]")
+        vocab = [tuple(piece) for piece in json.loads(trainer.to_str())["model"]["vocab"]]
+        return DebertaV2Tokenizer(vocab=vocab, unk_id=3, model_max_length=512)
     if family == "t5":
         from tokenizers import SentencePieceUnigramTokenizer
         from transformers import T5TokenizerFast
@@ -172,7 +181,7 @@ def _tokenizer(family: str, folder: Path):
 
 
 def _config(family: str, vocab_size: int, num_layers: int):
-    from transformers import AlbertConfig, BertConfig, RobertaConfig, T5Config
+    from transformers import AlbertConfig, BertConfig, DebertaV2Config, RobertaConfig, T5Config
 
     if family == "t5":  # t5-v1_1 (gated-GELU, untied head), hidden size 32, the registered depth
         return T5Config(
@@ -198,6 +207,18 @@ def _config(family: str, vocab_size: int, num_layers: int):
         "num_attention_heads": 2,
         "intermediate_size": 2 * HIDDEN_SIZE,
     }
+    if family == "deberta":  # deberta-v3: relative positions only
+        return DebertaV2Config(
+            max_position_embeddings=512,
+            relative_attention=True,
+            position_buckets=256,
+            pos_att_type=["p2c", "c2p"],
+            position_biased_input=False,
+            norm_rel_ebd="layer_norm",
+            type_vocab_size=0,
+            pad_token_id=0,
+            **size,
+        )
     if family == "albert":
         return AlbertConfig(embedding_size=16, max_position_embeddings=512, **size)
     if family == "bert":
@@ -223,7 +244,60 @@ _ARCHITECTURES = {
     "RobertaForMaskedLM": ("roberta", {}),  # USR-MLM
     "RobertaForSequenceClassification": ("roberta", {"num_labels": 2}),  # USR-DR-c / DR-f
     "T5ForConditionalGeneration": ("t5", {}),
+    "DebertaV2ForSequenceClassification": ("deberta", {"num_labels": 2}),  # MiniCheck-DeBERTa
 }
+
+SPREAD_ANSWERS = {
+    "minicheck-flan-t5-large": (3, 209),
+    "minicheck-roberta-large": (0, 1),
+    "minicheck-deberta-v3-large": (0, 1),
+}
+"""Tiny models read as two answers (MiniCheck: the head rows or labels of "unsupported" and "supported"):
+their head is calibrated by :func:`spread_answers`, since the random head keeps every probability within a
+hair of one value, where a wrong chunk or aggregation does not show."""
+
+
+def spread_answers(model, tokenizer, answers: tuple[int, int], prefix: str = "") -> None:
+    """Rescale the head rows ``answers`` so that on pairs of :data:`CORPUS` texts the logit gap (second minus
+    first) has mean 0 and standard deviation 2: the probabilities spread over (0, 1).
+
+    A classifier's attention weights are scaled by 10 first: at the random init (std 0.02) the first token's
+    state is nearly its embedding, the same for every input, so the head would amplify float noise."""
+    eos = tokenizer.eos_token
+    if not model.config.is_encoder_decoder:
+        with torch.no_grad():
+            for name, weight in model.named_parameters():
+                attention = any(part in name for part in ("query", "key", "value", "attention.output.dense"))
+                if "encoder.layer" in name and attention and name.endswith("weight"):
+                    weight *= 10
+    texts = [f"{prefix}{a}{eos}{b}" for a in CORPUS[:8] for b in CORPUS[8:12]]
+    batch = tokenizer(texts, padding=True, return_tensors="pt")
+    seq2seq = model.config.is_encoder_decoder
+    with torch.no_grad():
+        if seq2seq:
+            start = torch.zeros((len(texts), 1), dtype=torch.long)
+            out = model(**batch, decoder_input_ids=start, output_hidden_states=True)
+            hidden = out.decoder_hidden_states[-1][:, 0]
+            head = model.get_output_embeddings().weight
+        else:
+            head_module = (
+                model.classifier.out_proj if hasattr(model.classifier, "out_proj") else model.classifier
+            )
+            captured = []
+            hook = head_module.register_forward_hook(lambda m, i, o: captured.append(i[0]))
+            model(**{k: v for k, v in batch.items() if k != "token_type_ids"})
+            hook.remove()
+            hidden = captured[0] if captured[0].dim() == 2 else captured[0][:, 0]
+            head = head_module.weight
+            head_module.bias.zero_()
+        low, high = answers
+        gap = head[high] - head[low]
+        raw = hidden @ gap
+        scale = 2.0 / raw.std()
+        mean_hidden = hidden.mean(0)
+        new_gap = gap * scale
+        new_gap -= (mean_hidden @ new_gap) / (mean_hidden @ mean_hidden) * mean_hidden
+        head[high] = head[low] + new_gap
 
 
 def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path:
@@ -246,6 +320,9 @@ def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path
             head = model.get_output_embeddings().weight
             for word in ("Yes", "No"):
                 head[tokenizer(word)["input_ids"][0]] *= T5_ANSWER_SCALE
+    if spec.name in SPREAD_ANSWERS:
+        model.eval()
+        spread_answers(model, tokenizer, SPREAD_ANSWERS[spec.name], "predict: " if family == "t5" else "")
     tokenizer.save_pretrained(folder)
     model.save_pretrained(folder)
     return folder

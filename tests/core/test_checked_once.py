@@ -16,6 +16,7 @@ from nlgmetrics.core.runtime import Runtime, WhereToRun
 from nlgmetrics.core.scorer import Scorer
 from nlgmetrics.ctc import CTCScorer, aspect_spec, ctc_score
 from nlgmetrics.infolm import infolm
+from nlgmetrics.minicheck import minicheck
 from nlgmetrics.modules import SPECS
 from nlgmetrics.modules import spec as spec_module
 from nlgmetrics.unieval import unieval
@@ -28,6 +29,7 @@ FUNCTIONAL = {
         name.removeprefix("ctc_"), aligner=config, **data, **kw
     ),
     "infolm": lambda name, config, data, **kw: infolm(model=config, **data, **kw),
+    "minicheck": lambda name, config, data, **kw: minicheck(config=config, **data, **kw),
     "unieval": lambda name, config, data, **kw: unieval(task=config, **data, **kw),
     "usr": lambda name, config, data, **kw: usr(**data, **kw),
 }

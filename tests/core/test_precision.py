@@ -150,7 +150,8 @@ def body_error(name: str, device: str, precision: str) -> tuple[float, int]:
 
 
 # one weight per architecture that a family runs: BERT (InfoLM, E-bert, R), RoBERTa-large (E, D), ALBERT (D),
-# the real MiniLM, T5 (UniEval), RoBERTa-base (USR's masked LM and retrieval models)
+# the real MiniLM, T5 (UniEval, MiniCheck), RoBERTa-base (USR's masked LM and retrieval models), DeBERTa-v2
+# (MiniCheck)
 BODIES = [
     "bert-base-uncased",
     "roberta-large",
@@ -161,6 +162,7 @@ BODIES = [
     "unieval-sum",
     "usr-mlm-topical_chat",
     "usr-dr_c-topical_chat",
+    "minicheck-deberta-v3-large",
 ]
 
 

@@ -20,7 +20,6 @@ import pytest
 from hub_models import publish
 from nlgmetrics.core.registry import PUBLISHED_REVISIONS, WEIGHTS, read_published_revisions
 from nlgmetrics.ctc.weights import CTC_CHECKPOINTS, CTC_RELEASE, ctc_checkpoint_weights, ctc_weight_name
-from nlgmetrics.unieval.weights import AWAITING_PIN
 from nlgmetrics.usr.weights import USR_CHECKPOINTS, USR_RELEASE, usr_weight_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,7 +188,7 @@ def test_every_registered_weight_is_pinned_or_waits_for_publishing():
     assert set(PUBLISHED_REVISIONS) <= checkpoints  # the shipped table names only our repos
     assert read_published_revisions() == PUBLISHED_REVISIONS
     for spec in WEIGHTS.values():
-        if spec.name in AWAITING_PIN:  # registered without network: unpinned, and saying so
+        if spec.awaiting_pin:  # registered without network: unpinned, and saying so
             assert spec.revision == "main" and not spec.pinned and "NOT YET PINNED" in spec.notes, spec
         elif spec.repo_id in PUBLISHED_REVISIONS or spec.repo_id not in checkpoints:
             assert spec.pinned, spec

@@ -177,7 +177,6 @@ def test_details_explain_each_alignment():
 
 def test_every_variant_is_registered_once():
     from nlgmetrics.ctc.weights import CTC_CHECKPOINTS, CTC_RELEASE
-    from nlgmetrics.unieval.weights import AWAITING_PIN
 
     assert sorted(CTC_VARIANTS) == sorted(
         ["E-bert", "E-minilm", "E-roberta", "E-roberta-mnli", *CTC_CHECKPOINTS]
@@ -188,7 +187,7 @@ def test_every_variant_is_registered_once():
         assert (
             len(spec.revision) == 40
             or (spec.repo_id.startswith("nlgmetrics/") and spec.revision == CTC_RELEASE)
-            or (spec.name in AWAITING_PIN and spec.revision == "main")
+            or (spec.awaiting_pin and spec.revision == "main")
         )
     for variant, directions in CTC_CHECKPOINTS.items():
         assert {d: CTC_VARIANTS[variant].weight_for(d).repo_id for d in directions} == {

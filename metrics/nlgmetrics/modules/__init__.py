@@ -38,6 +38,7 @@ FAMILIES: dict[str, str] = {
     "infolm": "nlgmetrics.infolm",
     "unieval": "nlgmetrics.unieval",
     "usr": "nlgmetrics.usr",
+    "minicheck": "nlgmetrics.minicheck",
 }
 """Family → its package (holding module.py, card.py, weights.py). A family's modules are named after it:
 the family itself (``infolm``) or ``<family>_<aspect>`` (``ctc_consistency``)."""

@@ -1,0 +1,283 @@
+"""MiniCheck's scorer: every (chunk, claim) pair of a call in one batched stream.
+
+The reference scores one document at a time: the document split into sentences (newlines kept), grouped
+into chunks of ``chunk_size`` words (Flan-T5) or tokens (the classifiers), each chunk paired with the whole
+claim as ``chunk + eos + claim`` (``"predict: "`` first for Flan-T5), cut at ``max_model_len`` tokens; the
+claim's score is the largest "supported" probability over its document's chunks. Here every pair of every
+example is tokenized at once, sorted by length and run in padded batches (by count or by token budget,
+:func:`~nlgmetrics.core.batching.forward_in_batches`), and the probabilities are scattered back to their
+examples. Flan-T5's probability is the softmax of the first decoder step's logits at ids 3 and 209: only
+those two rows of the vocabulary head are computed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..core.batching import forward_in_batches
+from ..core.hub import naming_option
+from ..core.model import ModelWrapper
+from ..core.progress import Progress
+from ..core.registry import resolve_weight
+from ..core.result import mean_of
+from ..core.runtime import Runtime, WhereToRun
+from ..core.scorer import Scorer
+from ..core.tokenize import tokenize
+from ..core.validation import examples_at, is_blank, listed
+from ..core.warnings import warn
+from ..modules.spec import ModuleSpec
+from .options import CONFIGS, DEFAULT_CONFIG, SUPPORTED_ID, THRESHOLD, UNSUPPORTED_ID, Layout
+from .sentences import chunked, sentences_with_newlines
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..core.model import WrapperArgs
+
+
+class MiniCheckModel(ModelWrapper):
+    """A MiniCheck model from the process-wide cache: the "supported" probability of token rows."""
+
+    prefix = ""
+    """Text put before every pair (Flan-T5: ``"predict: "``)."""
+
+    def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
+        super().__init__(model, tokenizer, **common)
+        if tokenizer.eos_token is None:
+            raise ValueError("the tokenizer has no eos token: not a MiniCheck model")
+
+    @property
+    def position_limit(self) -> int | None:
+        """The most tokens the model can read (None: no limit from its positions)."""
+        return None
+
+    def pair_rows(self, texts: Sequence[str], max_model_len: int) -> list[list[int]]:
+        """Token ids of each pair text (prefix added), cut on the right at ``max_model_len`` as the reference."""
+        if not texts:
+            return []
+        texts = [self.prefix + text for text in texts]
+        return tokenize(self.tokenizer, texts, max_length=max_model_len, truncation=True, verbose=False)[
+            "input_ids"
+        ]
+
+    def _support(self, tensors: dict[str, torch.Tensor]) -> list[float]:
+        raise NotImplementedError
+
+    def support(
+        self, rows: Sequence[Sequence[int]], done: Callable[[int], None] = lambda n: None
+    ) -> list[float]:
+        """The "supported" probability of every token row, in length-sorted batches; ``done(n)`` after each."""
+        out = [math.nan] * len(rows)
+        batches = forward_in_batches(
+            [{"input_ids": row} for row in rows],
+            self.batch_size,
+            {"input_ids": self.tokenizer.pad_token_id or 0},
+            self.device,
+            lambda batch, tensors: self._support(tensors),
+            name="minicheck",
+            max_tokens=self.max_batch_tokens,
+        )
+        for batch, values in batches:
+            for i, value in zip(batch, values):
+                out[i] = value
+            done(len(batch))
+        return out
+
+
+class MiniCheckT5(MiniCheckModel):
+    """MiniCheck-Flan-T5: softmax over the first decoder step's logits at ids 3 (unsupported) and 209."""
+
+    cache_kind = "SEQ2SEQ"
+    auto_class = "AutoModelForSeq2SeqLM"
+    prefix = "predict: "
+
+    def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
+        super().__init__(model, tokenizer, **common)
+        config = model.config
+        if config.vocab_size <= SUPPORTED_ID:
+            raise ValueError(
+                f"the model's vocabulary has no id {SUPPORTED_ID}: not a MiniCheck-Flan-T5 model"
+            )
+        scale = getattr(config, "scale_decoder_outputs", None)
+        if scale is None:  # transformers < 5: tied embeddings meant a rescaled decoder output
+            scale = bool(getattr(config, "tie_word_embeddings", False))
+        self.output_scale = config.d_model**-0.5 if scale else 1.0
+
+    @torch.inference_mode()
+    def _support(self, tensors: dict[str, torch.Tensor]) -> list[float]:
+        input_ids, mask = tensors["input_ids"], tensors["attention_mask"]
+        encoded = self.model.get_encoder()(input_ids=input_ids, attention_mask=mask).last_hidden_state
+        start = torch.zeros((len(input_ids), 1), dtype=torch.long, device=self.device)  # the reference's 0
+        hidden = self.model.get_decoder()(
+            input_ids=start, encoder_hidden_states=encoded, encoder_attention_mask=mask, use_cache=False
+        ).last_hidden_state[:, 0]
+        head = self.model.get_output_embeddings()
+        answers = torch.tensor([UNSUPPORTED_ID, SUPPORTED_ID], device=self.device)
+        logits = (hidden * self.output_scale) @ head.weight[answers].T
+        if getattr(head, "bias", None) is not None:
+            logits = logits + head.bias[answers]
+        return torch.softmax(logits.float(), dim=-1)[:, 1].tolist()
+
+
+class MiniCheckClassifier(MiniCheckModel):
+    """MiniCheck-RoBERTa / -DeBERTa: a 2-way sequence classifier, label 1 = supported."""
+
+    cache_kind = "SEQUENCE-CLASSIFIER"
+    auto_class = "AutoModelForSequenceClassification"
+    head = "a 2-way sequence classification head"
+
+    def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
+        super().__init__(model, tokenizer, **common)
+        if model.config.num_labels != 2:
+            raise ValueError(
+                f"the classifier has {model.config.num_labels} labels; MiniCheck's have 2 (1: supported)"
+            )
+
+    @property
+    def position_limit(self) -> int | None:
+        config = self.model.config
+        if config.model_type != "roberta":  # DeBERTa's positions are relative
+            return None
+        return config.max_position_embeddings - config.pad_token_id - 1
+
+    @torch.inference_mode()
+    def _support(self, tensors: dict[str, torch.Tensor]) -> list[float]:
+        logits = self.model(input_ids=tensors["input_ids"], attention_mask=tensors["attention_mask"]).logits
+        return torch.softmax(logits.float(), dim=-1)[:, 1].tolist()
+
+
+class MiniCheckScorer(Scorer):
+    """Scores claims against their documents with one MiniCheck model; it loads once per process.
+
+    Args:
+        config: ``flan-t5-large`` (default), ``roberta-large`` or ``deberta-v3-large``.
+        model: the config's registered model by default; a Hub repo id or a folder of a checkpoint of the
+            config's layout.
+        model_revision: Hub revision for a repo that is not registered.
+        runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize: where and how to run, as
+            :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a (chunk, claim) pair).
+    """
+
+    def __init__(
+        self,
+        spec: ModuleSpec,
+        config: str | None = None,
+        model: str | None = None,
+        *,
+        model_revision: str | None = None,
+        runtime: Runtime | None = None,
+        **where: Unpack[WhereToRun],
+    ):
+        super().__init__(spec, runtime, config_key=config, **where)
+        self.config = self.spec.check_config(config) or DEFAULT_CONFIG
+        self.custom_model = model is not None
+        self.layout: Layout = CONFIGS[self.config]
+        wrapper = MiniCheckT5 if self.layout.seq2seq else MiniCheckClassifier
+        role = "seq2seq" if self.layout.seq2seq else "sequence_classifier"
+        name = self.layout.weight if model is None else model
+        self.source = resolve_weight(name, model_revision, role=role, option="model")
+        with naming_option(None if self.source.spec else f"model={name!r}"):
+            self.checker: MiniCheckModel = wrapper.load(self.source.path, self.source.revision, self.runtime)
+
+    def config_label(self) -> str:
+        return "custom" if self.custom_model else self.config
+
+    def __repr__(self) -> str:
+        return f"MiniCheckScorer(config={self.config!r}, model={self.source.name!r})"
+
+    def weights(self) -> list[str]:
+        return [self.source.describe()]
+
+    def resolve_options(self, options: dict) -> dict:
+        """``chunk_size`` and ``max_model_len``: the config's defaults, and ``max_model_len`` within the model's
+        positions."""
+        chunk_size = options["chunk_size"] or self.layout.chunk_size
+        limit = self.checker.position_limit
+        max_model_len = options["max_model_len"] or min(self.layout.max_model_len, limit or math.inf)
+        if limit is not None and max_model_len > limit:
+            raise ValueError(
+                f"max_model_len={max_model_len} exceeds the {limit} positions of {self.source.name}"
+            )
+        return {**options, "chunk_size": chunk_size, "max_model_len": max_model_len}
+
+    # ---- scoring ----------------------------------------------------------------------------------------
+
+    def chunks(self, documents: Sequence[str], chunk_size: int, max_model_len: int) -> list[list[str]]:
+        """Each document's chunks, as the reference makes them (every sentence tokenized in one call)."""
+        split = [sentences_with_newlines(doc) or [""] for doc in documents]
+        if self.layout.seq2seq:
+            sizes = [[len(s.split()) for s in sentences] for sentences in split]
+        else:
+            unique = list(dict.fromkeys(s for sentences in split for s in sentences))
+            ids = tokenize(
+                self.checker.tokenizer,
+                unique,
+                add_special_tokens=False,
+                max_length=max_model_len,
+                truncation=True,
+                verbose=False,
+            )["input_ids"]
+            size = dict(zip(unique, map(len, ids)))
+            sizes = [[size[s] for s in sentences] for sentences in split]
+        return [chunked(sentences, n, chunk_size) for sentences, n in zip(split, sizes)]
+
+    def _score(self, data: dict[str, list], options: dict) -> dict:
+        """The largest "supported" probability over each document's chunks, and its 0/1 label."""
+        claims, documents = data["predictions"], data["sources"]
+        n = len(claims)
+        blank = [
+            f"{field}[{i}]"
+            for i in range(n)
+            for field in ("predictions", "sources")
+            if is_blank(data[field][i])
+        ]
+        scored = [i for i in range(n) if not (is_blank(claims[i]) or is_blank(documents[i]))]
+        max_len = options["max_model_len"]
+        chunks = dict(
+            zip(scored, self.chunks([documents[i] for i in scored], options["chunk_size"], max_len))
+        )
+        eos = self.checker.tokenizer.eos_token
+        pairs: dict[str, int] = {}
+        slots = {i: [pairs.setdefault(c + eos + claims[i], len(pairs)) for c in chunks[i]] for i in scored}
+        rows = self.checker.pair_rows(list(pairs), max_len)
+        with Progress(total=n, enabled=options["show_progress"], desc="minicheck") as progress:
+            probabilities = self.checker.support(rows, progress.per(n / max(len(rows), 1)))
+        per_example = [[probabilities[t] for t in slots.get(i, [])] for i in range(n)]
+        scores = [max(p) if p else math.nan for p in per_example]
+        result: dict[str, Any] = {
+            "scores": scores,
+            "mean_score": mean_of(scores),
+            "labels": [None if math.isnan(s) else int(s > THRESHOLD) for s in scores],
+        }
+        if options["return_details"]:
+            result["details"] = [
+                {"chunks": list(chunks.get(i, [])), "probabilities": per_example[i]} for i in range(n)
+            ]
+        cut = sorted({i for i in scored for t in slots[i] if len(rows[t]) >= max_len})
+        self._warn(blank, cut, n, max_len)
+        return result
+
+    def empty_result(self, **options) -> dict:
+        return {**super().empty_result(**options), "labels": []}
+
+    def _warn(self, blank: list[str], cut: list[int], n: int, max_len: int) -> None:
+        if blank:
+            warn(
+                f"minicheck: {listed(blank)} {'is' if len(blank) == 1 else 'are'} empty (or only whitespace, "
+                "zero-width or control characters): its example's score is NaN (label None), left out of the "
+                "mean (the reference crashes on a blank document)."
+            )
+        if cut:
+            warn(
+                f"minicheck: a (chunk, claim) pair of {len(cut)} of {n} examples ({examples_at(cut)}) is longer "
+                f"than max_model_len={max_len} tokens and was cut at the end, as the reference does: the claim "
+                "(or its end) is not read there. A sentence longer than chunk_size is a chunk of its own; "
+                "split such a document or raise max_model_len."
+            )
+
+
+__all__ = ["MiniCheckClassifier", "MiniCheckModel", "MiniCheckScorer", "MiniCheckT5"]

@@ -1,0 +1,126 @@
+"""MiniCheck's bad input (issue 42 §4) and its interfaces beyond the shared contract: the command line, the
+reward, combine, the functional form, precision options."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+
+import pytest
+
+import nlgmetrics
+from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.minicheck import CONFIGS, minicheck
+from tests.minicheck.test_parity import CLAIMS, DOCUMENTS, LONG
+
+DOC = "A group of students gather in the school library to study for their upcoming final exams."
+
+
+def scored(config: str = "flan-t5-large", **inputs) -> tuple[dict, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = nlgmetrics.load("minicheck", config, device="cpu").compute(**inputs)
+    return result, [str(w.message) for w in caught if issubclass(w.category, NLGMetricsWarning)]
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_a_blank_document_is_nan_with_one_warning_where_the_reference_crashes(config):
+    result, said = scored(
+        config, predictions=["A claim.", "A claim."], sources=[DOC, " \n\u200b "], return_details=True
+    )
+    assert math.isfinite(result["scores"][0]) and math.isnan(result["scores"][1])
+    assert result["labels"][1] is None and result["details"][1] == {"chunks": [], "probabilities": []}
+    assert len(said) == 1 and "sources[1]" in said[0] and "reference crashes" in said[0]
+
+
+def test_a_claim_with_no_sentence_is_scored_as_given_and_a_blank_one_is_nan():
+    result, said = scored(predictions=["...", "?!", ""], sources=[DOC] * 3)
+    assert all(math.isfinite(s) for s in result["scores"][:2]) and math.isnan(result["scores"][2])
+    assert len(said) == 1 and "predictions[2]" in said[0]
+
+
+@pytest.mark.parametrize("config", ["flan-t5-large", "roberta-large"])
+def test_one_huge_sentence_is_one_chunk_cut_at_max_model_len_with_a_warning(config):
+    huge = " ".join(["the harbour project cost more than planned"] * 200)  # no sentence end
+    result, said = scored(config, predictions=["It was cheap."], sources=[huge], return_details=True)
+    assert len(result["details"][0]["chunks"]) == 1 and math.isfinite(result["scores"][0])
+    assert len(said) == 1 and "max_model_len" in said[0] and "example at 0-based index 0" in said[0]
+
+
+def test_non_english_text_is_scored_without_a_warning():
+    result, said = scored(
+        predictions=["Die Äpfel sind grün.", "苹果是红色的。"],
+        sources=[DOCUMENTS[3], "苹果是红色的。梨是黄色的。"],
+    )
+    assert all(math.isfinite(s) for s in result["scores"]) and said == []
+
+
+def test_labels_are_the_scores_above_one_half_and_details_hold_each_chunk():
+    result, _ = scored(predictions=CLAIMS, sources=DOCUMENTS, return_details=True, chunk_size=40)
+    assert result["labels"] == [int(s > 0.5) for s in result["scores"]]
+    for score, details in zip(result["scores"], result["details"]):
+        assert len(details["chunks"]) == len(details["probabilities"]) and score == max(
+            details["probabilities"]
+        )
+    assert len(result["details"][0]["chunks"]) > 5
+
+
+def test_options_are_checked_before_any_model_work():
+    metric = nlgmetrics.load("minicheck", "roberta-large", device="cpu")
+    with pytest.raises(ValueError, match="max_model_len=600 exceeds the 512 positions"):
+        metric.compute(predictions=["a"], sources=["b"], max_model_len=600)
+    with pytest.raises(ValueError, match="chunk_size"):
+        metric.compute(predictions=["a"], sources=["b"], chunk_size=0)
+    with pytest.raises(ValueError, match="quantize='int8' is refused for minicheck roberta-large"):
+        nlgmetrics.load("minicheck", "roberta-large", device="cpu", quantize="int8")
+
+
+def test_the_functional_form_and_batching_give_the_module_s_scores():
+    module = nlgmetrics.load("minicheck", device="cpu").compute(predictions=CLAIMS, sources=DOCUMENTS)
+    assert minicheck(CLAIMS, DOCUMENTS, device="cpu", max_batch_tokens=300)["scores"] == pytest.approx(
+        module["scores"], abs=1e-6
+    )
+    one = nlgmetrics.load("minicheck", device="cpu", batch_size=1).compute(
+        predictions=CLAIMS, sources=DOCUMENTS
+    )
+    assert one["scores"] == pytest.approx(module["scores"], abs=1e-6)
+
+
+def test_the_command_line_lists_scores_and_names_the_weights(tmp_path, capsys):
+    from nlgmetrics import cli
+
+    assert cli.main(["list"]) == 0 and "minicheck" in capsys.readouterr().out
+    assert cli.main(["weights", "minicheck"]) == 0
+    out = capsys.readouterr().out
+    assert all(
+        repo in out for repo in ("lytang/MiniCheck-Flan-T5-Large", "lytang/MiniCheck-DeBERTa-v3-Large")
+    )
+    rows = tmp_path / "pairs.jsonl"
+    rows.write_text(
+        "".join(json.dumps({"predictions": c, "sources": d}) + "\n" for c, d in zip(CLAIMS[:3], DOCUMENTS))
+    )
+    scored_file = tmp_path / "out.jsonl"
+    args = ["score", str(rows), "--metric", "minicheck", "--config", "roberta-large", "--device", "cpu"]
+    assert cli.main([*args, "--option", "chunk_size=40", "--output", str(scored_file)]) == 0
+    written = [json.loads(line) for line in scored_file.read_text().splitlines()]
+    assert len(written) == 3 and all(0 < row["minicheck"] < 1 for row in written)
+
+
+def test_the_ready_reward_and_combine_read_the_documents():
+    import nlgmetrics.rewards
+
+    reward = nlgmetrics.rewards.minicheck
+    assert reward.fields == {"sources": "source"}
+    values = reward(prompts=["p"] * 2, completions=CLAIMS[1:3], source=DOCUMENTS[1:3])
+    want = nlgmetrics.load("minicheck", device="cpu").compute(predictions=CLAIMS[1:3], sources=DOCUMENTS[1:3])
+    assert values == pytest.approx(want["scores"], abs=1e-6)
+    both = nlgmetrics.combine(["minicheck", "infolm"]).compute(
+        predictions=CLAIMS[1:3], sources=DOCUMENTS[1:3], references=DOCUMENTS[1:3]
+    )
+    assert both["minicheck_mean_score"] == pytest.approx(want["mean_score"], abs=1e-6)
+
+
+def test_a_long_document_makes_several_chunks_at_the_defaults():
+    result, _ = scored("roberta-large", predictions=[CLAIMS[0]], sources=[LONG], return_details=True)
+    assert len(result["details"][0]["chunks"]) >= 2
