@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 import nlgmetrics
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.minicheck import CONFIGS, minicheck
 from tests.minicheck.test_parity import CLAIMS, DOCUMENTS, LONG
 

@@ -13,7 +13,7 @@ from transformers import AutoModelForSeq2SeqLM, AutoModelForSequenceClassificati
 
 import nlgmetrics
 from nlgmetrics.core.registry import WEIGHTS
-from nlgmetrics.core.runtime import NLGMetricsWarning
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.minicheck import CONFIGS
 from nlgmetrics.minicheck.sentences import sentences_with_newlines
 from references import minicheck as reference

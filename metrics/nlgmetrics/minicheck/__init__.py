@@ -1,8 +1,10 @@
 """MiniCheck (Tang, Laban & Durrett, EMNLP 2024): fact-check a claim against its grounding document.
 
-The configs (:data:`CONFIGS`) are plain data (no model library is imported); :class:`MiniCheckScorer` and
-:func:`minicheck` load on first use.
+Every name here is imported from its file on first use, so that the registry, reading this family's
+``weights.py``, imports nothing else of it; the configs (:data:`CONFIGS`) are plain data (no model library is
+imported), :class:`MiniCheckScorer` loads torch.
 
+>>> from nlgmetrics.minicheck import CONFIGS
 >>> CONFIGS["flan-t5-large"].weight
 'minicheck-flan-t5-large'
 """
@@ -10,9 +12,12 @@ The configs (:data:`CONFIGS`) are plain data (no model library is imported); :cl
 from __future__ import annotations
 
 from ..core.lazy import lazy_exports
-from .options import CONFIGS, DEFAULT_CONFIG, THRESHOLD, Layout
 
 _LAZY = {
+    "CONFIGS": "options",
+    "DEFAULT_CONFIG": "options",
+    "THRESHOLD": "options",
+    "Layout": "options",
     "MiniCheckScorer": "scorer",
     "MiniCheckModel": "scorer",
     "minicheck": "module",
@@ -23,4 +28,4 @@ _LAZY = {
 __getattr__ = lazy_exports(__name__, _LAZY)
 
 
-__all__ = ["CONFIGS", "DEFAULT_CONFIG", "THRESHOLD", "Layout", *_LAZY]
+__all__ = [*_LAZY]

@@ -22,7 +22,7 @@ from ..core.batching import forward_in_batches
 from ..core.hub import naming_option
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
-from ..core.registry import resolve_weight
+from ..core.resolve import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
