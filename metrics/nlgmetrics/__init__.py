@@ -2,7 +2,7 @@
 
 >>> import nlgmetrics
 >>> nlgmetrics.list_modules()
-['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'unieval', 'usr']
+['alignscore', 'ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'unieval', 'usr']
 
 Importing the package loads no model library (torch, transformers, evaluate load on first use);
 ``nlgmetrics.compare`` and ``nlgmetrics.compare_many`` (paired significance between systems) load

@@ -37,13 +37,15 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     """The ``convert`` and ``register`` subcommands."""
     converting = sub.add_parser(
         "convert",
-        help="convert the authors' original CTC or USR checkpoints into transformers folders",
+        help="convert the authors' original CTC, USR or AlignScore checkpoints into transformers folders",
         description="Convert an original checkpoint (the authors' Google Drive downloads) into a folder "
-        "that loads with --aligner D:<folder> / R:<folder> (ctc) or --mlm, --dr-c, --dr-f (usr). "
-        "'nlgmetrics convert ctc --help' and 'nlgmetrics convert usr --help' list the options.",
+        "that loads with --aligner D:<folder> / R:<folder> (ctc), --mlm, --dr-c, --dr-f (usr) or --model "
+        "(alignscore). 'nlgmetrics convert KIND --help' lists the options.",
         add_help=True,
     )
-    converting.add_argument("kind", choices=("ctc", "usr"), help="which release the checkpoint is from")
+    converting.add_argument(
+        "kind", choices=("ctc", "usr", "alignscore"), help="which release the checkpoint is from"
+    )
     converting.add_argument(
         "options", nargs=argparse.REMAINDER, help="the converter's options (see KIND --help)"
     )

@@ -41,6 +41,7 @@ ROLES = {
     "masked_lm": "masked LM",
     "seq2seq": "seq2seq model",
     "sequence_classifier": "sequence classifier",
+    "lightning_checkpoint": "Lightning checkpoint",
 }
 """What a weight can serve as, with the words error messages use."""
 

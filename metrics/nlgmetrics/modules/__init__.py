@@ -12,7 +12,7 @@ imports evaluate on first use. Importing this layer wires the family table's wei
 (:data:`nlgmetrics.core.registry.WEIGHTS`: core names no family).
 
 >>> sorted(SPECS)
-['ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'unieval', 'usr']
+['alignscore', 'ctc_consistency', 'ctc_engagingness', 'ctc_groundedness', 'ctc_preservation', 'ctc_relevance', 'infolm', 'unieval', 'usr']
 >>> family_of("ctc_relevance"), family_of("usr")
 ('ctc', 'usr')
 """
@@ -35,6 +35,7 @@ FAMILIES: dict[str, str] = {
     "infolm": "nlgmetrics.infolm",
     "unieval": "nlgmetrics.unieval",
     "usr": "nlgmetrics.usr",
+    "alignscore": "nlgmetrics.alignscore",
 }
 """Family → its package (holding module.py, card.py, weights.py). A family's modules are named after it:
 the family itself (``infolm``) or ``<family>_<aspect>`` (``ctc_consistency``)."""
