@@ -141,13 +141,17 @@ def save_tiny(spec: WeightSpec, folder: str | Path, seed: int, save_base) -> Pat
     """A tiny random checkpoint of ``spec``'s layout in ``folder`` (its registered file name), for offline tests
     (:mod:`nlgmetrics.testing` calls it with its ``save_tiny_model``): the tiny base of ``spec.base`` with the
     three heads scaled so that scores spread over (0, 1)."""
-    from transformers import AutoModel, RobertaForMaskedLM
+    from transformers import AutoConfig, AutoModel, RobertaForMaskedLM
 
     folder = Path(folder)
     base = Path(folder) / "_base"
     save_base(WEIGHTS[BASES[spec.base]], base, seed)
-    encoder = AutoModel.from_pretrained(base)
+    config = AutoConfig.from_pretrained(base)
+    config.initializer_range = (
+        0.1  # at 0.02 a tiny random encoder's pooled output hardly depends on its input
+    )
     torch.manual_seed(seed + zlib.crc32(spec.name.encode()))
+    encoder = AutoModel.from_config(config).eval()
     size = encoder.config.hidden_size
     state = {f"{ENCODER_PREFIX}{k}": v for k, v in encoder.state_dict().items()}
     state.update(
@@ -155,9 +159,12 @@ def save_tiny(spec: WeightSpec, folder: str | Path, seed: int, save_base) -> Pat
     )
     pooled = _pooled(encoder, base)
     mean, spread = pooled.mean(0), pooled - pooled.mean(0)
-    for head, outputs in HEADS.items():  # logits centred on the tiny encoder's outputs, spread about 1.5
+    for (
+        head,
+        outputs,
+    ) in HEADS.items():  # logits centred on the tiny encoder's outputs, spread about 1 (reg: 0.5)
         weight = torch.randn(outputs, size)
-        weight *= 1.5 / (spread @ weight.T).std(0).clamp_min(1e-12)[:, None]
+        weight *= (0.5 if head == "reg_layer" else 1.0) / (spread @ weight.T).std(0).clamp_min(1e-12)[:, None]
         state[f"{head}.weight"] = weight
         state[f"{head}.bias"] = -weight @ mean + 0.3 * torch.randn(outputs)
     hyper = {"model": spec.base, "using_pretrained": True}
