@@ -43,11 +43,19 @@ ENCODER_PREFIX = "base_model."
 def load_checkpoint(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
     """(state dict, hyper_parameters) of a Lightning checkpoint; a file that is not one is a ValueError."""
     try:
-        saved = torch.load(path, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError:
-        # Lightning may pickle other objects beside the tensors (hyper-parameter containers): the checkpoint is
-        # the registered, pinned one or the user's own file
-        saved = torch.load(path, map_location="cpu", weights_only=False)
+        try:
+            saved = torch.load(path, map_location="cpu", weights_only=True)
+        except pickle.UnpicklingError as err:
+            if "weights only load failed" not in str(err).lower():
+                raise
+            # Lightning may pickle other objects beside the tensors (hyper-parameter containers): the file is
+            # the registered, pinned checkpoint or the user's own
+            saved = torch.load(path, map_location="cpu", weights_only=False)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, AttributeError, ModuleNotFoundError) as err:
+        first = (str(err).strip().splitlines() or [""])[0]
+        raise ValueError(
+            f"{path}: not a pytorch-lightning checkpoint ({type(err).__name__}: {first})"
+        ) from None
     if not isinstance(saved, dict) or not isinstance(saved.get("state_dict"), dict):
         raise ValueError(f"{path}: not a pytorch-lightning checkpoint (no state_dict)")
     return saved["state_dict"], dict(saved.get("hyper_parameters") or {})

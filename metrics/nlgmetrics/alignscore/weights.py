@@ -37,6 +37,7 @@ WEIGHTS: dict[str, WeightSpec] = {
             roles=("lightning_checkpoint",),
             families=("alignscore",),
             base=base,
+            cached_file=CHECKPOINT_FILES[name],
             awaiting_pin=True,
             notes=f"A pytorch-lightning checkpoint of {base} with three heads (binary, 3-way, regression) and "
             "the masked-LM head of its training (not used to score); converted once into a transformers "
