@@ -73,8 +73,8 @@ def test_blank_claim_or_context_scores_nan_with_one_warning_each(base):
     assert math.isnan(result["scores"][0]) and math.isnan(result["scores"][1])
     assert math.isfinite(result["scores"][2]) and result["mean_score"] == result["scores"][2]
     messages = [str(w.message) for w in caught]
-    assert any("predictions of example at 0-based index 0 is blank" in m for m in messages)
-    assert any("sources of example at 0-based index 1 is blank" in m for m in messages)
+    assert any("predictions[0] is blank" in m for m in messages)
+    assert any("sources[1] is blank" in m for m in messages)
 
 
 def test_a_context_of_one_huge_sentence_is_one_chunk_cut_to_the_window(base):

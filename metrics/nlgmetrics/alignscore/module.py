@@ -92,8 +92,10 @@ SPEC = ModuleSpec(
 SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
 
 
-def alignscore(predictions: Sequence[str], sources: Sequence[str], **options: Any) -> dict:
-    """Functional form: ``alignscore(claims, contexts, mode="nli_sp")``; load options (``model``, ``device``, ...)
-    and compute() options mix; the model comes from the process-wide cache."""
+def alignscore(
+    predictions: Sequence[str], sources: Sequence[str], config: str | None = None, **options: Any
+) -> dict:
+    """Functional form: ``alignscore(claims, contexts, "base", mode="nli_sp")``; load options (``model``,
+    ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
     load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return make_scorer(SPEC, None, **load).score(predictions, sources, **rest)
+    return make_scorer(SPEC, SPEC.check_config(config), **load).score(predictions, sources, **rest)

@@ -24,7 +24,7 @@ from ..core.registry import WEIGHTS, check_source, resolve_weight
 from ..core.runtime import Progress
 from ..core.scorer import Scorer
 from ..core.tokenize import tokenize
-from ..core.validation import examples_at, is_blank
+from ..core.validation import examples_at, is_blank, listed
 from .convert import HEADS, HEADS_FILE, converted_for
 from .options import HEADS as MODE_HEADS
 from .sentences import chunk_context, sent_tokenize
@@ -255,13 +255,13 @@ class AlignScoreScorer(Scorer):
 
     def _warn(self, examples: list[_Example], encoded: list, lengths: list[int]) -> None:
         n = len(examples)
-        for what, words in (("claim", "predictions"), ("context", "sources")):
-            blank = [i for i, e in enumerate(examples) if e.why_nan == what]
+        for what, name in (("claim", "predictions"), ("context", "sources")):
+            blank = [f"{name}[{i}]" for i, e in enumerate(examples) if e.why_nan == what]
             if blank:
                 runtime.warn(
-                    f"alignscore: {words} of {examples_at(blank)} {'is' if len(blank) == 1 else 'are'} blank: no "
-                    f"{what} to align, so {len(blank)} of {n} examples score NaN and are left out of mean_score "
-                    "(the reference crashes on a claim with no sentence)."
+                    f"alignscore: {listed(blank)} {'is' if len(blank) == 1 else 'are'} blank: no {what} to align, "
+                    f"so {len(blank)} of {n} examples score NaN and are left out of mean_score (the reference "
+                    "crashes on a claim with no sentence)."
                 )
         no_sentence = [i for i, e in enumerate(examples) if not e.why_nan and not e.sentences]
         if no_sentence:  # not reached with punkt (a non-blank text has a sentence); kept as the contract
