@@ -25,7 +25,7 @@ FLOORS = [
     {"core"},
     {"modules"},
     {"console", "convert"},
-    {"ctc", "infolm", "unieval", "usr"},
+    {"ctc", "infolm", "unieval", "usr", "alignscore"},
     {
         "records",
         "significance",
