@@ -11,6 +11,7 @@ time; then ``view(chunks, sentences).max(dim=0).values.mean()``.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import torch
@@ -73,3 +74,37 @@ class ReferenceAlignScore:
 
     def score(self, contexts: list[str], claims: list[str], mode: str = "nli_sp") -> list[float]:
         return [self.example(c, h, mode) for c, h in zip(contexts, claims)]
+
+
+def authors_alignscore(source: str | Path):
+    """The authors' ``AlignScore`` class, imported from their checkout ``source`` with only the shims a current
+    stack needs (see tests/alignscore/test_authors_code.py): transformers 5's missing ``AdamW``, pytorch-lightning
+    2's ``load_from_checkpoint`` (built from the checkpoint's hyper_parameters, its ``model`` the instance's, then
+    ``load_state_dict(strict=False)`` as pytorch-lightning 1 did), and spaCy's ``en_core_web_sm`` (None where it is
+    not installed: only the SMART modes read it)."""
+    import spacy
+    import transformers
+
+    if not hasattr(transformers, "AdamW"):
+        transformers.AdamW = torch.optim.AdamW
+    sys.path.insert(0, str(Path(source) / "src"))
+    from alignscore import AlignScore
+    from alignscore.model import BERTAlignModel
+
+    def load_from_checkpoint(self, checkpoint_path, strict=False, **_):
+        saved = torch.load(checkpoint_path, map_location="cpu", weights_only=False)
+        model = type(self)(**{**saved.get("hyper_parameters", {}), "model": self.model})
+        model.load_state_dict(saved["state_dict"], strict=strict)
+        return model
+
+    BERTAlignModel.load_from_checkpoint = load_from_checkpoint
+    load = spacy.load
+
+    def spacy_load(name, *args, **kwargs):
+        try:
+            return load(name, *args, **kwargs)
+        except OSError:
+            return None
+
+    spacy.load = spacy_load
+    return AlignScore

@@ -19,14 +19,11 @@ Without the variable (CI has no GitHub) the tests skip, saying so.
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
-import torch
 
 import nlgmetrics
-from references.alignscore import MODES
+from references.alignscore import MODES, authors_alignscore
 from references.unieval import nltk_sent_tokenize
 from tests.alignscore.conftest import CLAIMS, CONTEXTS
 from tests.helpers import assert_parity
@@ -39,40 +36,10 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def authors_alignscore():
-    """The authors' ``AlignScore`` class, imported from the checkout with the shims above."""
-    import spacy
-    import transformers
-
-    if not hasattr(transformers, "AdamW"):
-        transformers.AdamW = torch.optim.AdamW
-    sys.path.insert(0, str(Path(SOURCE) / "src"))
-    from alignscore import AlignScore
-    from alignscore.model import BERTAlignModel
-
-    def load_from_checkpoint(self, checkpoint_path, strict=False, **_):
-        saved = torch.load(checkpoint_path, map_location="cpu", weights_only=False)
-        model = type(self)(**{**saved.get("hyper_parameters", {}), "model": self.model})
-        model.load_state_dict(saved["state_dict"], strict=strict)
-        return model
-
-    BERTAlignModel.load_from_checkpoint = load_from_checkpoint
-    load = spacy.load
-
-    def spacy_load(name, *args, **kwargs):
-        try:
-            return load(name, *args, **kwargs)
-        except OSError:
-            return None
-
-    spacy.load = spacy_load
-    nltk_sent_tokenize("Punkt files. Written once.")  # nltk.sent_tokenize's punkt_tab, offline
-    return AlignScore
-
-
 @pytest.fixture(scope="module")
 def authors():
-    return authors_alignscore()
+    nltk_sent_tokenize("Punkt files. Written once.")  # nltk.sent_tokenize's punkt_tab, offline
+    return authors_alignscore(SOURCE)
 
 
 @pytest.mark.filterwarnings("ignore")
