@@ -47,7 +47,8 @@ def pairs(n: int) -> tuple[list[str], list[str]]:
 def build(root: Path, texts: list[str]) -> tuple[Path, Path, Path]:
     """(base folder, Lightning checkpoint, converted folder) of a random roberta-large AlignScore."""
     from tokenizers import ByteLevelBPETokenizer
-    from transformers import RobertaConfig, RobertaForMaskedLM, RobertaTokenizer
+    from transformers import RobertaConfig, RobertaModel, RobertaTokenizer
+    from transformers.models.roberta.modeling_roberta import RobertaLMHead
 
     from nlgmetrics.alignscore.convert import convert_checkpoint
 
@@ -60,11 +61,11 @@ def build(root: Path, texts: list[str]) -> tuple[Path, Path, Path]:
     tokenizer = RobertaTokenizer.from_pretrained(str(bpe), model_max_length=512)
     config = RobertaConfig(vocab_size=VOCAB, max_position_embeddings=514, type_vocab_size=1, **LARGE)
     torch.manual_seed(0)
-    mlm = RobertaForMaskedLM(config)
-    mlm.roberta.save_pretrained(base)  # the base folder the Inferencer loads (config, tokenizer, encoder)
+    encoder = RobertaModel(config)  # with its pooler, as the checkpoint's base_model
+    encoder.save_pretrained(base)  # the base folder the Inferencer loads (config, tokenizer, encoder)
     tokenizer.save_pretrained(base)
-    state = {f"base_model.{k}": v for k, v in mlm.roberta.state_dict().items()}
-    state.update({f"mlm_head.{k}": v for k, v in mlm.lm_head.state_dict().items()})
+    state = {f"base_model.{k}": v for k, v in encoder.state_dict().items()}
+    state.update({f"mlm_head.{k}": v for k, v in RobertaLMHead(config).state_dict().items()})
     for name, size in (("bin_layer", 2), ("tri_layer", 3), ("reg_layer", 1)):
         layer = torch.nn.Linear(config.hidden_size, size)
         state.update({f"{name}.{k}": v for k, v in layer.state_dict().items()})
@@ -72,7 +73,7 @@ def build(root: Path, texts: list[str]) -> tuple[Path, Path, Path]:
     torch.save(
         {"state_dict": state, "hyper_parameters": {"model": str(base), "using_pretrained": True}}, checkpoint
     )
-    del mlm, state
+    del encoder, state
     return base, checkpoint, convert_checkpoint(checkpoint, root / "converted", base=str(base))
 
 

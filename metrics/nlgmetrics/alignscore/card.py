@@ -44,6 +44,7 @@ For comparison, CTC scores 81.2 (SummaC) and 72.4 (TRUE) there."""
 
 EXAMPLES = """\
 ```python
+# needs network weights: yzha/AlignScore (AlignScore-large.ckpt, ~1.4 GB) on first use
 import nlgmetrics
 
 alignscore = nlgmetrics.load("alignscore")  # large; first use downloads and converts AlignScore-large.ckpt
@@ -66,6 +67,9 @@ nlgmetrics convert alignscore --checkpoint AlignScore-large.ckpt --output aligns
 ```
 
 ```python
+# needs the folder the command above writes
+import nlgmetrics
+
 alignscore = nlgmetrics.load("alignscore", model="alignscore-large")
 ```
 
