@@ -136,3 +136,19 @@ def test_the_functional_form_for_trainer_combine_and_the_reward(base):
     got = reward(prompts=["p", "p"], completions=CLAIMS[:2], source=CONTEXTS[:2])
     assert got == pytest.approx(want, abs=1e-6)
     assert ready("alignscore").fields["sources"] == "source"
+
+
+def test_the_command_line_lists_scores_and_names_the_weights(tmp_path, capsys):
+    import json
+
+    assert cli.main(["list", "alignscore", "-v"]) == 0
+    listed = capsys.readouterr().out
+    assert "alignscore" in listed and "nli_sp" in listed and "large" in listed
+    assert cli.main(["weights"]) == 0
+    assert "yzha/AlignScore" in capsys.readouterr().out
+    data = tmp_path / "claims.jsonl"
+    data.write_text(json.dumps({"prediction": CLAIMS[1], "source": CONTEXTS[1]}) + "\n")
+    argv = ["score", str(data), "--metric", "alignscore", "--config", "base", "--device", "cpu"]
+    assert cli.main([*argv, "--option", "mode=bin"]) == 0
+    (row,) = [json.loads(line) for line in (tmp_path / "claims.alignscore.jsonl").read_text().splitlines()]
+    assert 0 <= row["alignscore"] <= 1
