@@ -147,7 +147,7 @@ def test_the_command_line_lists_scores_and_names_the_weights(tmp_path, capsys):
     assert cli.main(["weights"]) == 0
     assert "yzha/AlignScore" in capsys.readouterr().out
     data = tmp_path / "claims.jsonl"
-    data.write_text(json.dumps({"prediction": CLAIMS[1], "source": CONTEXTS[1]}) + "\n")
+    data.write_text(json.dumps({"predictions": CLAIMS[1], "sources": CONTEXTS[1]}) + "\n")
     argv = ["score", str(data), "--metric", "alignscore", "--config", "base", "--device", "cpu"]
     assert cli.main([*argv, "--option", "mode=bin"]) == 0
     (row,) = [json.loads(line) for line in (tmp_path / "claims.alignscore.jsonl").read_text().splitlines()]
