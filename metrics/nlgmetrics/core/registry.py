@@ -36,6 +36,7 @@ ROLES = {
     "masked_lm": "masked LM",
     "seq2seq": "seq2seq model",
     "sequence_classifier": "sequence classifier",
+    "lightning_checkpoint": "Lightning checkpoint",
 }
 """What a weight can serve as, with the words error messages use."""
 
@@ -75,6 +76,9 @@ class WeightSpec:
     on the Hub yet: " (``{hint}`` stands for :func:`load_hint`)."""
     release: tuple[str, str] = ()
     """For converted weights: (the original release's name, the folder it is downloaded from)."""
+    cached_file: str = "config.json"
+    """The file whose presence in the Hub cache shows the weight is on this machine (a checkpoint file, for a repo
+    that holds no transformers folder)."""
     awaiting_pin: bool = False
     """A third-party weight registered without network: its Hub commit id could not be looked up, so it loads a
     branch (``pinned`` is False) until someone verifies the commit on the Hub and writes it in its family's

@@ -16,7 +16,7 @@ imports evaluate on first use. Importing this layer wires the family table's wei
 >>> family_of("ctc_relevance"), family_of("usr")
 ('ctc', 'usr')
 >>> families_with("convert")
-('ctc', 'usr')
+('ctc', 'usr', 'alignscore')
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ FAMILIES: dict[str, str] = {
     "unieval": "nlgmetrics.unieval",
     "usr": "nlgmetrics.usr",
     "minicheck": "nlgmetrics.minicheck",
+    "alignscore": "nlgmetrics.alignscore",
 }
 """Family → its package (holding module.py, card.py, weights.py). A family's modules are named after it:
 the family itself (``infolm``) or ``<family>_<aspect>`` (``ctc_consistency``)."""

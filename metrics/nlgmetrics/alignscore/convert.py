@@ -1,0 +1,233 @@
+"""Convert a released AlignScore checkpoint (a pytorch-lightning ``.ckpt``) into a transformers folder.
+
+    nlgmetrics convert alignscore --checkpoint AlignScore-large.ckpt --output out/alignscore-large
+
+The checkpoint holds the state dict of the authors' ``BERTAlignModel``: ``base_model.*`` (the encoder, with its
+pooler), ``mlm_head.*`` (the masked-LM head of its training, which no score reads: dropped), and the three heads
+``bin_layer`` (2 outputs), ``tri_layer`` (3) and ``reg_layer`` (1); its ``hyper_parameters["model"]`` names the
+base model (``roberta-large``), whose config and tokenizer the folder takes unless ``--base`` names others. The
+folder holds the encoder (``config.json``, ``model.safetensors``), the tokenizer, the heads
+(``alignscore_heads.safetensors``) and ``alignscore.json`` (what was converted), and loads with
+``nlgmetrics.load("alignscore", model=FOLDER)``. With the Hub, a registered config's checkpoint is downloaded and
+converted once into the cache on first use (:func:`converted_for`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from ..console import OneLineErrorParser, quiet_downloads
+from ..convert import check_output_folder, error_line, os_error_line, written_folder
+from ..core.hub import from_pretrained, load_tokenizer, quiet_loading
+from ..core.registry import WEIGHTS, WeightSpec
+from ..core.resolve import resolve_weight
+from ..version import __version__
+from .weights import BASES, CHECKPOINT_FILES
+
+METADATA = "alignscore.json"
+"""What a converted folder records of its conversion."""
+HEADS_FILE = "alignscore_heads.safetensors"
+"""The three heads of a converted folder."""
+HEADS = {"bin_layer": 2, "tri_layer": 3, "reg_layer": 1}
+"""The heads of ``BERTAlignModel`` and their outputs."""
+ENCODER_PREFIX = "base_model."
+
+
+def load_checkpoint(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
+    """(state dict, hyper_parameters) of a Lightning checkpoint; a file that is not one is a ValueError."""
+    try:
+        try:
+            saved = torch.load(path, map_location="cpu", weights_only=True)
+        except pickle.UnpicklingError as err:
+            if "weights only load failed" not in str(err).lower():
+                raise
+            # Lightning may pickle other objects beside the tensors (hyper-parameter containers): the file is
+            # the registered, pinned checkpoint or the user's own
+            saved = torch.load(path, map_location="cpu", weights_only=False)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, AttributeError, ModuleNotFoundError) as err:
+        first = (str(err).strip().splitlines() or [""])[0]
+        raise ValueError(
+            f"{path}: not a pytorch-lightning checkpoint ({type(err).__name__}: {first})"
+        ) from None
+    if not isinstance(saved, dict) or not isinstance(saved.get("state_dict"), dict):
+        raise ValueError(f"{path}: not a pytorch-lightning checkpoint (no state_dict)")
+    return saved["state_dict"], dict(saved.get("hyper_parameters") or {})
+
+
+def split_state(state: dict[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
+    """(encoder weights without their prefix, the three heads' weights); the masked-LM head is dropped."""
+    encoder = {k.removeprefix(ENCODER_PREFIX): v for k, v in state.items() if k.startswith(ENCODER_PREFIX)}
+    heads = {k: v for k, v in state.items() if k.split(".")[0] in HEADS}
+    missing = [
+        f"{head}.{part}" for head in HEADS for part in ("weight", "bias") if f"{head}.{part}" not in heads
+    ]
+    if not encoder or missing:
+        what = "no base_model.* weights" if not encoder else f"no {', '.join(missing)}"
+        raise ValueError(f"not an AlignScore checkpoint: {what}")
+    return encoder, heads
+
+
+def base_source(name: str, revision: str | None = None) -> tuple[str, str | None]:
+    """Where the config and tokenizer of base ``name`` load from: a registered base (``roberta-large``) at its
+    registered revision, else ``name`` as a folder or Hub repo."""
+    registered = BASES.get(name, name if name in WEIGHTS else None)
+    if registered is not None and revision is None:
+        weight = resolve_weight(registered, role="encoder", option="--base")
+        return weight.path, weight.revision
+    return name, revision
+
+
+def convert_checkpoint(
+    checkpoint: str | Path, output: str | Path, base: str | None = None, base_revision: str | None = None
+) -> Path:
+    """Write the converted folder of ``checkpoint`` to ``output`` (whole, or not at all); returns it."""
+    from safetensors.torch import save_file
+    from transformers import AutoConfig, AutoModel
+
+    output = check_output_folder(output, [checkpoint], replaces=METADATA)
+    if not Path(checkpoint).is_file():
+        raise ValueError(f"--checkpoint {checkpoint}: no such file")
+    state, hyper = load_checkpoint(checkpoint)
+    encoder_state, heads = split_state(state)
+    named = base or hyper.get("model")
+    if not isinstance(named, str) or not named:
+        raise ValueError(f"{checkpoint}: its hyper_parameters name no base model; give --base NAME_OR_FOLDER")
+    source, revision = base_source(named, base_revision)
+    config = from_pretrained(AutoConfig.from_pretrained, source, revision)
+    tokenizer = load_tokenizer(source, revision)
+    encoder = AutoModel.from_config(config)  # with its pooler: the heads read the pooled output
+    result = encoder.load_state_dict(encoder_state, strict=False)
+    unexpected = [k for k in result.unexpected_keys if not k.endswith("position_ids")]
+    if result.missing_keys or unexpected:
+        keys = (result.missing_keys or unexpected)[:3]
+        how = "missing from the checkpoint" if result.missing_keys else "not in the base model"
+        raise ValueError(
+            f"{checkpoint}: the base {named!r} does not match its weights ({', '.join(keys)} {how})"
+        )
+    with written_folder(output) as folder:
+        encoder.save_pretrained(folder)
+        tokenizer.save_pretrained(folder)
+        save_file({k: v.contiguous().float() for k, v in heads.items()}, str(folder / HEADS_FILE))
+        meta = {"checkpoint": Path(checkpoint).name, "base": named, "nlgmetrics": __version__}
+        (folder / METADATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return output
+
+
+def converted_cache_root() -> Path:
+    """Where first-use conversions of the registered checkpoints go: beside the Hub cache."""
+    from huggingface_hub import constants
+
+    return Path(constants.HF_HUB_CACHE) / "nlgmetrics-converted"
+
+
+def converted_for(spec: WeightSpec) -> str:
+    """The converted folder of registered checkpoint ``spec``: downloaded at its registered revision (or read
+    from the cache) and converted once, keyed on the downloaded file's blob, so a new revision converts again."""
+    from huggingface_hub import hf_hub_download
+
+    filename = CHECKPOINT_FILES[spec.name]
+
+    def download(repo: str, revision: str | None = None, **kwargs: Any) -> str:
+        return hf_hub_download(repo, filename, revision=revision, **kwargs)
+
+    checkpoint = from_pretrained(download, spec.repo_id, spec.revision)
+    blob = os.path.basename(os.path.realpath(checkpoint))
+    folder = converted_cache_root() / spec.name / blob[:16]
+    if not (folder / METADATA).is_file():
+        convert_checkpoint(checkpoint, folder)
+    return str(folder)
+
+
+def save_tiny(spec: WeightSpec, folder: str | Path, seed: int, save_base) -> Path:
+    """A tiny random checkpoint of ``spec``'s layout in ``folder`` (its registered file name), for offline tests
+    (:mod:`nlgmetrics.testing` calls it with its ``save_tiny_model``): the tiny base of ``spec.base`` with the
+    three heads scaled so that scores spread over (0, 1)."""
+    from transformers import AutoConfig, AutoModel, RobertaForMaskedLM
+
+    folder = Path(folder)
+    base = Path(folder) / "_base"
+    save_base(WEIGHTS[BASES[spec.base]], base, seed)
+    config = AutoConfig.from_pretrained(base)
+    config.initializer_range = (
+        0.1  # at 0.02 a tiny random encoder's pooled output hardly depends on its input
+    )
+    torch.manual_seed(seed + zlib.crc32(spec.name.encode()))
+    encoder = AutoModel.from_config(config).eval()
+    size = encoder.config.hidden_size
+    state = {f"{ENCODER_PREFIX}{k}": v for k, v in encoder.state_dict().items()}
+    state.update(
+        {f"mlm_head.{k}": v for k, v in RobertaForMaskedLM(encoder.config).lm_head.state_dict().items()}
+    )
+    pooled = _pooled(encoder, base)
+    mean, spread = pooled.mean(0), pooled - pooled.mean(0)
+    for (
+        head,
+        outputs,
+    ) in HEADS.items():  # logits centred on the tiny encoder's outputs, spread about 1 (reg: 0.5)
+        weight = torch.randn(outputs, size)
+        weight *= (0.5 if head == "reg_layer" else 1.0) / (spread @ weight.T).std(0).clamp_min(1e-12)[:, None]
+        state[f"{head}.weight"] = weight
+        state[f"{head}.bias"] = -weight @ mean + 0.3 * torch.randn(outputs)
+    hyper = {"model": spec.base, "using_pretrained": True}
+    torch.save({"state_dict": state, "hyper_parameters": hyper}, folder / CHECKPOINT_FILES[spec.name])
+    for path in sorted(base.rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    base.rmdir()
+    return folder
+
+
+_TINY_PAIRS = [
+    ("The cat sat on the mat.", "A cat sat."),
+    ("Officials said the bridge would open next spring.", "The bridge opens in spring."),
+    ("The restaurant was terrible: the food was cold.", "The food was warm."),
+    ("Scientists discovered a new species of frog in Peru.", "A frog was found."),
+    ("Heavy rain caused flooding across the region.", "It was sunny all week."),
+    ("She studied medicine at the university.", "She is a doctor in London."),
+]
+
+
+def _pooled(encoder, folder: Path) -> torch.Tensor:
+    """The tiny encoder's pooled outputs of a few pairs (to centre and scale the tiny heads)."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    long = " ".join(a for a, _ in _TINY_PAIRS)
+    pairs = (
+        _TINY_PAIRS
+        + [(long, b) for _, b in _TINY_PAIRS]
+        + [(" ".join([long] * 8), b) for _, b in _TINY_PAIRS]
+    )
+    batch = tokenizer([a for a, _ in pairs], [b for _, b in pairs], padding=True, return_tensors="pt")
+    with torch.no_grad():
+        return encoder(**batch).pooler_output
+
+
+def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert alignscore") -> int:
+    """The command line; every error is one line and exit status 2."""
+    parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n")[0])
+    parser.add_argument("--checkpoint", required=True, help="AlignScore-large.ckpt or AlignScore-base.ckpt")
+    parser.add_argument("--output", required=True, help="the folder to write")
+    parser.add_argument(
+        "--base", help="the base model's folder or Hub repo (config and tokenizer); default: the checkpoint's"
+    )
+    parser.add_argument("--base-revision", default=None)
+    args = parser.parse_args(argv)
+    with quiet_loading(), quiet_downloads(True):
+        try:
+            folder = convert_checkpoint(args.checkpoint, args.output, args.base, args.base_revision)
+        except (ValueError, OSError) as err:
+            return error_line(os_error_line(err) if isinstance(err, OSError) else err)
+    print(f"converted {args.checkpoint} -> {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
