@@ -10,7 +10,7 @@ import pytest
 import nlgmetrics
 from nlgmetrics import cli
 from nlgmetrics.alignscore.convert import HEADS_FILE, METADATA, converted_cache_root
-from nlgmetrics.core import runtime
+from nlgmetrics.core import precision, weight_cache
 from nlgmetrics.core.warnings import NLGMetricsWarning
 from tests.alignscore.conftest import CLAIMS, CONTEXTS
 
@@ -26,7 +26,7 @@ def test_first_use_converts_the_registered_checkpoint_into_the_cache_once(fresh_
     assert (folder / METADATA).is_file() and (folder / HEADS_FILE).is_file()
     assert not any(p.name.startswith("mlm_head") for p in folder.iterdir())
     stamp = (folder / METADATA).stat().st_mtime_ns
-    runtime.clear_cache()
+    weight_cache.clear_cache()
     nlgmetrics.load("alignscore", "base", device="cpu")
     assert (folder / METADATA).stat().st_mtime_ns == stamp  # read, not converted again
 
@@ -116,7 +116,7 @@ def test_int8_is_refused_until_its_drift_is_measured():
         nlgmetrics.load("alignscore", quantize="int8", device="cpu")
 
 
-@pytest.mark.skipif(bool(runtime.cpu_bf16_missing()), reason="this CPU has no bf16 units")
+@pytest.mark.skipif(bool(precision.cpu_bf16_missing()), reason="this CPU has no bf16 units")
 def test_bf16_on_the_cpu_stays_near_float32(base):
     bf16 = nlgmetrics.load("alignscore", "base", device="cpu", dtype="bfloat16")
     want = base.compute(predictions=CLAIMS, sources=CONTEXTS)["scores"]
@@ -125,7 +125,7 @@ def test_bf16_on_the_cpu_stays_near_float32(base):
     assert "dtype:bfloat16" in got["signature"]
 
 
-@pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 def test_the_functional_form_for_trainer_combine_and_the_reward(base):
     from nlgmetrics.alignscore import alignscore
     from nlgmetrics.rewards import ready

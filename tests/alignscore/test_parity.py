@@ -25,7 +25,7 @@ def test_the_examples_make_several_chunks_and_sentences():
     assert max(chunks) >= 4 and sum(n >= 2 for n in chunks) >= 3, chunks
 
 
-@pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 @pytest.mark.parametrize("mode", MODES)
 def test_every_mode_matches_the_reference(pair, mode):
     config, module, reference = pair
@@ -35,7 +35,7 @@ def test_every_mode_matches_the_reference(pair, mode):
     assert max(ours) - min(ours) > 0.1, f"the tiny heads should spread the scores: {ours}"
 
 
-@pytest.mark.filterwarnings("ignore::nlgmetrics.core.runtime.NLGMetricsWarning")
+@pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 def test_a_wrong_chunk_or_sentence_would_show(pair):
     """The chunks of one context score differently, and so do the sentences of one claim: another chunk than the
     best, or another sentence aggregation than the mean, moves the score by far more than 1e-5."""
