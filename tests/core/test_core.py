@@ -10,10 +10,10 @@ from transformers import AutoTokenizer
 
 from nlgmetrics.core import batching
 from nlgmetrics.core.device import default_batch_size, select_device
-from nlgmetrics.core.hub import special_token_layout
 from nlgmetrics.core.precision import resolve_dtype
 from nlgmetrics.core.registry import WEIGHTS
 from nlgmetrics.core.runtime import Runtime
+from nlgmetrics.core.tokenize import special_token_layout
 from nlgmetrics.ctc import harmonic_mean
 from nlgmetrics.ctc.aligners.base import aggregate, parse_custom_aligner
 from nlgmetrics.ctc.aligners.embedding import EmbeddingAligner

@@ -12,7 +12,7 @@ from nlgmetrics.core import progress
 from nlgmetrics.core.runtime import Runtime
 from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.ctc import CTCScorer, aspect_spec
-from nlgmetrics.ctc.aligners import load_aligner
+from nlgmetrics.ctc.aligners import ALIGNERS
 from nlgmetrics.ctc.aligners.base import parse_custom_aligner
 from references.examples import DIALOG, LONG_DOC, STYLE_TRANSFER, SUMMARIZATION
 from tests.helpers import RecordingBar
@@ -74,7 +74,8 @@ def test_progress_counts_blank_examples_and_stays_silent_unless_asked(bars, caps
 
 
 def test_an_aligner_reports_pairs_to_a_callback(minilm_dir):
-    aligner = load_aligner(parse_custom_aligner(f"E:{minilm_dir}"), Runtime.resolve(batch_size=8))
+    source = parse_custom_aligner(f"E:{minilm_dir}")
+    aligner = ALIGNERS[source.kind].load(source, Runtime.resolve(batch_size=8))
     reports: list[float] = []
     pairs = [(f"claim {i}", f"document {i % 7}") for i in range(100)] + [("", "x")]
     aligner.align(pairs, aggregation="mean", remove_stopwords=False, progress=reports.append)

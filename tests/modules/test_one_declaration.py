@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 import nlgmetrics
-from nlgmetrics.core import hub
+from nlgmetrics.core import tokenize
 from nlgmetrics.modules import SPECS
 from nlgmetrics.modules.spec import ModuleSpec
 from references.examples import examples
@@ -76,7 +76,7 @@ def test_check_call_checks_options_before_any_model_loads():
 
 def test_the_aligner_keeps_its_special_token_layout_from_load(monkeypatch):
     metric = nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu")
-    calls = counting(monkeypatch, hub, ["special_token_layout"])
+    calls = counting(monkeypatch, tokenize, ["special_token_layout"])
     metric.compute(predictions=["The cat sat."], sources=["A cat sat on the mat."])
     assert calls == {}
 

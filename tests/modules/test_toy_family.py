@@ -127,7 +127,9 @@ def test_a_family_with_a_convert_py_gets_the_convert_command(toy_family, capsys)
     assert families_with("convert") == (*before, "toy")
     assert main(["convert", "toy", "--in", "x"]) == 0
     assert capsys.readouterr().out == "nlgmetrics convert toy got ['--in', 'x']\n"
-    assert main(["convert", "--help"]) == 0 and "{" + ",".join((*before, "toy")) + "}" in capsys.readouterr().out
+    assert (
+        main(["convert", "--help"]) == 0 and "{" + ",".join((*before, "toy")) + "}" in capsys.readouterr().out
+    )
 
 
 def test_the_toy_family_is_registered_for_evaluate_load(toy_family):

@@ -16,13 +16,12 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from .registry import how_to_get, weight_for_repo
 from .resolve import check_source
-from .tokenize import tokenize
 
 T = TypeVar("T")
 
@@ -303,16 +302,6 @@ def check_head(model, loading_info: dict, source: str, head: str) -> None:
         )
 
 
-def special_token_layout(tokenizer) -> tuple[int, int]:
-    """How many special tokens the tokenizer puts before and after a text's tokens."""
-    full = tokenize(tokenizer, "hello world")["input_ids"]
-    bare = tokenize(tokenizer, "hello world", add_special_tokens=False)["input_ids"]
-    for start in range(len(full) - len(bare) + 1):
-        if full[start : start + len(bare)] == bare:
-            return start, len(full) - start - len(bare)
-    raise ValueError(f"cannot locate the text tokens among the special tokens of {type(tokenizer).__name__}")
-
-
 def model_window(tokenizer, config) -> int:
     """Longest input in tokens, special tokens included (512 for BERT and RoBERTa)."""
     limit = getattr(config, "max_position_embeddings", None) or 512
@@ -320,19 +309,3 @@ def model_window(tokenizer, config) -> int:
         limit -= (config.pad_token_id or 0) + 1
     window = tokenizer.model_max_length
     return limit if window is None or window > 1_000_000 else min(window, limit)
-
-
-def encode_within_window(
-    tokenizer, texts: Sequence[str], window: int, n_suffix: int | None = None
-) -> list[tuple[list[int], bool]]:
-    """(token ids with special tokens, was it cut) per text, cut to ``window`` as the tokenizer's truncation
-    does; ``n_suffix``: the special tokens after a text (a wrapper reads :func:`special_token_layout` once, at load)."""
-    if n_suffix is None:
-        n_suffix = special_token_layout(tokenizer)[1]
-    out = []
-    for ids in tokenize(tokenizer, list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
-        cut = len(ids) > window
-        if cut:
-            ids = ids[: window - n_suffix] + ids[len(ids) - n_suffix :]
-        out.append((ids, cut))
-    return out

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 import torch
 
 from .batching import batches_of, halving_on_oom
-from .hub import encode_within_window, load_model, load_tokenizer, model_window
+from .hub import load_model, load_tokenizer, model_window
 from .model import ModelWrapper
+from .tokenize import encode_within_window
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -15,6 +15,7 @@ import functools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from .modes import refuse_undeclared
@@ -174,7 +175,7 @@ class Scorer(ABC):
         if not data["predictions"]:
             result = self.empty_result(**options)
         else:
-            with tf32_matmuls(self.tf32):
+            with tf32_matmuls(True) if self.tf32 else nullcontext():  # on the CPU: no TF32 to switch
                 result = self._score(data, options)
         result.setdefault("higher_is_better", self.spec.higher_is_better)
         result["signature"] = self.signature

@@ -6,6 +6,8 @@ threads encoding with different settings corrupt each other's encodings (or fail
 ``Already borrowed`` / ``Truncation error``). Every family therefore calls :func:`tokenize`, which
 runs the call on this thread's own copy of the tokenizer: the same code with the same arguments
 (the encodings are identical), and the loaded tokenizer itself is only read (decode, vocabulary).
+The window rules live here too: :func:`special_token_layout` (read once, at load) and
+:func:`encode_within_window` (a text cut to the model's window as the tokenizer's truncation cuts it).
 
 >>> from tokenizers import Tokenizer, models, pre_tokenizers
 >>> from transformers import PreTrainedTokenizerFast
@@ -23,6 +25,7 @@ from __future__ import annotations
 import copy
 import threading
 import weakref
+from collections.abc import Sequence
 from typing import Any
 
 _LOCAL = threading.local()
@@ -45,3 +48,29 @@ def tokenize(tokenizer: Any, *args: Any, **kwargs: Any) -> Any:
     """``tokenizer(*args, **kwargs)`` on this thread's own copy: truncation, padding, strides and offsets
     per call, without touching the shared tokenizer."""
     return thread_tokenizer(tokenizer)(*args, **kwargs)
+
+
+def special_token_layout(tokenizer) -> tuple[int, int]:
+    """How many special tokens the tokenizer puts before and after a text's tokens."""
+    full = tokenize(tokenizer, "hello world")["input_ids"]
+    bare = tokenize(tokenizer, "hello world", add_special_tokens=False)["input_ids"]
+    for start in range(len(full) - len(bare) + 1):
+        if full[start : start + len(bare)] == bare:
+            return start, len(full) - start - len(bare)
+    raise ValueError(f"cannot locate the text tokens among the special tokens of {type(tokenizer).__name__}")
+
+
+def encode_within_window(
+    tokenizer, texts: Sequence[str], window: int, n_suffix: int | None = None
+) -> list[tuple[list[int], bool]]:
+    """(token ids with special tokens, was it cut) per text, cut to ``window`` as the tokenizer's truncation
+    does; ``n_suffix``: the special tokens after a text (a wrapper reads :func:`special_token_layout` once, at load)."""
+    if n_suffix is None:
+        n_suffix = special_token_layout(tokenizer)[1]
+    out = []
+    for ids in tokenize(tokenizer, list(texts), add_special_tokens=True, verbose=False)["input_ids"]:
+        cut = len(ids) > window
+        if cut:
+            ids = ids[: window - n_suffix] + ids[len(ids) - n_suffix :]
+        out.append((ids, cut))
+    return out

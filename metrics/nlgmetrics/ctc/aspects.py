@@ -47,29 +47,13 @@ class Align:
     ``a`` and ``b`` name input fields; ``a="references"`` aligns each reference in turn, and
     ``b="contexts+sources"`` is the fact and the history joined (:data:`CONTEXT_AND_SOURCE`).
 
-    >>> Align("doc_to_summ", "predictions", "sources").pairs({"predictions": ["y"], "sources": ["x"]}, 0)
-    [('predictions→sources', 'y', 'x')]
-    >>> Align("summ_to_ref", "references", "predictions").pairs({"predictions": ["y"], "references": [["r", "s"]]}, 0)
-    [('references[0]→predictions', 'r', 'y'), ('references[1]→predictions', 's', 'y')]
+    Its pairs of texts, per example, are the scorer's (:func:`nlgmetrics.ctc.scorer.alignment_pairs`): this
+    file declares, it runs nothing.
     """
 
     direction: str
     a: str
     b: str
-
-    def pairs(self, data: Mapping[str, list], i: int) -> list[tuple[str, str, str]]:
-        """(label, a, b) of example ``i``: the label names the result's entry (``details`` key)."""
-
-        def text(field: str) -> str:
-            if field == CONTEXT_AND_SOURCE:
-                return ENGAGINGNESS_JOIN.join([data["contexts"][i].strip(), data["sources"][i].strip()])
-            return data[field][i]
-
-        if self.a == "references":
-            return [
-                (f"references[{k}]→{self.b}", r, text(self.b)) for k, r in enumerate(data["references"][i])
-            ]
-        return [(f"{self.a}→{self.b}", text(self.a), text(self.b))]
 
 
 @dataclass(frozen=True)

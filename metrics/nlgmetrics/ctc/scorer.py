@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -39,7 +40,7 @@ from ..core.scorer import Scorer
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
 from ..modules.spec import ModuleSpec
-from .aligners import load_aligner
+from .aligners import ALIGNERS
 from .aligners.base import (
     NAN_ALIGNMENT,
     Aligner,
@@ -48,7 +49,7 @@ from .aligners.base import (
     parse_custom_aligner,
     source_of,
 )
-from .aspects import Aspect, aspect_named
+from .aspects import CONTEXT_AND_SOURCE, ENGAGINGNESS_JOIN, Align, Aspect, aspect_named
 from .variants import CTC_VARIANTS
 
 if TYPE_CHECKING:
@@ -99,13 +100,35 @@ class _Job:
     b: str
 
 
+def alignment_pairs(align: Align, data: Mapping[str, list], i: int) -> list[tuple[str, str, str]]:
+    """(label, a, b) of example ``i`` for the alignment ``align``: the label names the result's entry
+    (``details`` key).
+
+    >>> to_sources = Align("doc_to_summ", "predictions", "sources")
+    >>> alignment_pairs(to_sources, {"predictions": ["y"], "sources": ["x"]}, 0)
+    [('predictions→sources', 'y', 'x')]
+    >>> to_references = Align("summ_to_ref", "references", "predictions")
+    >>> alignment_pairs(to_references, {"predictions": ["y"], "references": [["r", "s"]]}, 0)
+    [('references[0]→predictions', 'r', 'y'), ('references[1]→predictions', 's', 'y')]
+    """
+
+    def text(field: str) -> str:
+        if field == CONTEXT_AND_SOURCE:
+            return ENGAGINGNESS_JOIN.join([data["contexts"][i].strip(), data["sources"][i].strip()])
+        return data[field][i]
+
+    if align.a == "references":
+        return [(f"references[{k}]→{align.b}", r, text(align.b)) for k, r in enumerate(data["references"][i])]
+    return [(f"{align.a}→{align.b}", text(align.a), text(align.b))]
+
+
 def _jobs(aspect: Aspect, data: dict[str, list]) -> list[_Job]:
     """Every alignment of every example, in example order, as the aspect declares them."""
     return [
         _Job(align.direction, label, i, a, b)
         for i in range(len(data["predictions"]))
         for align in aspect.alignments
-        for label, a, b in align.pairs(data, i)
+        for label, a, b in alignment_pairs(align, data, i)
     ]
 
 
@@ -157,7 +180,7 @@ class CTCScorer(Scorer):
             self.sources[direction] = source
             if source not in self.aligners:
                 with naming_option(option):
-                    self.aligners[source] = load_aligner(source, self.runtime)
+                    self.aligners[source] = ALIGNERS[source.kind].load(source, self.runtime)
 
     def __repr__(self) -> str:
         return f"CTCScorer(aspect={self.aspect.name!r}, aligner={self.choice.name!r})"

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from ...core.runtime import Runtime
 from .base import Aligner, AlignerSource, Alignment
 from .discriminative import DiscriminativeAligner
 from .embedding import EmbeddingAligner
@@ -18,14 +17,8 @@ ALIGNERS: dict[str, type[Aligner]] = {
     "D": DiscriminativeAligner,
     "R": RegressionAligner,
 }
-"""Aligner kind → class, as COMET's ``str2model``."""
-
-
-def load_aligner(source: AlignerSource, run: Runtime) -> Aligner:
-    """Build the aligner for ``source`` on ``run`` (its weights come from the process-wide cache)."""
-    if source.kind not in ALIGNERS:
-        raise ValueError(f"unknown aligner kind {source.kind!r}; choose one of {', '.join(ALIGNERS)}")
-    return ALIGNERS[source.kind].load(source, run)
+"""Aligner kind → class, as COMET's ``str2model`` (the kinds are checked where an aligner is named:
+:func:`~.base.parse_custom_aligner` and the variants table): ``ALIGNERS[source.kind].load(source, run)``."""
 
 
 __all__ = [
@@ -36,5 +29,4 @@ __all__ = [
     "DiscriminativeAligner",
     "EmbeddingAligner",
     "RegressionAligner",
-    "load_aligner",
 ]

@@ -19,8 +19,8 @@ import torch
 from transformers import AutoModel, GPT2Tokenizer, RobertaTokenizer
 
 from ...core.batching import forward_in_batches, to_device
-from ...core.hub import encode_within_window, load_model, load_tokenizer, model_window, special_token_layout
-from ...core.tokenize import tokenize
+from ...core.hub import load_model, load_tokenizer, model_window
+from ...core.tokenize import encode_within_window, special_token_layout, tokenize
 from .base import (
     NAN_ALIGNMENT,
     Aligner,
