@@ -14,7 +14,8 @@ if "NLTK_DATA" not in os.environ and _SHARED_NLTK.is_dir():
     os.environ["NLTK_DATA"] = str(_SHARED_NLTK)
 
 RESULTS = Path(__file__).parent / "results"
-"""Where every benchmark writes its ``<name>.json`` and ``<name>.md`` (``python -m benchmarks.docs`` reads them)."""
+"""Where every benchmark writes its ``<name>.json`` and ``<name>.md`` (``python -m benchmarks.docs`` reads
+them)."""
 
 
 def write_results(stem: str, report: object, text: str, folder: Path = RESULTS) -> None:

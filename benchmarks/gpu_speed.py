@@ -1,4 +1,5 @@
-"""GPU speed of every metric: ours in fp32, fp32 + TF32 and bf16, the references, the bare forward, the FLOP limit.
+"""GPU speed of every metric: ours in fp32, fp32 + TF32 and bf16, the references, the bare forward, the FLOP
+limit.
 
     python -m benchmarks.gpu_speed                            # on a CUDA machine: results/gpu_speed.{json,md}
     python -m benchmarks.gpu_speed --peak-tflops 989          # another GPU's dense peak (TFLOP/s)

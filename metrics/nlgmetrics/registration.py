@@ -102,8 +102,9 @@ def metrics_folder() -> Path:
 
 def modules_cache_from_environment() -> Path:
     """evaluate's ``HF_MODULES_CACHE`` as its config reads the environment (``$HF_MODULES_CACHE``, else
-    ``$HF_HOME/modules``, else ``$XDG_CACHE_HOME/huggingface/modules``, else ``~/.cache/huggingface/modules``):
-    ``nlgmetrics register`` never imports evaluate, which takes seconds (it imports transformers' pipelines)."""
+    ``$HF_HOME/modules``, else ``$XDG_CACHE_HOME/huggingface/modules``, else
+    ``~/.cache/huggingface/modules``): ``nlgmetrics register`` never imports evaluate, which takes seconds (it
+    imports transformers' pipelines)."""
     cache_home = os.getenv("XDG_CACHE_HOME", "~/.cache")
     hf_home = os.path.expanduser(os.getenv("HF_HOME", os.path.join(cache_home, "huggingface")))
     return Path(os.getenv("HF_MODULES_CACHE", os.path.join(hf_home, "modules")))
@@ -113,7 +114,8 @@ def modules_cache_from_environment() -> Path:
 class Change:
     module: str
     action: str
-    """``registered``, ``already registered``, ``replaced <old versions>``, ``removed`` or ``not registered``."""
+    """``registered``, ``already registered``, ``replaced <old versions>``, ``removed`` or
+``not registered``."""
     path: Path
 
     def __str__(self) -> str:

@@ -1,6 +1,6 @@
-"""Issue 41 §5: a module class's docstring is kept as written in its family's metric.py (nothing replaces it at
-run time); ``python -m nlgmetrics.cards`` writes it from the declaration and ``--check`` names a stale file;
-evaluate's MetricInfo still carries the description and the compute() documentation."""
+"""Issue 41 §5: a module class's docstring is kept as written in its family's metric.py (nothing replaces it
+at run time); ``python -m nlgmetrics.cards`` writes it from the declaration and ``--check`` names a stale
+file; evaluate's MetricInfo still carries the description and the compute() documentation."""
 
 from __future__ import annotations
 

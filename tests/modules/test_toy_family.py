@@ -69,7 +69,8 @@ def test_the_toy_family_loads_and_scores(toy_family):
 
 
 def test_the_toy_family_refuses_int8_in_one_line_without_declaring_it(toy_family):
-    """Issue 41 §2: int8 is opt-in; the toy family declares no precision, so core refuses it for the family."""
+    """Issue 41 §2: int8 is opt-in; the toy family declares no precision, so core refuses it for the
+    family."""
     with pytest.raises(ValueError) as caught:
         nlgmetrics.load(toy_family, device="cpu", quantize="int8")
     message = str(caught.value)

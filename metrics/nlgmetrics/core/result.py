@@ -32,7 +32,8 @@ def mean_of(values: Iterable[float]) -> float:
 
 
 def mean_key(name: str) -> str:
-    """The key of a per-example list's mean in a result: ``scores`` → ``mean_score``, ``mlm`` → ``mean_mlm``."""
+    """The key of a per-example list's mean in a result: ``scores`` → ``mean_score``, ``mlm`` →
+    ``mean_mlm``."""
     return "mean_score" if name == "scores" else f"mean_{name}"
 
 

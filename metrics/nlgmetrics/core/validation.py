@@ -158,7 +158,8 @@ def check_references(
             raise ValueError(f"{field}[{i}] is None; give a string or a list of strings")
         if isinstance(refs, _BYTES):
             raise ValueError(
-                f"{field}[{i}] must be a string or a list of strings, got {type(refs).__name__}; {_DECODE_HINT}"
+                f"{field}[{i}] must be a string or a list of strings, got {type(refs).__name__}; "
+                f"{_DECODE_HINT}"
             )
         listed = as_list(refs)
         if listed is None:

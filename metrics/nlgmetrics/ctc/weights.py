@@ -74,7 +74,8 @@ ENCODERS = [
         notes="Not in the CTC paper: our embedded offline default. Last layer of 6.",
     ),
 ]
-"""The E aligners' encoders besides ``bert-base-uncased`` (InfoLM's masked LM, registered in infolm/weights.py)."""
+"""The E aligners' encoders besides ``bert-base-uncased`` (InfoLM's masked LM, registered in
+infolm/weights.py)."""
 
 
 def ctc_weight_name(variant: str, direction: str) -> str:

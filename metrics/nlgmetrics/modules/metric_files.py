@@ -123,7 +123,8 @@ def stale_classes(path: Path) -> list[str]:
 
 
 def _literal(text: str, indent: str) -> list[str]:
-    """``text`` as a docstring's lines at ``indent``: raw when it holds a backslash, so it reads back as is."""
+    """``text`` as a docstring's lines at ``indent``: raw when it holds a backslash, so it reads back as
+    is."""
     if '"""' in text:
         raise ValueError(f'a module docstring cannot hold """: {text[:80]!r}')
     lines, raw = text.splitlines(), "r" if "\\" in text else ""

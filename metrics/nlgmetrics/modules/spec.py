@@ -48,7 +48,8 @@ EVALUATE_OPTIONS = (
 def direction_text(
     higher_is_better: bool | None, unknown: str = "direction: higher_is_better in the output"
 ) -> str:
-    """``higher is better``, ``lower is better``, or ``unknown`` where the options decide (InfoLM's measure)."""
+    """``higher is better``, ``lower is better``, or ``unknown`` where the options decide (InfoLM's
+    measure)."""
     if higher_is_better is None:
         return unknown
     return "higher is better" if higher_is_better else "lower is better"
@@ -133,7 +134,8 @@ class ModuleSpec:
         if unknown:
             raise ValueError(
                 f"{label} has no option {', '.join(unknown)}; load options: "
-                f"{', '.join(sorted(load - set(EVALUATE_OPTIONS)))}; compute options: {', '.join(sorted(compute))}"
+                f"{', '.join(sorted(load - set(EVALUATE_OPTIONS)))}; compute options: "
+                f"{', '.join(sorted(compute))}"
             )
         load_options = {k: v for k, v in options.items() if k in load}
         given = {k: v for k, v in options.items() if k in compute}
@@ -289,11 +291,12 @@ class ModuleSpec:
         return self.scorer(self, config, **load_options)
 
     def weights_of(self, config: str) -> list | None:
-        """The registered weights (``WeightSpec``) config ``config`` loads, or None when the module does not say.
+        """The registered weights (``WeightSpec``) config ``config`` loads, or None when the module does not
+        say.
 
-        >>> from nlgmetrics.modules import SPECS
-        >>> [w.repo_id for w in SPECS["infolm"].weights_of("bert-base-uncased")]
-        ['google-bert/bert-base-uncased']
+                >>> from nlgmetrics.modules import SPECS
+                >>> [w.repo_id for w in SPECS["infolm"].weights_of("bert-base-uncased")]
+                ['google-bert/bert-base-uncased']
         """
         if self.config_weights is not None:
             return list(self.config_weights(self, config))

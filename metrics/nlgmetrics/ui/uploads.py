@@ -56,7 +56,8 @@ def records_to_fields(
     if len(records) > limits.max_examples:
         raise ValueError(
             f"{len(records)} examples given; this Space scores at most {limits.max_examples} per request "
-            "(split the file, or score it on your own machine with the nlgmetrics package: nlgmetrics score FILE)"
+            "(split the file, or score it on your own machine with the nlgmetrics package: nlgmetrics "
+            "score FILE)"
         )
     for index, record in enumerate(records):
         if not isinstance(record, dict):

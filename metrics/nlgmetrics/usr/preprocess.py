@@ -65,7 +65,8 @@ def normalise(text: str) -> str:
 
 
 def last_utterance(history: str) -> str:
-    """The last non-blank line of ``history``; in Topical-Chat's ``a _eos b _eos`` style, its last utterance."""
+    """The last non-blank line of ``history``; in Topical-Chat's ``a _eos b _eos`` style, its last
+    utterance."""
     lines = [line for line in history.split("\n") if line.strip()]
     if not lines:
         return ""

@@ -66,7 +66,8 @@ class Merger:
         score: Callable[[dict[str, list]], dict],
         turn: Callable[[], AbstractContextManager],
     ) -> dict:
-        """``score(fields)``'s result for this request, computed with the other waiting requests of ``key``."""
+        """``score(fields)``'s result for this request, computed with the other waiting requests of
+        ``key``."""
         request = _Request(fields, len(fields["predictions"]))
         with self._lock:
             self._pending.setdefault(key, []).append(request)
