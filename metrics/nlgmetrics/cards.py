@@ -283,18 +283,18 @@ def direction_and_range(spec: ModuleSpec) -> str:
     )
 
 
-_PRECISION_BOUND = """The tests bound what bf16 can change from its format alone: every model body's hidden states stay
-within the probabilistic rounding bound of bf16's 2^-8 unit roundoff at that depth, on every CPU's kernels{more}.
-`allow_tf32=True` at load runs float32 matmuls on CUDA in TF32 (about 1e-3 relative per product) while the
-module scores, and the signature then says `|matmul:tf32`; elsewhere it does nothing but warn. GPU figures
-for bf16 and TF32 are pending (`benchmarks/gpu_speed.py` on a GPU machine)."""
+_PRECISION_BOUND = """The tests bound what bf16 can change from its format alone: every model body's hidden
+states stay within the probabilistic rounding bound of bf16's 2^-8 unit roundoff at that depth, on every CPU's
+kernels{more}. `allow_tf32=True` at load runs float32 matmuls on CUDA in TF32 (about 1e-3 relative per
+product) while the module scores, and the signature then says `|matmul:tf32`; elsewhere it does nothing but
+warn. GPU figures for bf16 and TF32 are pending (`benchmarks/gpu_speed.py` on a GPU machine)."""
 
-_CPU_MODES = """**On the CPU.** `dtype="bfloat16"` runs where the CPU has bf16 units (AVX512-BF16 or AMX, with torch's
-AVX512 kernels; elsewhere it is refused in one line: without bf16 units it is emulated, slower than float32).
-`quantize="int8"` runs the Linear layers of the transformer blocks in dynamic int8: each token's inputs and
-each output channel's weights on their own int8 scale, exact integer products, float32 between the layers
-(embeddings and heads stay float32); a token's numbers never depend on the other texts of its batch, and
-each layer's error stays within its two rounding steps (tested). {int8} The signature says which mode ran:
+_CPU_MODES = """**On the CPU.** `dtype="bfloat16"` runs where the CPU has bf16 units (AVX512-BF16 or AMX, with
+torch's AVX512 kernels; elsewhere it is refused in one line: without bf16 units it is emulated, slower than
+float32). `quantize="int8"` runs the Linear layers of the transformer blocks in dynamic int8: each token's
+inputs and each output channel's weights on their own int8 scale, exact integer products, float32 between the
+layers (embeddings and heads stay float32); a token's numbers never depend on the other texts of its batch,
+and each layer's error stays within its two rounding steps (tested). {int8} The signature says which mode ran:
 `|dtype:bfloat16|device:cpu` or `|dtype:float32|quantize:int8|device:cpu`. {measured}Rank systems in one mode
 and report float32 numbers in papers."""
 
@@ -376,7 +376,8 @@ def precision_section(spec: ModuleSpec, notes: CardNotes) -> str:
     )
     return f"""## Precision
 
-`float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators, and CPUs with bf16 units) moved {measured}.
+`float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators, and CPUs with bf16
+units) moved {measured}.
 {bound}
 
 {cpu}"""

@@ -7,7 +7,8 @@ line's ``--column FIELD=COLUMN`` and the Space's column choice after an upload b
 >>> gather_columns([{"text": "a"}], ["predictions"], {})
 Traceback (most recent call last):
 ...
-nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: text; use --column predictions=NAME)
+nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: text;
+use --column predictions=NAME)
 >>> parse_column_items(["predictions=summary"], ["predictions", "sources"], "ctc_consistency")
 {'predictions': 'summary'}
 >>> unused_columns([{"id": 1, "summary": "a", "doc": "b"}, {"judge": 2}], ["predictions", "sources"],

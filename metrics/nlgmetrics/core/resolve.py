@@ -4,7 +4,8 @@ repo id or a local folder (:func:`resolve_weight`), and the checks of a folder b
 >>> resolve_weight("./no-such-folder", role="masked_lm")
 Traceback (most recent call last):
 ...
-ValueError: model: the folder './no-such-folder' does not exist (relative to ...); give an existing local folder or a Hub repo id such as 'org/name'
+ValueError: model: the folder './no-such-folder' does not exist (relative to ...); give an existing local
+folder or a Hub repo id such as 'org/name'
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ ValueError: predictions[1] cannot be encoded as UTF-8: '\\ud800' at character 0 
 >>> check_references([b"abc"])
 Traceback (most recent call last):
 ...
-ValueError: references[0] must be a string or a list of strings, got bytes; decode it first (e.g. .decode("utf-8"))
+ValueError: references[0] must be a string or a list of strings, got bytes; decode it first (e.g.
+.decode("utf-8"))
 >>> is_blank("\\u200b\\ufeff\\x00 \\n"), is_blank(" a ")
 (True, False)
 

@@ -81,7 +81,10 @@ def default_why(aspect: str) -> str:
     and how to select it.
 
     >>> print(default_why("groundedness"))  # doctest: +ELLIPSIS
-    The best configuration ... The paper found `R-topical_chat` best (...); select it with `evaluate.load("ctc_groundedness", "R-topical_chat")` once its weights are published, or convert the authors' checkpoint meanwhile (`docs/weights.md`). It becomes the default when the trained aligners are on the Hub.
+    The best configuration ... The paper found `R-topical_chat` best (...); select it with
+    `evaluate.load("ctc_groundedness", "R-topical_chat")` once its weights are published, or convert the
+    authors' checkpoint meanwhile (`docs/weights.md`). It becomes the default when the trained aligners are on
+    the Hub.
     """
     best = ASPECTS[aspect].paper_variant
     if best == ASPECTS[aspect].default_variant:
@@ -89,7 +92,8 @@ def default_why(aspect: str) -> str:
     return (
         f"{DEFAULT_WHY[aspect]} The paper found `{best}` best ({PAPER_BEST[aspect]}); select it with "
         f'`evaluate.load("ctc_{aspect}", "{best}")` once its weights are published, or convert the authors\' '
-        "checkpoint meanwhile (`docs/weights.md`). It becomes the default when the trained aligners are on the Hub."
+        "checkpoint meanwhile (`docs/weights.md`). It becomes the default when the trained aligners are "
+        "on the Hub."
     )
 
 

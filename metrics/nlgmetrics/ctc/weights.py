@@ -8,7 +8,10 @@ authors' trained D and R aligners (converted by ``nlgmetrics convert ctc``), wit
 >>> load_hint(WEIGHTS["ctc-D-xsum-doc_to_summ"]), load_hint(WEIGHTS["ctc-D-xsum-doc_to_summ"], "cli")
 ("aligner='D:./ctc-D-xsum-doc_to_summ'", '--aligner D:./ctc-D-xsum-doc_to_summ')
 >>> print(how_to_get(WEIGHTS["ctc-D-xsum-doc_to_summ"]))  # doctest: +ELLIPSIS
-not published on the Hub yet: convert the original checkpoint (from https://drive...) with `nlgmetrics convert ctc --checkpoint D-xsum/doc_to_summ.ckpt --variant D-xsum ... --output ./ctc-D-xsum-doc_to_summ`, then load with aligner='D:./ctc-D-xsum-doc_to_summ'; or use an embedding config: E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli (from the Hub)
+not published on the Hub yet: convert the original checkpoint (from https://drive...) with `nlgmetrics convert
+ctc --checkpoint D-xsum/doc_to_summ.ckpt --variant D-xsum ... --output ./ctc-D-xsum-doc_to_summ`, then load
+with aligner='D:./ctc-D-xsum-doc_to_summ'; or use an embedding config: E-minilm (embedded, offline), E-bert,
+E-roberta, E-roberta-mnli (from the Hub)
 """
 
 from __future__ import annotations

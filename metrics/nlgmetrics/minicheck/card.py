@@ -29,7 +29,7 @@ it beforehand and aggregating as you need).
 
 Bespoke-MiniCheck-7B (the authors' strongest model) is out of scope: it is a 7B causal LLM served through
 vLLM (GPU, Linux) with its own prompt, claim splitting and min-over-sentences aggregation, not one of these
-classifiers; it would be a family of its own."""
+classifiers; it would be a family of its own."""  # noqa: E501 (a markdown table's rows)
 
 FIELDS = {
     "predictions": "(`list[str]`): the claims to check, one per example (a sentence or a whole response).",

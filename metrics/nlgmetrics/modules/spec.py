@@ -9,7 +9,8 @@ widgets, the card builder and the Space read it without loading torch or evaluat
 >>> SPECS["infolm"].check_load_options({"devic": "cpu"})
 Traceback (most recent call last):
 ...
-TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize (...)
+TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size,
+max_batch_tokens, allow_tf32, quantize (...)
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ Uploads are read by :mod:`nlgmetrics.records`, exactly as the command line reads
 >>> records_to_fields(["predictions"], [{"prediction": "x"}], limits)
 Traceback (most recent call last):
 ...
-nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: prediction; the inputs are predictions)
+nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns:
+prediction; the inputs are predictions)
 >>> records_to_fields(["predictions"], [{"predictions": "x" * 21}], limits)
 Traceback (most recent call last):
 ...

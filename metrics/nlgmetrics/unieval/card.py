@@ -21,7 +21,7 @@ The config is the task:
 | `data2text` | `unieval-sum` (UniEval has no data2text evaluator) | naturalness (prediction), informativeness (prediction, reference) | predictions, references |
 | `fact` | `unieval-fact` → `MingZhong/unieval-fact` | consistency* (prediction, source) | predictions, sources |
 
-\\* per sentence, mean; \\*\\* per sentence, sum."""
+\\* per sentence, mean; \\*\\* per sentence, sum."""  # noqa: E501 (a markdown table's rows)
 
 HOW_TO_USE = """A dimension can be computed alone, and then only its fields are needed:
 `metric.compute(predictions=[...], dimensions=["fluency"])`. A chosen dimension whose field is missing is

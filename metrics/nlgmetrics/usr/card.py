@@ -32,7 +32,7 @@ This module reproduces the released code (`examples/dstc9_eval.py`, `run_lm_fine
 4. **USR**: `3.597475447630256 + Σ coef · z` over the features `[mlm, mlm, dr_c, dr_c, dr_f]`, each
    z-normalised with the released constants (MLM −1.0123 ± 0.3905, DR-c 0.8605 ± 0.3026, DR-f
    0.8472 ± 0.2799), coefficients `[0.6601, 0.4035, 0.5133, 0.9605, 0.3564]` decoded from `regr.pkl`.
-   Not clipped."""
+   Not clipped."""  # noqa: E501 (a markdown table's rows)
 
 HOW_TO_USE = """The three roberta-base models (~1.5 GB) are downloaded on first use. They are the authors'
 released checkpoints, converted to standard transformers folders by `nlgmetrics convert usr` and published as

@@ -52,7 +52,8 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
     """The three registered weights a config loads (for user interfaces that check availability).
 
     >>> [w.repo_id for w in config_weights(None, "topical_chat")]
-    ['nlgmetrics/usr-mlm-topical_chat', 'nlgmetrics/usr-dr_c-topical_chat', 'nlgmetrics/usr-dr_f-topical_chat']
+    ['nlgmetrics/usr-mlm-topical_chat', 'nlgmetrics/usr-dr_c-topical_chat',
+    'nlgmetrics/usr-dr_f-topical_chat']
     """
     return [WEIGHTS[usr_weight_name(part, config)] for part in ("mlm", "dr_c", "dr_f")]
 

@@ -133,7 +133,8 @@ def compared_note(comparisons: Sequence[MetricComparison], examples: int, ignore
 
     >>> one = MetricComparison("m", "E-minilm", {"scores": [0.1]}, {"scores": [0.2]}, note="why")
     >>> compared_note([one], 1, ["id"])
-    'Compared 1 example with `m` (config `E-minilm` instead of its default: see above). Columns not scored: `id`.'
+    'Compared 1 example with `m` (config `E-minilm` instead of its default: see above). Columns not scored:
+    `id`.'
     """
     metrics = [
         f"`{c.name}`" + (f" (config `{c.config}` instead of its default: see above)" if c.note else "")
