@@ -23,7 +23,8 @@ def write_results(stem: str, report: object, text: str, folder: Path = RESULTS) 
     stopped midway leaves the earlier results, never a truncated file."""
     import json
 
-    # imported here: benchmarks.docs and benchmarks.durations import this package and only the standard library
+    # imported here: benchmarks.docs and benchmarks.durations import this package and only the standard
+    # library
     from nlgmetrics.core.files import write_text_whole
 
     folder.mkdir(parents=True, exist_ok=True)

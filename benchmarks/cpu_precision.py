@@ -70,13 +70,15 @@ def cases(workdir: Path, n: int, wanted: list[str]) -> list[dict]:
     out = []
     if "ctc-E" in wanted:
         out.append({"family": "ctc-E", "label": "ctc_consistency E-minilm (real MiniLM)",
-                    "module": "ctc_consistency", "config": "E-minilm", "load": {}, "inputs": ctc})  # fmt: skip
+                    "module": "ctc_consistency", "config": "E-minilm", "load": {},
+                    "inputs": ctc})  # fmt: skip
     if {"ctc-D", "ctc-R"} & set(wanted):
         (workdir / "ctc").mkdir()
         paths = ctc_speed.prepare(workdir / "ctc", ROBERTA_LARGE if "ctc-D" in wanted else None)
         out += [
-            {"family": "ctc-D", "label": "ctc_consistency D (random roberta-large)", "module": "ctc_consistency",
-             "config": None, "load": {"aligner": f"D:{paths['D']['converted']}"}, "inputs": ctc},
+            {"family": "ctc-D", "label": "ctc_consistency D (random roberta-large)",
+             "module": "ctc_consistency", "config": None, "load": {"aligner": f"D:{paths['D']['converted']}"},
+             "inputs": ctc},
             {"family": "ctc-R", "label": "ctc_consistency R (random bert-base)", "module": "ctc_consistency",
              "config": None, "load": {"aligner": f"R:{paths['R']['converted']}"}, "inputs": ctc},
         ]  # fmt: skip

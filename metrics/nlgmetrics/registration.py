@@ -48,8 +48,9 @@ def script_text(module: str, version: str) -> str:
     """The module script: imports the package's Metric class, as ``metrics/<name>/<name>.py`` does; where
     nlgmetrics is not installed it says in one line which version registered it and the two fixes."""
     where, name = metric_class(module)
-    return f'''"""{module} (nlgmetrics {version}), registered by `nlgmetrics register`: evaluate.load("{module}") loads the
-Metric class of the installed nlgmetrics package. Remove with `nlgmetrics register --remove`."""
+    return f'''"""{module} (nlgmetrics {version}), registered by `nlgmetrics register`:
+evaluate.load("{module}") loads the Metric class of the installed nlgmetrics package. Remove with
+`nlgmetrics register --remove`."""
 
 import sys
 

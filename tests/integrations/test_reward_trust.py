@@ -157,7 +157,7 @@ def test_the_module_stays_an_evaluate_module():
         module.no_such_attribute  # noqa: B018 - the lookup is the test
 
 
-# ---- §9: bad input, one line each ---------------------------------------------------------------------------
+# ---- §9: bad input, one line each ----------------------------------------------------------------------
 
 
 def reply(content) -> list[dict]:

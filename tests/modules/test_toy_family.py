@@ -24,7 +24,8 @@ from nlgmetrics.version import __version__
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "adding_a_family.md"
 PACKAGE = Path(nlgmetrics.__file__).resolve().parent
-CONVERT = '''"""The toy family's converter (the page's toy has none: a family with a convert.py gets the command)."""
+CONVERT = '''"""The toy family's converter (the page's toy has none: a family with a convert.py gets the
+command)."""
 
 
 def main(argv, prog):

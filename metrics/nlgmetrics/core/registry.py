@@ -14,7 +14,9 @@ table (:func:`nlgmetrics.modules.family_weights`), so this module names no famil
 (published revisions; the advice for a weight that is not here); resolving a name, repo or folder and the
 folder checks are :mod:`~nlgmetrics.core.resolve`'s.
 
->>> spec = WeightSpec("tiny", "org/tiny", "a" * 40, "BertModel", "a test", "mit", roles=("encoder", "masked_lm"))
+>>> spec = WeightSpec(
+...     "tiny", "org/tiny", "a" * 40, "BertModel", "a test", "mit", roles=("encoder", "masked_lm")
+... )
 >>> spec.pinned, is_published(spec), how_to_get(spec)
 (True, True, '`hf download org/tiny --revision aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`')
 """

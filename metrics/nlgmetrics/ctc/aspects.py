@@ -50,7 +50,8 @@ class Align:
 
     >>> Align("doc_to_summ", "predictions", "sources").pairs({"predictions": ["y"], "sources": ["x"]}, 0)
     [('predictions→sources', 'y', 'x')]
-    >>> Align("summ_to_ref", "references", "predictions").pairs({"predictions": ["y"], "references": [["r", "s"]]}, 0)
+    >>> to_pred = Align("summ_to_ref", "references", "predictions")
+    >>> to_pred.pairs({"predictions": ["y"], "references": [["r", "s"]]}, 0)
     [('references[0]→predictions', 'r', 'y'), ('references[1]→predictions', 's', 'y')]
     """
 

@@ -303,7 +303,8 @@ DOMAINS = {
 }
 
 CITATION = """@inproceedings{deng-etal-2021-compression,
-    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural Language Generation",
+    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural
+             Language Generation",
     author = "Deng, Mingkai and Tan, Bowen and Liu, Zhengzhong and Xing, Eric and Hu, Zhiting",
     booktitle = "Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing",
     year = "2021",
@@ -318,7 +319,9 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 tokenizer = AutoTokenizer.from_pretrained("{spec.repo_id}", revision="{spec.revision}")
-model = AutoModelForSequenceClassification.from_pretrained("{spec.repo_id}", revision="{spec.revision}").eval()
+model = AutoModelForSequenceClassification.from_pretrained(
+    "{spec.repo_id}", revision="{spec.revision}"
+).eval()
 inputs = tokenizer(context, text, truncation="longest_first", max_length=512, return_tensors="pt")
 with torch.no_grad():
     score = model(**inputs).logits[0, 0].item()   # the predicted aggregated alignment of `text`

@@ -19,7 +19,8 @@ from .variants import CTC_VARIANTS
 
 CITATION = """\
 @inproceedings{deng-etal-2021-compression,
-    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural Language Generation",
+    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural
+             Language Generation",
     author = "Deng, Mingkai and Tan, Bowen and Liu, Zhengzhong and Xing, Eric and Hu, Zhiting",
     booktitle = "Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing",
     year = "2021",

@@ -109,8 +109,8 @@ def _ctc_checkpoint(variant: str, direction: str, published: dict[str, str] | No
         "converted by nlgmetrics convert ctc",
         conversion=conversion,
         load_with=(f"aligner='{kind}:{folder}'", f"--aligner {kind}:{folder}"),
-        unpublished_advice=f"convert the original checkpoint (from {CTC_DRIVE_FOLDER}) with `{conversion}`, then "
-        "load with {hint}; or use an embedding config: E-minilm (embedded, offline), E-bert, E-roberta, "
+        unpublished_advice=f"convert the original checkpoint (from {CTC_DRIVE_FOLDER}) with `{conversion}`, "
+        "then load with {hint}; or use an embedding config: E-minilm (embedded, offline), E-bert, E-roberta, "
         "E-roberta-mnli (from the Hub)",
         release=("CTC", CTC_DRIVE_FOLDER),
         license="mit",

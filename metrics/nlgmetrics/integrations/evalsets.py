@@ -347,11 +347,13 @@ class EvalSets:
             "" if "references" in texts else "give the raw references too (the labels then tell them apart), "
         )
         return (
-            f"the {what} cannot tell examples {', '.join(f'{a} and {b}' for a, b in pairs)} apart: {label}[{i}] "
-            f"and {label}[{j}] differ ({_apart(_first(texts[differs][i]), _first(texts[differs][j]))}), "
-            f"but example {i}'s {what} {_short(shown[i])} and example {j}'s {_short(shown[j])} fit either (cut at "
-            f"the training max_length?), so the order of the raw texts cannot be confirmed and nothing is scored; "
-            f'{hint}keep such near-duplicates out of the eval set, or give {name}="{what}" (the texts the model saw)'
+            f"the {what} cannot tell examples {', '.join(f'{a} and {b}' for a, b in pairs)} apart: "
+            f"{label}[{i}] and {label}[{j}] differ "
+            f"({_apart(_first(texts[differs][i]), _first(texts[differs][j]))}), but example {i}'s {what} "
+            f"{_short(shown[i])} and example {j}'s {_short(shown[j])} fit either (cut at the training "
+            "max_length?), so the order of the raw texts cannot be confirmed and nothing is scored; "
+            f'{hint}keep such near-duplicates out of the eval set, or give {name}="{what}" (the texts the '
+            "model saw)"
         )
 
     def _normalised_texts(self, split: str | None, name: str) -> list[list[str]]:

@@ -8,7 +8,8 @@ also shows as ``inputs_description``). It is written in the file, as it is read 
 ``metric.py`` whose docstrings are out of date. Importing this loads no model library.
 
 >>> from nlgmetrics.modules import SPECS
->>> class_docstring(SPECS["usr"]).startswith(SPECS["usr"].description + "\\n\\nScores every example with USR.")
+>>> usr = SPECS["usr"]
+>>> class_docstring(usr).startswith(usr.description + "\\n\\nScores every example with USR.")
 True
 """
 

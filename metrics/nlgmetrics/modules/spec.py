@@ -156,7 +156,8 @@ class ModuleSpec:
         """The score's range in a few words for ``config`` (a config name, or ``"D:./folder"``).
 
         >>> from nlgmetrics.modules import SPECS
-        >>> SPECS["ctc_consistency"].range_label("E-minilm"), SPECS["ctc_engagingness"].range_label("E-minilm")
+        >>> (SPECS["ctc_consistency"].range_label("E-minilm"),
+        ...  SPECS["ctc_engagingness"].range_label("E-minilm"))
         ('[-1, 1]', 'unbounded (a sum over tokens)')
         """
         return by_config(self.range_labels, self._config(config), "")

@@ -2,7 +2,8 @@
 
 >>> list(TASKS["summarization"].dimensions)
 ['coherence', 'consistency', 'fluency', 'relevance']
->>> TASKS["dialogue"].dimensions["engagingness"].fields, TASKS["dialogue"].dimensions["engagingness"].per_sentence
+>>> engagingness = TASKS["dialogue"].dimensions["engagingness"]
+>>> engagingness.fields, engagingness.per_sentence
 (('predictions', 'sources', 'contexts'), 'sum')
 >>> TASKS["fact"].model, TASKS["data2text"].model
 ('unieval-fact', 'unieval-sum')

@@ -165,7 +165,8 @@ class AlignerSource:
 
     def describe(self) -> str:
         layer = "" if self.layer is None else f"@layer{self.layer}"
-        return f"{self.kind}:{self.weights or ResolvedWeight(self.source, self.source, self.revision).describe()}{layer}"
+        weights = self.weights or ResolvedWeight(self.source, self.source, self.revision).describe()
+        return f"{self.kind}:{weights}{layer}"
 
 
 def source_of(spec: WeightSpec, kind: str) -> AlignerSource:

@@ -29,7 +29,8 @@ def preferred(a: float | None, b: float | None, higher_is_better: bool | None) -
     """Which of two scores the metric prefers: ``"A"``, ``"B"``, ``"tie"``, ``"n/a"`` (a score is missing)
     or ``"?"`` (the direction is unknown).
 
-    >>> preferred(0.1, 0.3, True), preferred(0.1, 0.3, False), preferred(0.3, 0.3, None), preferred(None, 1, True)
+    >>> (preferred(0.1, 0.3, True), preferred(0.1, 0.3, False), preferred(0.3, 0.3, None),
+    ...  preferred(None, 1, True))
     ('B', 'A', 'tie', 'n/a')
     """
     if a is None or b is None or math.isnan(a) or math.isnan(b):
@@ -263,8 +264,8 @@ def delta_plot(comparisons: Sequence[MetricComparison], records: Sequence[dict])
         rows += _svg_row(c, labels, significance(c), 4 + k * ROW_HEIGHT)
     caption = (
         '<p class="nlgm-caption" style="margin:0 0 4px;font-size:13px">Each blue dot: one example, score B − '
-        f"score A (hover for the example). Red: the mean Δ and its 95% interval ({RESAMPLES} paired bootstrap "
-        "resamples); an interval that crosses the dashed zero line is no clear difference.</p>"
+        f"score A (hover for the example). Red: the mean Δ and its 95% interval ({RESAMPLES} paired "
+        "bootstrap resamples); an interval that crosses the dashed zero line is no clear difference.</p>"
     )
     return (
         f'{caption}<svg class="nlgm-delta" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_WIDTH} '
