@@ -14,7 +14,8 @@ if "NLTK_DATA" not in os.environ and _SHARED_NLTK.is_dir():
     os.environ["NLTK_DATA"] = str(_SHARED_NLTK)
 
 RESULTS = Path(__file__).parent / "results"
-"""Where every benchmark writes its ``<name>.json`` and ``<name>.md`` (``python -m benchmarks.docs`` reads them)."""
+"""Where every benchmark writes its ``<name>.json`` and ``<name>.md`` (``python -m benchmarks.docs`` reads
+them)."""
 
 
 def write_results(stem: str, report: object, text: str, folder: Path = RESULTS) -> None:
@@ -22,7 +23,8 @@ def write_results(stem: str, report: object, text: str, folder: Path = RESULTS) 
     stopped midway leaves the earlier results, never a truncated file."""
     import json
 
-    # imported here: benchmarks.docs and benchmarks.durations import this package and only the standard library
+    # imported here: benchmarks.docs and benchmarks.durations import this package and only the standard
+    # library
     from nlgmetrics.core.files import write_text_whole
 
     folder.mkdir(parents=True, exist_ok=True)

@@ -19,8 +19,8 @@ its model; the rest is tokenization, batching, heads and the metric's arithmetic
 
 Drift: every per-example score list against float32's, largest |Δ|, and RMS |Δ| over the float32 scores'
 standard deviation, ``r``. Noise of relative size r lowers a correlation ρ to ρ/√(1+r²); within 0.01 of
-float32 for any ρ ≤ 1 needs r ≤ √(1/0.99² − 1) = 0.1425 (:data:`R_BOUND`), the bound a family's int8 must
-meet to be allowed (a module's declaration says where, with the measurement: ``ModuleSpec.precision``). bf16 is
+float32 for any ρ ≤ 1 needs r ≤ √(1/0.99² − 1) = 0.1425 (:data:`R_BOUND`), the bound a family's int8 must meet
+to be allowed (a module's declaration says where, with the measurement: ``ModuleSpec.precision``). bf16 is
 measured only where this CPU has bf16 units (elsewhere the row says why it is refused); int8's refusals
 are lifted for the measurement. Random weights give flatter outputs than trained ones: the drifts show the
 size of each format's rounding through a network of that depth, not a guarantee for trained weights;
@@ -70,13 +70,15 @@ def cases(workdir: Path, n: int, wanted: list[str]) -> list[dict]:
     out = []
     if "ctc-E" in wanted:
         out.append({"family": "ctc-E", "label": "ctc_consistency E-minilm (real MiniLM)",
-                    "module": "ctc_consistency", "config": "E-minilm", "load": {}, "inputs": ctc})  # fmt: skip
+                    "module": "ctc_consistency", "config": "E-minilm", "load": {},
+                    "inputs": ctc})  # fmt: skip
     if {"ctc-D", "ctc-R"} & set(wanted):
         (workdir / "ctc").mkdir()
         paths = ctc_speed.prepare(workdir / "ctc", ROBERTA_LARGE if "ctc-D" in wanted else None)
         out += [
-            {"family": "ctc-D", "label": "ctc_consistency D (random roberta-large)", "module": "ctc_consistency",
-             "config": None, "load": {"aligner": f"D:{paths['D']['converted']}"}, "inputs": ctc},
+            {"family": "ctc-D", "label": "ctc_consistency D (random roberta-large)",
+             "module": "ctc_consistency", "config": None, "load": {"aligner": f"D:{paths['D']['converted']}"},
+             "inputs": ctc},
             {"family": "ctc-R", "label": "ctc_consistency R (random bert-base)", "module": "ctc_consistency",
              "config": None, "load": {"aligner": f"R:{paths['R']['converted']}"}, "inputs": ctc},
         ]  # fmt: skip
@@ -282,7 +284,8 @@ def markdown(report: dict) -> str:
         for mode, cell in row["modes"].items():
             if "refused" in cell:
                 lines.append(
-                    f"| {row['label']} | {size(row)} | {mode} | refused here: {cell['refused']} | | | | | | | |"
+                    f"| {row['label']} | {size(row)} | {mode} | refused here: {cell['refused']} | | | | | "
+                    "| | |"
                 )
                 continue
             v = verdict["modes"][mode]
@@ -309,12 +312,13 @@ def markdown(report: dict) -> str:
         best = verdict["faster_mode"]
         int8 = verdict["modes"].get("int8")
         int8_text = "-" if int8 is None else (
-            f"allowed (r {int8['worst_r']:.3f})" if int8["within_bound"] else f"**refused** (r {int8['worst_r']:.3f})"
+            f"allowed (r {int8['worst_r']:.3f})" if int8["within_bound"] else "**refused** (r "
+                f"{int8['worst_r']:.3f})"
         )  # fmt: skip
         speed = f"{verdict['modes'][best]['speedup']:.2f}×" if best else "-"
         lines.append(
-            f"| {row['label']} | {best or 'none'} | {speed} | {'yes' if verdict['meets_goal'] else '**no**'} | "
-            f"{int8_text} | {row.get('load', '')} |"
+            f"| {row['label']} | {best or 'none'} | {speed} | "
+            f"{'yes' if verdict['meets_goal'] else '**no**'} | {int8_text} | {row.get('load', '')} |"
         )
     commands = [f"`{row['command']} --merge`" for row in report["results"] if "command" in row]
     lines += ["", f"Each row was measured by: {'; '.join(commands)}."] if commands else []
@@ -328,7 +332,10 @@ def load() -> str:
 
 def command(args: argparse.Namespace, family: str) -> str:
     """The command that measures ``family``'s row as this run did."""
-    return f"python -m benchmarks.cpu_precision --families {family} --examples {args.examples} --rounds {args.rounds}"
+    return (
+        f"python -m benchmarks.cpu_precision --families {family} --examples {args.examples} --rounds "
+        f"{args.rounds}"
+    )
 
 
 def main() -> None:
@@ -359,8 +366,9 @@ def main() -> None:
         rows = sorted(kept + rows, key=lambda r: FAMILIES.index(r["family"]))
     report = {
         "what": __doc__.strip().split("\n")[0],
-        "machine": f"{platform.processor() or platform.machine()} ({torch.backends.cpu.get_cpu_capability()}), "
-        f"{torch.get_num_threads()} torch threads, torch {torch.__version__}",
+        "machine": f"{platform.processor() or platform.machine()} "
+        f"({torch.backends.cpu.get_cpu_capability()}), {torch.get_num_threads()} torch threads, torch "
+        f"{torch.__version__}",
         "results": rows,
     }
     write_results(args.output, report, markdown(report))

@@ -194,9 +194,10 @@ def table(results: list[dict]) -> str:
     ]
     for r in results:
         lines.append(
-            f"| {r['kind']} | {r['n']} | {r['n'] / r['reference']['seconds']:.2f} | {r['n'] / r['ours']['seconds']:.2f} "
-            f"| {r['speedup']:.2f}× | {r['n'] / r['bare']['seconds']:.2f} | {r['ours_over_bare']:.2f}× "
-            f"| {r['reference']['peak_rss_mb']:.0f} MB | {r['ours']['peak_rss_mb']:.0f} MB |"
+            f"| {r['kind']} | {r['n']} | {r['n'] / r['reference']['seconds']:.2f} | "
+            f"{r['n'] / r['ours']['seconds']:.2f} | {r['speedup']:.2f}× | "
+            f"{r['n'] / r['bare']['seconds']:.2f} | {r['ours_over_bare']:.2f}× | "
+            f"{r['reference']['peak_rss_mb']:.0f} MB | {r['ours']['peak_rss_mb']:.0f} MB |"
         )
     return "\n".join(lines)
 

@@ -71,8 +71,8 @@ KNOWN: dict[str, tuple[str, str]] = {
     ),
     "cpu_precision": (
         "python -m benchmarks.cpu_precision",
-        "float32, bfloat16 and int8 on the CPU side by side for every family in its real shape, each with its "
-        "bare-forward floor and its drift (see [Precision](precision.md#on-the-cpu)).",
+        "float32, bfloat16 and int8 on the CPU side by side for every family in its real shape, each with "
+        "its bare-forward floor and its drift (see [Precision](precision.md#on-the-cpu)).",
     ),
     "precision_meta_eval": (
         "python -m benchmarks.precision_meta_eval",
@@ -83,7 +83,8 @@ KNOWN: dict[str, tuple[str, str]] = {
         "which int8 on the CPU: torch.ao's dynamic quantization, torchao's, or ours, on the real MiniLM.",
     ),
     "int8_choice_avx2": (
-        "ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 python -m benchmarks.int8_choice --output int8_choice_avx2",
+        "ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 python -m benchmarks.int8_choice --output "
+        "int8_choice_avx2",
         "the same on the same CPU with torch's kernels capped at AVX2: a CPU without AVX-512 and bf16 units.",
     ),
     "int8_decision": (
@@ -159,8 +160,8 @@ def _command(stem: str) -> tuple[str, str]:
     if (ROOT / "benchmarks" / f"{stem}.py").is_file():
         return f"python -m benchmarks.{stem}", ""
     raise ValueError(
-        f"benchmarks/results/{stem}.md: no benchmarks/{stem}.py writes it; add the command that does to KNOWN "
-        "in benchmarks/docs.py"
+        f"benchmarks/results/{stem}.md: no benchmarks/{stem}.py writes it; add the command that does to "
+        "KNOWN in benchmarks/docs.py"
     )
 
 

@@ -33,7 +33,10 @@ RESULTS = ROOT / "benchmarks" / "results" / "test_durations.json"
 PAGE = ROOT / "docs" / "development.md"
 DOCTESTS = "metrics/nlgmetrics"
 """Where the package's doctests live; they count as one folder of the suite."""
-BEGIN = "<!-- durations: written by `python -m benchmarks.durations` from benchmarks/results/test_durations.json -->"
+BEGIN = (
+    "<!-- durations: written by `python -m benchmarks.durations` from "
+    "benchmarks/results/test_durations.json -->"
+)
 END = "<!-- durations: end -->"
 OUTCOMES = ("passed", "skipped", "failed", "error")
 SELF_CHECK = "tests/docs/test_links.py::test_the_durations_report_is_current"

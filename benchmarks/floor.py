@@ -131,11 +131,11 @@ def markdown(rows: list[dict], meta: dict) -> str:
     lines = [
         "# Every family against its bare-forward floor (CPU)",
         "",
-        f"`python -m benchmarks.floor`: {meta['machine']}, {meta['threads']} torch threads, torch {meta['torch']}. "
-        "Ours = the family's scorer end to end; bare = only the model forwards of exactly the inputs ours "
-        "feeds its model (no tokenization, no heads beyond the model's own, no metric arithmetic). "
-        "Random weights in the stated shapes (CTC E: the real MiniLM); loading not timed; a fresh process "
-        "per cell.",
+        f"`python -m benchmarks.floor`: {meta['machine']}, {meta['threads']} torch threads, torch "
+        f"{meta['torch']}. Ours = the family's scorer end to end; bare = only the model forwards of "
+        "exactly the inputs ours feeds its model (no tokenization, no heads beyond the model's own, no "
+        "metric arithmetic). Random weights in the stated shapes (CTC E: the real MiniLM); loading not "
+        "timed; a fresh process per cell.",
         "",
         "| family | setting | examples | ours s | bare s | ours / bare | note |",
         "|---|---|---|---|---|---|---|",

@@ -1,4 +1,5 @@
-"""GPU speed of every metric: ours in fp32, fp32 + TF32 and bf16, the references, the bare forward, the FLOP limit.
+"""GPU speed of every metric: ours in fp32, fp32 + TF32 and bf16, the references, the bare forward, the FLOP
+limit.
 
     python -m benchmarks.gpu_speed                            # on a CUDA machine: results/gpu_speed.{json,md}
     python -m benchmarks.gpu_speed --peak-tflops 989          # another GPU's dense peak (TFLOP/s)
@@ -99,12 +100,15 @@ def families(workdir: Path, smoke: bool, n: int) -> list[dict]:
     usr_inputs = dict(zip(("predictions", "sources", "contexts"), usr_speed.examples(n)))
     layer = 1 if smoke else 17
     listed = [
-        {"name": "ctc D (roberta-large)", "module": "ctc_consistency", "load": {"aligner": f"D:{paths['D']['converted']}"},
-         "inputs": ctc_inputs, "kind": "D", "paths": paths["D"]},
+        {"name": "ctc D (roberta-large)", "module": "ctc_consistency",
+         "load": {"aligner": f"D:{paths['D']['converted']}"}, "inputs": ctc_inputs, "kind": "D",
+         "paths": paths["D"]},
         {"name": f"ctc E (roberta-large @{layer})", "module": "ctc_consistency",
-         "load": {"aligner": f"E:{paths['D']['base']}@{layer}"}, "inputs": ctc_inputs, "kind": "E", "paths": paths["D"]},
-        {"name": "ctc R (bert-base)", "module": "ctc_consistency", "load": {"aligner": f"R:{paths['R']['converted']}"},
-         "inputs": ctc_inputs, "kind": "R", "paths": paths["R"]},
+         "load": {"aligner": f"E:{paths['D']['base']}@{layer}"}, "inputs": ctc_inputs, "kind": "E",
+         "paths": paths["D"]},
+        {"name": "ctc R (bert-base)", "module": "ctc_consistency",
+         "load": {"aligner": f"R:{paths['R']['converted']}"}, "inputs": ctc_inputs, "kind": "R",
+         "paths": paths["R"]},
         {"name": "infolm (bert-base)", "module": "infolm", "load": {"model": str(infolm_dir)},
          "inputs": infolm_inputs, "kind": "infolm"},
         {"name": "unieval (t5-v1_1-large)", "module": "unieval", "load": {"model": str(unieval_dir)},
@@ -257,8 +261,9 @@ def measure(family: dict, device: str, args) -> list[dict]:
                 timed = clock(run)
             peak = peak_flops(name, precision, args.peak_tflops)
             limit = 2 * params * tokens / peak if peak else None
-            rows.append({"metric": family["name"], "what": f"bare forward {precision}", "precision": precision,
-                         **timed, "tokens": tokens, "non_embedding_params": params, "flop_limit_seconds": limit})  # fmt: skip
+            rows.append({"metric": family["name"], "what": f"bare forward {precision}",
+                         "precision": precision, **timed, "tokens": tokens, "non_embedding_params": params,
+                         "flop_limit_seconds": limit})  # fmt: skip
         weight_cache.clear_cache()
     if not args.smoke:
         reference = reference_run(family, device, args.reference_pairs)

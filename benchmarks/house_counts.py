@@ -11,11 +11,12 @@ Counted (the package ``metrics/nlgmetrics``, read with ``ast``; nothing is impor
   inside the package counts as an import of the package top);
 - ``compute_path``: the package files and named functions one warm ``compute()`` of ctc_consistency on
   ``E-minilm`` enters (``sys.setprofile``; comprehensions and lambdas not counted as named);
-- ``dtype_path``: from the CLI's ``main`` (``score --metric ctc_consistency --config E-minilm --dtype bfloat16``)
-  to the first ``torch.nn.Module.to`` given a dtype: the package frames on that stack, the files they are in,
-  the switches between files, and how often a frame of ``core/`` calls back up into a family or module file;
-- ``private_names``: ``obj._name`` attribute reads, and ``from x import _name`` imports, in one package file of
-  a name defined (``def``/``class``/assigned) only in other package files (``ast``; dunders not counted);
+- ``dtype_path``: from the CLI's ``main`` (``score --metric ctc_consistency --config E-minilm --dtype
+  bfloat16``) to the first ``torch.nn.Module.to`` given a dtype: the package frames on that stack, the files
+  they are in, the switches between files, and how often a frame of ``core/`` calls back up into a family or
+  module file;
+- ``private_names``: ``obj._name`` attribute reads, and ``from x import _name`` imports, in one package file
+  of a name defined (``def``/``class``/assigned) only in other package files (``ast``; dunders not counted);
 - ``core_largest``: the longest file of ``core/`` and its line count;
 - ``help_seconds`` / ``list_seconds``: the median wall time of ``python -m nlgmetrics --help`` and ``list``
   (7 runs each, a fresh interpreter each).

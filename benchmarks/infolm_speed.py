@@ -165,8 +165,9 @@ def markdown(rows: list[dict], meta: dict) -> str:
         "",
         f"{meta['cpu']}, {meta['threads']} torch threads, torch {meta['torch']}, transformers "
         f"{meta['transformers']}. Shared machine: other jobs ran at the same time, so timings are noisy.",
-        f"KL divergence, temperature 0.25, idf off; model load not timed; fastest of {meta['repeat']} runs in "
-        "one fresh process per cell; RSS = `ru_maxrss` of that process (after loading the model → at the end).",
+        f"KL divergence, temperature 0.25, idf off; model load not timed; fastest of {meta['repeat']} runs "
+        "in one fresh process per cell; RSS = `ru_maxrss` of that process (after loading the model → at "
+        "the end).",
         "",
         "| model | pairs | torchmetrics s | ours s | torchmetrics ex/s | ours ex/s | speed-up "
         "| torchmetrics RSS load→peak MiB | ours RSS load→peak MiB |",
@@ -175,9 +176,10 @@ def markdown(rows: list[dict], meta: dict) -> str:
     for r in rows:
         t, o = r["torchmetrics"], r["ours"]
         lines.append(
-            f"| {r['model']} | {r['pairs']} | {t['seconds']:.1f} | {o['seconds']:.1f} | {t['examples_per_s']:.1f} "
-            f"| {o['examples_per_s']:.1f} | **{r['speedup']:.1f}×** | {t['rss_after_load_mb']:.0f} → "
-            f"{t['peak_rss_mb']:.0f} | {o['rss_after_load_mb']:.0f} → {o['peak_rss_mb']:.0f} |"
+            f"| {r['model']} | {r['pairs']} | {t['seconds']:.1f} | {o['seconds']:.1f} | "
+            f"{t['examples_per_s']:.1f} | {o['examples_per_s']:.1f} | **{r['speedup']:.1f}×** | "
+            f"{t['rss_after_load_mb']:.0f} → {t['peak_rss_mb']:.0f} | {o['rss_after_load_mb']:.0f} → "
+            f"{o['peak_rss_mb']:.0f} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -124,19 +124,20 @@ def markdown(report: dict) -> str:
         f"# int8 on the CPU: torch.ao, torchao or ours (the real MiniLM){capped}",
         "",
         f"{report['machine']}; {report['texts']} SummEval documents × {report['tokens']} tokens, "
-        f"{report['rounds']} rounds (candidates interleaved), medians; load average {report['load_average']}. "
-        "Written by `benchmarks/int8_choice.py`. Cosine: each token's embedding against float32's. Batch "
-        "dependence: the largest |Δ| of one text's embeddings scored alone and beside the others (0: each "
-        "text's numbers are its own).",
+        f"{report['rounds']} rounds (candidates interleaved), medians; load average "
+        f"{report['load_average']}. Written by `benchmarks/int8_choice.py`. Cosine: each token's embedding "
+        "against float32's. Batch dependence: the largest |Δ| of one text's embeddings scored alone and "
+        "beside the others (0: each text's numbers are its own).",
         "",
-        "| candidate | wall s | speed-up | CPU s | speed-up (CPU) | smallest cosine | mean cosine | batch dependence |",
+        "| candidate | wall s | speed-up | CPU s | speed-up (CPU) | smallest cosine | mean cosine | batch "
+        "dependence |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in report["rows"]:
         lines.append(
-            f"| {r['candidate']} | {r['wall_s']:.2f} | {base['wall_s'] / r['wall_s']:.2f}× | {r['cpu_s']:.2f} | "
-            f"{base['cpu_s'] / r['cpu_s']:.2f}× | {r['min_cosine']:.4f} | {r['mean_cosine']:.5f} | "
-            f"{r['batch_dependence']:.1e} |"
+            f"| {r['candidate']} | {r['wall_s']:.2f} | {base['wall_s'] / r['wall_s']:.2f}× | "
+            f"{r['cpu_s']:.2f} | {base['cpu_s'] / r['cpu_s']:.2f}× | {r['min_cosine']:.4f} | "
+            f"{r['mean_cosine']:.5f} | {r['batch_dependence']:.1e} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -3,10 +3,10 @@
     python -m benchmarks.int8_decision --families ctc-E --examples 64 --rounds 3          # 1 and 2 threads
     python -m benchmarks.int8_decision --families infolm --examples 8 --rounds 3 --merge  # keeps ctc-E's row
 
-int8 is worth offering only where it is clearly faster than float32: :data:`GOAL` (1.3×) on this CPU, for
-both families where its drift allowed it (CTC's E-minilm, the real all-MiniLM-L6-v2; InfoLM, a random masked
-LM in bert-base's shape with the real uncased vocabulary: ``benchmarks.cpu_precision``'s cases). One process
-loads each family twice (float32, and int8 with its refusal lifted: :func:`benchmarks.cpu_precision.int8_measured`)
+int8 is worth offering only where it is clearly faster than float32: :data:`GOAL` (1.3×) on this CPU, for both
+families where its drift allowed it (CTC's E-minilm, the real all-MiniLM-L6-v2; InfoLM, a random masked LM in
+bert-base's shape with the real uncased vocabulary: ``benchmarks.cpu_precision``'s cases). One process loads
+each family twice (float32, and int8 with its refusal lifted: :func:`benchmarks.cpu_precision.int8_measured`)
 and scores the first N SummEval pairs in rounds, the two modes interleaved within each round, for each torch
 thread count; each cell is the median over the rounds of the wall time and of the process's CPU time (the CPU
 time of the work varies less than the wall time when the machine is shared). The verdict takes the smaller of
@@ -94,12 +94,12 @@ def markdown(report: dict) -> str:
     lines = [
         "# int8 against float32: does it speed up? (E-minilm, InfoLM)",
         "",
-        f"{report['machine']}; modes interleaved within each round, medians over the rounds (each row says its "
-        f"rounds and the load average as it ended). Written by `benchmarks/int8_decision.py`. Goal: int8 at least {GOAL}× "
-        "float32's speed, wall and CPU time, at every thread count.",
+        f"{report['machine']}; modes interleaved within each round, medians over the rounds (each row says "
+        "its rounds and the load average as it ended). Written by `benchmarks/int8_decision.py`. Goal: "
+        f"int8 at least {GOAL}× float32's speed, wall and CPU time, at every thread count.",
         "",
-        "| family | examples | threads | float32 wall s | int8 wall s | speed-up | float32 CPU s | int8 CPU s "
-        "| speed-up (CPU) | rounds | load |",
+        "| family | examples | threads | float32 wall s | int8 wall s | speed-up | float32 CPU s | int8 "
+        "CPU s | speed-up (CPU) | rounds | load |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in report["results"]:
@@ -137,8 +137,8 @@ def main() -> None:
         rows = [r for r in json.loads(path.read_text())["results"] if r["family"] not in args.families] + rows
     report = {
         "what": __doc__.strip().split("\n")[0],
-        "machine": f"{platform.processor() or platform.machine()} ({torch.backends.cpu.get_cpu_capability()}), "
-        f"torch {torch.__version__}",
+        "machine": f"{platform.processor() or platform.machine()} "
+        f"({torch.backends.cpu.get_cpu_capability()}), torch {torch.__version__}",
         "goal": GOAL,
         "results": rows,
         "verdicts": {

@@ -213,33 +213,35 @@ def markdown(data: dict) -> str:
         "# MiniCheck speed",
         "",
         f"`python -m benchmarks.minicheck_speed --pairs {data['examples']}` on {data['machine']} "
-        f"({data['threads']} threads), random weights of the real shapes, the first {data['examples']} SummEval "
-        "(document, summary) pairs at the default chunk sizes: the authors' `Inferencer` (b58b9fa, batch 16), "
-        "ours (batch 16) and the bare forward of the same tokenized pairs. CPU seconds (user + system, all "
-        "threads) of one scoring, and wall seconds in brackets (the machine is shared: wall times are noisy).",
+        f"({data['threads']} threads), random weights of the real shapes, the first {data['examples']} "
+        "SummEval (document, summary) pairs at the default chunk sizes: the authors' `Inferencer` "
+        "(b58b9fa, batch 16), ours (batch 16) and the bare forward of the same tokenized pairs. CPU "
+        "seconds (user + system, all threads) of one scoring, and wall seconds in brackets (the machine "
+        "is shared: wall times are noisy).",
         "",
-        "| config | dtype | pairs (chunk, claim) | tokens | reference s | ours s | bare s | ours vs reference "
-        "| ours / bare | max abs delta (vs reference) |",
+        "| config | dtype | pairs (chunk, claim) | tokens | reference s | ours s | bare s | ours vs "
+        "reference | ours / bare | max abs delta (vs reference) |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in data["rows"]:
         lines.append(
             f"| {r['config']} | {r['dtype']} | {r['pairs']} | {r['tokens']} | {r['reference_cpu_s']:.1f} "
             f"({r['reference_s']:.1f}) | {r['ours_cpu_s']:.1f} ({r['ours_s']:.1f}) | {r['bare_cpu_s']:.1f} "
-            f"({r['bare_s']:.1f}) | {r['cpu_speedup_vs_reference']:.2f}x ({r['speedup_vs_reference']:.2f}x) | "
-            f"{r['cpu_ours_over_bare']:.2f} ({r['ours_over_bare']:.2f}) | {r['max_abs_delta']:.1e} |"
+            f"({r['bare_s']:.1f}) | {r['cpu_speedup_vs_reference']:.2f}x "
+            f"({r['speedup_vs_reference']:.2f}x) | {r['cpu_ours_over_bare']:.2f} "
+            f"({r['ours_over_bare']:.2f}) | {r['max_abs_delta']:.1e} |"
         )
     lines += [
         "",
-        "The subset is small because 256 pairs of these shapes do not run in time on a 2-core machine shared "
-        "with other work; each (chunk, claim) pair costs the same in every implementation, so the ratios are "
-        "what the subset measures. bf16: the authors' model cast to bfloat16 (its logits cast back to float32 "
-        "for its `.numpy()`), ours with `dtype='bfloat16'`. The SummEval documents fit one 500-word chunk, so "
-        "Flan-T5 runs one pair per example and the reference's one-document-at-a-time loop loses only its "
-        "padding and full-vocabulary head; the gain of batching across examples shows with more chunks per "
-        "document (RoBERTa's 400 tokens) and on accelerators. The random RoBERTa's head gives every pair "
-        "nearly the same probability, so its delta column says little: `tests/minicheck/test_parity.py` "
-        "carries the parity, on heads that spread.",
+        "The subset is small because 256 pairs of these shapes do not run in time on a 2-core machine "
+        "shared with other work; each (chunk, claim) pair costs the same in every implementation, so the "
+        "ratios are what the subset measures. bf16: the authors' model cast to bfloat16 (its logits cast "
+        "back to float32 for its `.numpy()`), ours with `dtype='bfloat16'`. The SummEval documents fit one "
+        "500-word chunk, so Flan-T5 runs one pair per example and the reference's one-document-at-a-time "
+        "loop loses only its padding and full-vocabulary head; the gain of batching across examples shows "
+        "with more chunks per document (RoBERTa's 400 tokens) and on accelerators. The random RoBERTa's "
+        "head gives every pair nearly the same probability, so its delta column says little: "
+        "`tests/minicheck/test_parity.py` carries the parity, on heads that spread.",
     ]
     return "\n".join(lines) + "\n"
 

@@ -45,7 +45,8 @@ def main() -> None:
     folder = source_of(spec, "E").source
     by_layer = {layer: correlations(f"E:{folder}@{layer}") for layer in range(1, spec.num_layers + 1)}
     result = {
-        "what": "Pearson correlation with human judgments of CTC aspects, all-MiniLM-L6-v2 E aligner, per layer",
+        "what": "Pearson correlation with human judgments of CTC aspects, all-MiniLM-L6-v2 E aligner, per "
+        "layer",
         "pearson_by_layer": by_layer,
         "mean_by_layer": {layer: round(sum(v.values()) / len(v), 4) for layer, v in by_layer.items()},
         "chosen_layer": spec.hidden_layer,

@@ -1,8 +1,8 @@
 """Precision on human judgments: SummEval's 1,600 summaries through ``nlgmetrics meta-eval`` in each mode.
 
-    python -m benchmarks.precision_meta_eval            # float32, bfloat16 and int8 (about 15 minutes, 2 cores)
-    python -m benchmarks.precision_meta_eval --modes float32 int8
-    python -m benchmarks.precision_meta_eval --redraw    # the table again from the JSON
+    python -m benchmarks.precision_meta_eval            # float32, bfloat16 and int8 (about 15 minutes, 2
+    cores) python -m benchmarks.precision_meta_eval --modes float32 int8 python -m
+    benchmarks.precision_meta_eval --redraw    # the table again from the JSON
 
 For each mode the command line runs as a user would (a fresh process)::
 
@@ -100,7 +100,8 @@ def markdown(report: dict) -> str:
         f"{report['resamples']} bootstrap resamples of the documents; each correlation beside float32's, "
         f"bound |Δ| ≤ {BOUND}. Written by `benchmarks/precision_meta_eval.py`.",
         "",
-        "| mode | level | coefficient | value | float32 | abs Δ | inside float32's 95% interval | within 0.01 |",
+        "| mode | level | coefficient | value | float32 | abs Δ | inside float32's 95% interval | within "
+        "0.01 |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for row in report["rows"]:

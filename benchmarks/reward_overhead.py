@@ -1,5 +1,5 @@
-"""What ``nlgmetrics.reward`` costs per TRL call: 12 calls of 8 completions against one ``compute()`` of the 96,
-and whether ``concurrent=True`` (an async reward) helps when TRL runs its rewards.
+"""What ``nlgmetrics.reward`` costs per TRL call: 12 calls of 8 completions against one ``compute()`` of the
+96, and whether ``concurrent=True`` (an async reward) helps when TRL runs its rewards.
 
     python -m benchmarks.reward_overhead      # writes results/reward_overhead.json and .md
 
@@ -7,10 +7,10 @@ Inputs, as GRPO makes them: 24 documents with 4 completions each (num_generation
 (2 documents × 4), scored for consistency with the real all-MiniLM-L6-v2 (``E-minilm``) on the CPU, models
 loaded before. Two sets: SummEval (CNN/DM articles of ~430 words, 4 systems' summaries each) and Yelp
 (one-sentence reviews, 4 systems' rewrites each). Measured, alternately, ``--repeats`` times each, the median:
-- ``one``: ``module.compute()`` of the 96 (the module's defaults); ``compute``: 12 ``compute()`` calls of 8 (the
-  same module); ``reward``: 12 calls of ``nlgmetrics.reward`` of 8 as TRL makes them (columns, ``log_metric``;
-  on the CPU it batches by tokens, ``CPU_TOKEN_BUDGET``); ``tokens``: the padded tokens the model ran in each
-  (a count a busy machine cannot disturb);
+- ``one``: ``module.compute()`` of the 96 (the module's defaults); ``compute``: 12 ``compute()`` calls of 8
+  (the same module); ``reward``: 12 calls of ``nlgmetrics.reward`` of 8 as TRL makes them (columns,
+  ``log_metric``; on the CPU it batches by tokens, ``CPU_TOKEN_BUDGET``); ``tokens``: the padded tokens the
+  model ran in each (a count a busy machine cannot disturb);
 - ``overhead``: the reward path alone per call (median of 50): reading the fields, the rewards and the log;
 - ``concurrent``: one step of a real ``GRPOTrainer``'s ``_calculate_rewards`` (TRL's own loop: sync rewards in
   turn, then the async ones gathered on its event loop) with our reward plain or ``concurrent=True``, beside
@@ -164,7 +164,8 @@ def overhead(reward, completions: list[str], documents: list[str]) -> float:
 
 
 def trl_step(reward_funcs: list, folder: str) -> Callable[[list[str], list[str]], object]:
-    """One ``GRPOTrainer._calculate_rewards`` call on (completions, documents): TRL's reward loop as it runs."""
+    """One ``GRPOTrainer._calculate_rewards`` call on (completions, documents): TRL's reward loop as it
+    runs."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from tests.integrations.tiny_causal_lm import prompt_dataset, save_tiny_causal_lm, trl_trainer
@@ -243,32 +244,43 @@ def markdown(machine: str, rows: list[dict], concurrent: dict, repeats: int) -> 
     lines = [
         "# nlgmetrics.reward overhead per TRL call",
         "",
-        f"ctc_consistency (E-minilm, CPU: {machine}): {DOCUMENTS} documents × {GENERATIONS} completions = 96, as",
-        f"GRPO groups them. `one`: one compute() of the 96; `compute`: 12 compute() calls of {PER_CALL}; `reward`: 12",
-        f"reward calls of {PER_CALL} as TRL makes them (medians of {repeats}, run alternately; on the CPU the reward",
-        "batches by tokens: max_batch_tokens=1024); `tokens`: the padded tokens the model ran; `overhead`: the",
-        "reward path alone per call (median of 50). ratio = reward / one (goal <= 1.1); compute / one: the module's",
-        "own cost of small calls with its default batches (by count: a call's documents and completions padded",
-        "to one width). floor: the seconds inside the model's forward calls of the same run; floor ratio = the",
-        "reward's floor / one's: what the model alone pays for 12 calls' smaller batches; over floor: each run",
-        "against its own floor (what is not the model: the reward path, compute()'s checks, tokenizing, alignment).",
+        f"ctc_consistency (E-minilm, CPU: {machine}): {DOCUMENTS} documents × {GENERATIONS} completions = "
+        "96, as",
+        f"GRPO groups them. `one`: one compute() of the 96; `compute`: 12 compute() calls of {PER_CALL}; "
+        "`reward`: 12",
+        f"reward calls of {PER_CALL} as TRL makes them (medians of {repeats}, run alternately; on the CPU "
+        "the reward",
+        "batches by tokens: max_batch_tokens=1024); `tokens`: the padded tokens the model ran; `overhead`: "
+        "the",
+        "reward path alone per call (median of 50). ratio = reward / one (goal <= 1.1); compute / one: the "
+        "module's",
+        "own cost of small calls with its default batches (by count: a call's documents and completions "
+        "padded",
+        "to one width). floor: the seconds inside the model's forward calls of the same run; floor ratio = "
+        "the",
+        "reward's floor / one's: what the model alone pays for 12 calls' smaller batches; over floor: each "
+        "run",
+        "against its own floor (what is not the model: the reward path, compute()'s checks, tokenizing, "
+        "alignment).",
         "",
-        "| set | words/doc | one (s) | compute (s) | reward (s) | overhead/call (µs) | tokens one / compute / reward "
-        "| ratio | compute / one | reward / compute | floor one / reward (s) | floor ratio | one / its floor "
-        "| reward / its floor |",
+        "| set | words/doc | one (s) | compute (s) | reward (s) | overhead/call (µs) | tokens one / "
+        "compute / reward | ratio | compute / one | reward / compute | floor one / reward (s) | floor "
+        "ratio | one / its floor | reward / its floor |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         s, t, f = row["seconds"], row["tokens"], row["floor_seconds"]
         lines.append(
-            f"| {row['set']} | {row['words_per_document']:.0f} | {s['one']:.3f} | {s['compute']:.3f} | {s['reward']:.3f} "
-            f"| {1e6 * row['overhead']:.0f} | {t['one']} / {t['compute']} / {t['reward']} | {row['ratio']:.3f} "
-            f"| {row['compute_ratio']:.3f} | {row['reward_over_compute']:.3f} | {f['one']:.3f} / {f['reward']:.3f} "
-            f"| {row['floor_ratio']:.3f} | {row['one_over_floor']:.3f} | {row['reward_over_floor']:.3f} |"
+            f"| {row['set']} | {row['words_per_document']:.0f} | {s['one']:.3f} | {s['compute']:.3f} | "
+            f"{s['reward']:.3f} | {1e6 * row['overhead']:.0f} | {t['one']} / {t['compute']} / "
+            f"{t['reward']} | {row['ratio']:.3f} | {row['compute_ratio']:.3f} | "
+            f"{row['reward_over_compute']:.3f} | {f['one']:.3f} / {f['reward']:.3f} | "
+            f"{row['floor_ratio']:.3f} | {row['one_over_floor']:.3f} | {row['reward_over_floor']:.3f} |"
         )
     lines += [
         "",
-        f"`concurrent=True` in one real GRPOTrainer step (`_calculate_rewards`, {PER_CALL} Yelp completions; our",
+        f"`concurrent=True` in one real GRPOTrainer step (`_calculate_rewards`, {PER_CALL} Yelp "
+        "completions; our",
         f"reward alone {concurrent['ours_alone']:.3f} s, run between the steps; the judge waits",
         f"{concurrent['judge_waits']:.3f} s, our reward's time measured before), medians of {repeats}:",
         "",

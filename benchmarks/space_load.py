@@ -6,18 +6,18 @@ own floor (the same requests to an endpoint that does nothing).
     python -m benchmarks.space_load              # E-minilm (embedded, offline), about 2 minutes
     python -m benchmarks.space_load --repeats 1  # a quicker, noisier run
 
-The Space (``space/app.py``) runs in its own process on 127.0.0.1 with ``ctc_consistency:E-minilm``
-preloaded; every client is its own ``gradio_client.Client`` (created before the clock starts) in a
-thread of this process, calling ``/score``. The clients are made with ``ssl_verify=False`` (a documented
-``gradio_client.Client`` option that reaches every httpx client and request it makes): the connection is
-plain http to 127.0.0.1, so no certificate is ever checked, but gradio_client builds a new httpx client per
-request and event stream, and with ``ssl_verify=True`` each one loads certifi's CA bundle into a new TLS
-context (about 29 ms of CPU each here) on the cores the Space shares. The requests and the protocol are the
-same; only the clients' unused TLS setup is gone, as for a browser that keeps its connection. Each client sends one request before the clock starts: a
-client's first request opens its Gradio session, which costs the server a copy of every component's
-config (measured apart, as "32 new visitors"). Concurrent requests for the same model and options are
-merged by the pool (``nlgmetrics.ui.space.merging``). The floor is a Gradio app with one ``gr.api``
-endpoint of ``/score``'s signature that returns at once, queued like the Space, in its own process,
+The Space (``space/app.py``) runs in its own process on 127.0.0.1 with ``ctc_consistency:E-minilm`` preloaded;
+every client is its own ``gradio_client.Client`` (created before the clock starts) in a thread of this
+process, calling ``/score``. The clients are made with ``ssl_verify=False`` (a documented
+``gradio_client.Client`` option that reaches every httpx client and request it makes): the connection is plain
+http to 127.0.0.1, so no certificate is ever checked, but gradio_client builds a new httpx client per request
+and event stream, and with ``ssl_verify=True`` each one loads certifi's CA bundle into a new TLS context
+(about 29 ms of CPU each here) on the cores the Space shares. The requests and the protocol are the same; only
+the clients' unused TLS setup is gone, as for a browser that keeps its connection. Each client sends one
+request before the clock starts: a client's first request opens its Gradio session, which costs the server a
+copy of every component's config (measured apart, as "32 new visitors"). Concurrent requests for the same
+model and options are merged by the pool (``nlgmetrics.ui.space.merging``). The floor is a Gradio app with one
+``gr.api`` endpoint of ``/score``'s signature that returns at once, queued like the Space, in its own process,
 called by the same clients with the same requests. Each time is the median of ``--repeats``.
 
 Results: ``benchmarks/results/space_load.{json,md}``.
@@ -218,15 +218,16 @@ def where_the_time_goes(result: dict) -> list[str]:
     new = result["thirty_two_new_visitors"]
     return [
         "",
-        f"Where the 32 concurrent requests' time goes (CPU per request): the clients {ms(spread['client_cpu_s'])} "
-        f"(gradio_client opens a new HTTP connection and a new event stream per request; its TLS setup is "
-        f"off, `ssl_verify=False`, as the connection is plain http); Gradio's server {ms(floor['server_cpu_s'])} (the floor's server); "
-        f"the Space's server {ms(spread['server_cpu_s'])} in all, the model included (one 32-example request: "
-        f"{one['server_cpu_s']:.2f} s of server CPU), so the Space's own handling beyond Gradio's floor and one "
-        f"32-example compute is {ms(handler)}. The clients' CPU alone, spread over all {cores} cores, "
-        f"takes {clients_wall:.2f} s = {clients_wall / one['seconds']:.1f}× the one 32-example request; the "
-        "floor's 32 requests (nothing computed) are the floor ratio above. A visitor's first request also "
-        "opens a Gradio session, a copy of every component's config: "
+        "Where the 32 concurrent requests' time goes (CPU per request): the clients "
+        f"{ms(spread['client_cpu_s'])} (gradio_client opens a new HTTP connection and a new event stream "
+        "per request; its TLS setup is off, `ssl_verify=False`, as the connection is plain http); "
+        f"Gradio's server {ms(floor['server_cpu_s'])} (the floor's server); the Space's server "
+        f"{ms(spread['server_cpu_s'])} in all, the model included (one 32-example request: "
+        f"{one['server_cpu_s']:.2f} s of server CPU), so the Space's own handling beyond Gradio's floor "
+        f"and one 32-example compute is {ms(handler)}. The clients' CPU alone, spread over all {cores} "
+        f"cores, takes {clients_wall:.2f} s = {clients_wall / one['seconds']:.1f}× the one 32-example "
+        "request; the floor's 32 requests (nothing computed) are the floor ratio above. A visitor's first "
+        "request also opens a Gradio session, a copy of every component's config: "
         f"{ms(new['server_cpu_s'] - spread['server_cpu_s'])} more server CPU per new visitor here.",
     ]
 
@@ -245,14 +246,14 @@ def markdown(result: dict) -> str:
         "# The Space under many visitors (E-minilm, through Gradio)",
         "",
         f"`python -m benchmarks.space_load`: {result['machine']}, {result['repeats']} repeats (medians); "
-        f"load average (1/5/15 min) {result['load_before']} before, {result['load_after']} after. "
-        "The Space runs `space/app.py` in its own process on 127.0.0.1; each client is a `gradio_client.Client` "
-        "in a thread of the benchmark's process, calling `/score` with `ctc_consistency` / `E-minilm`; the "
-        "clients are made with `ssl_verify=False`: the connection is plain http to 127.0.0.1, and otherwise "
-        "gradio_client loads certifi's CA bundle into a new TLS context for every request and event stream "
-        "(unused over http; same requests and protocol, only that setup removed); "
-        "concurrent requests are merged by the pool. CPU seconds: of the Space's process (server) and of the "
-        "clients' process, on the same cores.",
+        f"load average (1/5/15 min) {result['load_before']} before, {result['load_after']} after. The "
+        "Space runs `space/app.py` in its own process on 127.0.0.1; each client is a "
+        "`gradio_client.Client` in a thread of the benchmark's process, calling `/score` with "
+        "`ctc_consistency` / `E-minilm`; the clients are made with `ssl_verify=False`: the connection is "
+        "plain http to 127.0.0.1, and otherwise gradio_client loads certifi's CA bundle into a new TLS "
+        "context for every request and event stream (unused over http; same requests and protocol, only "
+        "that setup removed); concurrent requests are merged by the pool. CPU seconds: of the Space's "
+        "process (server) and of the clients' process, on the same cores.",
         "",
         "| what | wall seconds | server CPU s | clients CPU s |",
         "|---|---|---|---|",
@@ -268,7 +269,8 @@ def markdown(result: dict) -> str:
         "|---|---|---|---|",
         row("one request (32 examples)", f_one),
         row("32 concurrent one-example requests", f_spread),
-        f"| floor ratio against the Space's one 32-example request | {f_spread['seconds'] / one['seconds']:.2f}× | | |",
+        "| floor ratio against the Space's one 32-example request | "
+        f"{f_spread['seconds'] / one['seconds']:.2f}× | | |",
         "",
         *where_the_time_goes(result),
         "",
@@ -299,7 +301,8 @@ def main() -> None:
     threads = os.environ.get("OMP_NUM_THREADS", "unset")
     result.update(
         goal=GOAL,
-        clients="gradio_client.Client(ssl_verify=False): plain http to 127.0.0.1, no CA bundle loaded per request",
+        clients="gradio_client.Client(ssl_verify=False): plain http to 127.0.0.1, no CA bundle loaded per "
+        "request",
         repeats=args.repeats,
         load_before=load_before,
         load_after=load_average(),

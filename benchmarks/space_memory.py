@@ -202,8 +202,8 @@ def verdict(samples: list[dict], s: dict) -> str:
     more = max(s["threads_last_half"]) > first_threads or s.get("gc_objects_slope_per_100_bursts", 0) >= 1000
     if rise <= scatter / 2 and not more:
         return (
-            f"Flat: over the last half the trend adds {rise:+.1f} MB, within half the {scatter:.0f} MB scatter "
-            "of the loads' peaks around it; threads and objects do not grow."
+            f"Flat: over the last half the trend adds {rise:+.1f} MB, within half the {scatter:.0f} MB "
+            "scatter of the loads' peaks around it; threads and objects do not grow."
         )
     return (
         f"Still rising: {s['rss_slope_mb_per_100_bursts']:+.1f} MB per 100 bursts over the last half "
@@ -268,11 +268,12 @@ TITLES = {"pool": "The model pool, in this process", "served": "The whole Space,
 
 def markdown(report: dict) -> str:
     return (
-        "# The Space's memory under constant eviction\n\n"
-        f"{report['bursts']} bursts of {report['requests']} concurrent one-example requests with a {BUDGET_MB} MB "
-        f"model budget, `{MODULE}:{CONFIG}` alternating between {' and '.join(report['modes'])}: every burst "
-        f"loads one set of weights and evicts the other. {report['machine']}; `python -m benchmarks.space_memory`."
-        "\n\n" + "\n".join(run_markdown(TITLES[name], run) for name, run in report["runs"].items())
+        f"# The Space's memory under constant eviction\n\n{report['bursts']} bursts of "
+        f"{report['requests']} concurrent one-example requests with a {BUDGET_MB} MB model budget, "
+        f"`{MODULE}:{CONFIG}` alternating between {' and '.join(report['modes'])}: every burst loads one "
+        f"set of weights and evicts the other. {report['machine']}; `python -m "
+        "benchmarks.space_memory`.\n\n"
+        + "\n".join(run_markdown(TITLES[name], run) for name, run in report["runs"].items())
     )
 
 

@@ -132,13 +132,17 @@ def main() -> None:
         "# for_trainer overhead at evaluation",
         "",
         f"ctc_consistency (E-minilm, CPU: {machine}) on the first N SummEval summaries and their documents.",
-        "`direct`: compute() on generations decoded beforehand; `for_trainer`: the compute_metrics callable on",
-        f"the EvalPrediction (fastest of {REPEATS}, run alternately); `overhead`: what for_trainer adds (decoding",
+        "`direct`: compute() on generations decoded beforehand; `for_trainer`: the compute_metrics "
+        "callable on",
+        f"the EvalPrediction (fastest of {REPEATS}, run alternately); `overhead`: what for_trainer adds "
+        "(decoding",
         "generations, labels and inputs, matching the inputs to the sources, fields, keys; median of 20),",
         f"`batches` with batch_eval_metrics (eval batches of {EVAL_BATCH});",
-        "ratio = (direct + overhead) / direct; end-to-end = for_trainer / direct (noisy on a shared machine).",
+        "ratio = (direct + overhead) / direct; end-to-end = for_trainer / direct (noisy on a shared "
+        "machine).",
         "",
-        "| N | direct (s) | for_trainer (s) | overhead (s) | ratio | overhead, batches (s) | ratio | end-to-end |",
+        "| N | direct (s) | for_trainer (s) | overhead (s) | ratio | overhead, batches (s) | ratio | "
+        "end-to-end |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:

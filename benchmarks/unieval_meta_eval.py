@@ -4,10 +4,11 @@
 
 Reads ``unieval_topical_chat_result.json`` (unieval-dialog, Topical-Chat, 360 responses) and
 ``unieval_sfres_result.json`` (unieval-sum on data2text, SFRES, 1,181 utterances) from
-``../shared/data/meta_eval``, correlates each dimension's ``predict_scores`` with the human ``scores``
-at the sample (turn) level with :func:`nlgmetrics.meta_eval.meta_evaluate` (scipy Pearson, Spearman,
-Kendall tau-b; 95% bootstrap intervals over 1,000 resamples of the items, seed 0), and writes ``benchmarks/results/unieval_meta_eval.{json,md}`` beside UniEval's
-published numbers (its ``reproduce/README.md``).
+``../shared/data/meta_eval``, correlates each dimension's ``predict_scores`` with the human ``scores`` at the
+sample (turn) level with :func:`nlgmetrics.meta_eval.meta_evaluate` (scipy Pearson, Spearman, Kendall tau-b;
+95% bootstrap intervals over 1,000 resamples of the items, seed 0), and writes
+``benchmarks/results/unieval_meta_eval.{json,md}`` beside UniEval's published numbers (its
+``reproduce/README.md``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ PUBLISHED = {
 
 
 def reproduce(resamples: int = 0) -> list[dict]:
-    """One row per (dataset, dimension): our coefficients (and intervals with ``resamples``) beside UniEval's."""
+    """One row per (dataset, dimension): our coefficients (and intervals with ``resamples``) beside
+    UniEval's."""
     rows = []
     for dataset, name in FILES.items():
         dimensions = [d for (data, d) in PUBLISHED if data == dataset]
@@ -67,9 +69,9 @@ def main() -> None:
     lines = [
         "# UniEval's published correlations, recomputed from its released predictions",
         "",
-        "Sample (turn) level, scipy Pearson / Spearman / Kendall tau-b, via `nlgmetrics.meta_eval.meta_evaluate`"
-        " (`nlgmetrics meta-eval FILE --protocol sample`); in brackets the 95% bootstrap interval (1,000"
-        " resamples of the items, seed 0).",
+        "Sample (turn) level, scipy Pearson / Spearman / Kendall tau-b, via "
+        "`nlgmetrics.meta_eval.meta_evaluate` (`nlgmetrics meta-eval FILE --protocol sample`); in brackets "
+        "the 95% bootstrap interval (1,000 resamples of the items, seed 0).",
         "",
         "| dataset | dimension | n | Pearson | Spearman | Kendall | published P / S / K |",
         "|---|---|---|---|---|---|---|",

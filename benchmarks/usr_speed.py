@@ -218,22 +218,25 @@ def markdown(rows: list[dict], meta: dict) -> str:
     lines = [
         "# USR speed: the released loops vs nlgmetrics (same random weights, CPU)",
         "",
-        f"{meta['machine']}, {meta['threads']} torch threads, torch {meta['torch']}, transformers {meta['transformers']}. "
-        "Shared machine: other jobs ran at the same time, so timings are noisy.",
-        "Topical-Chat examples (tc_usr_data.json); roberta-base's 50,265-entry vocabulary head with a BPE trained on "
-        "those texts; model load not timed; one fresh process per cell; RSS = `ru_maxrss` (after loading → peak).",
-        "`released`: one forward per example over its L−2 masked copies, head at every position, DR one pair per "
-        "forward padded to 128 (the released code); `naive`: one masked copy per forward; `floor`: bare batched "
-        "encoder forwards of every copy and pair (no head), the limit of any exact implementation.",
+        f"{meta['machine']}, {meta['threads']} torch threads, torch {meta['torch']}, transformers "
+        f"{meta['transformers']}. Shared machine: other jobs ran at the same time, so timings are noisy.",
+        "Topical-Chat examples (tc_usr_data.json); roberta-base's 50,265-entry vocabulary head with a BPE "
+        "trained on those texts; model load not timed; one fresh process per cell; RSS = `ru_maxrss` "
+        "(after loading → peak).",
+        "`released`: one forward per example over its L−2 masked copies, head at every position, DR one "
+        "pair per forward padded to 128 (the released code); `naive`: one masked copy per forward; "
+        "`floor`: bare batched encoder forwards of every copy and pair (no head), the limit of any exact "
+        "implementation.",
         "",
-        "Reading: on CPU an exact USR-MLM must run the encoder once per masked copy (L−2 ≈ 60–98 copies of up "
-        "to 100 tokens per example), so `floor` bounds any speed-up; batching copies and running the vocabulary head "
-        "only at the masked position removes the head's cost (which dominates the tiny model) and the released "
-        "code's 2 GB logits tensor per example, not the encoder's. Full 64/256-example runs of roberta-base take hours "
-        "on this 2-core machine: the base rows use 2 examples (per-example throughput; the released loops are linear "
-        "in the examples).",
+        "Reading: on CPU an exact USR-MLM must run the encoder once per masked copy (L−2 ≈ 60–98 copies of "
+        "up to 100 tokens per example), so `floor` bounds any speed-up; batching copies and running the "
+        "vocabulary head only at the masked position removes the head's cost (which dominates the tiny "
+        "model) and the released code's 2 GB logits tensor per example, not the encoder's. Full "
+        "64/256-example runs of roberta-base take hours on this 2-core machine: the base rows use 2 "
+        "examples (per-example throughput; the released loops are linear in the examples).",
         "",
-        "| model | examples | implementation | seconds | examples/s | vs released | vs naive | RSS load→peak MiB |",
+        "| model | examples | implementation | seconds | examples/s | vs released | vs naive | RSS "
+        "load→peak MiB |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
@@ -249,8 +252,8 @@ def markdown(rows: list[dict], meta: dict) -> str:
                 ratios[key] = f"≈{scaled / row['seconds']:.2f}× (extrapolated from {other[0]['examples']})"
         lines.append(
             f"| {row['model']} | {row['examples']} | {row['implementation']} | {row['seconds']:.1f} | "
-            f"{row['examples'] / row['seconds']:.2f} | {ratios.get('released', '–')} | {ratios.get('naive', '–')} | "
-            f"{row['rss_load_mb']:.0f} → {row['rss_peak_mb']:.0f} |"
+            f"{row['examples'] / row['seconds']:.2f} | {ratios.get('released', '–')} | "
+            f"{ratios.get('naive', '–')} | {row['rss_load_mb']:.0f} → {row['rss_peak_mb']:.0f} |"
         )
     return "\n".join(lines) + "\n"
 

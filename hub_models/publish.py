@@ -254,8 +254,8 @@ def upload_all(uploads: list[Upload], api: Any, revisions_file: Path, recorded: 
                 )
         except Exception as err:
             print(
-                f"publishing stopped at {upload.repo_id} ({type(err).__name__}: {err}); nothing was tagged or "
-                f"recorded ({len(commits)} of {len(uploads)} uploaded); run the same command again",
+                f"publishing stopped at {upload.repo_id} ({type(err).__name__}: {err}); nothing was tagged "
+                f"or recorded ({len(commits)} of {len(uploads)} uploaded); run the same command again",
                 file=sys.stderr,
             )
             raise

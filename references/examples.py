@@ -9,8 +9,9 @@ LIBRARY = (
     "library would include a children's wing and a free computer lab."
 )
 FLOOD = (
-    "Heavy rain caused the Lune river to burst its banks on Saturday, flooding more than 200 homes in Kirkby. "
-    "No one was injured. The local school has been turned into a shelter, and volunteers hand out food."
+    "Heavy rain caused the Lune river to burst its banks on Saturday, flooding more than 200 homes in "
+    "Kirkby. No one was injured. The local school has been turned into a shelter, and volunteers hand out "
+    "food."
 )
 # Longer than 512 tokens for every tokenizer used here, so truncation is exercised.
 LONG_DOC = " ".join(

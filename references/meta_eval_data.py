@@ -1,8 +1,9 @@
 """Loaders for the human-judgment sets in ../shared/data/meta_eval, as CTC inputs plus human scores.
 
-Each loader returns ``(inputs, human)`` (SummEval and Yelp from :mod:`nlgmetrics.judgments`' readers): ``inputs`` are the CTC module's compute() fields (plus
-``doc_id`` / ``system_id`` where the set has them) and ``human`` maps a judged quality to one score
-per example. :func:`ctc_predictions` reads CTC's own released SummEval scores instead.
+Each loader returns ``(inputs, human)`` (SummEval and Yelp from :mod:`nlgmetrics.judgments`' readers):
+``inputs`` are the CTC module's compute() fields (plus ``doc_id`` / ``system_id`` where the set has them) and
+``human`` maps a judged quality to one score per example. :func:`ctc_predictions` reads CTC's own released
+SummEval scores instead.
 
 The folder is ``../shared/data/meta_eval`` beside the checkout, or ``$NLGMETRICS_META_EVAL``.
 """

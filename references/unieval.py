@@ -81,8 +81,13 @@ def add_question(dimension: str, output: str, src=None, ref=None, context=None, 
             )
         if dimension == "engagingness":
             return (
-                "question: Is this an engaging and informative response according to the dialogue history and fact? "
-                "</s> response: " + output + " </s> dialogue history: " + src + " </s> fact: " + context
+                "question: Is this an engaging and informative response according to the dialogue history "
+                "and fact? </s> response: "
+                + output
+                + " </s> dialogue history: "
+                + src
+                + " </s> fact: "
+                + context
             )
         if dimension == "groundedness":
             return (

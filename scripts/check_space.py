@@ -68,7 +68,8 @@ def main(folder: Path) -> int:
         require_spacy()  # the Space serves USR too: its requirements install the usr extra
         origin = Path(nlgmetrics.__file__).resolve()
         print(
-            f"the Space in {folder} served /score: ctc_consistency E-minilm {score:.4f} (nlgmetrics from {origin})"
+            f"the Space in {folder} served /score: ctc_consistency E-minilm {score:.4f} (nlgmetrics from "
+            f"{origin})"
         )
     finally:
         app.terminate()

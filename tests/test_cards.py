@@ -65,7 +65,10 @@ def test_check_names_each_stale_card_and_how_to_regenerate(tmp_path, monkeypatch
 
 
 def test_the_card_builder_loads_no_model_library():
-    code = "import sys, nlgmetrics.cards; print(sorted({'torch', 'transformers', 'evaluate'} & set(sys.modules)))"
+    code = (
+        "import sys, nlgmetrics.cards; print(sorted({'torch', 'transformers', 'evaluate'} & "
+        "set(sys.modules)))"
+    )
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout.strip() == "[]", run.stdout + run.stderr
 

@@ -59,7 +59,8 @@ class ConfigStatus:
 
     @property
     def state(self) -> str:
-        """One of :data:`STATES`: loads now, downloadable, not published on the Hub yet, or checked when used."""
+        """One of :data:`STATES`: loads now, downloadable, not published on the Hub yet, or checked when
+        used."""
         if self.available is None:
             return UNKNOWN
         if self.available:

@@ -147,10 +147,11 @@ _QUOTED = re.compile(r"""(?<![\w`])("[^"\n]*"|'[^'\n]*')(?![\w`])""")
 
 
 def code_spans(text: str) -> str:
-    """Quoted values of a declared help text as code spans, so Markdown shows ``"E:<repo-or-dir>"`` as written.
+    """Quoted values of a declared help text as code spans, so Markdown shows ``"E:<repo-or-dir>"`` as
+    written.
 
-    >>> print(code_spans('"mean" or "sum" (the GPU' + "'s memory)"))
-    `"mean"` or `"sum"` (the GPU's memory)
+        >>> print(code_spans('"mean" or "sum" (the GPU' + "'s memory)"))
+        `"mean"` or `"sum"` (the GPU's memory)
     """
     return _QUOTED.sub(r"`\1`", text)
 
@@ -203,8 +204,9 @@ def awaiting_pin(spec: ModuleSpec) -> list[str]:
 
 
 def config_table(spec: ModuleSpec) -> str:
-    """Every config with the weights it loads (Hub repo @ revision: a commit id where pinned), its licence and marks; a family's
-    card.py may add columns with ``config_columns(config, weights)`` (cells before and after the weights)."""
+    """Every config with the weights it loads (Hub repo @ revision: a commit id where pinned), its licence and
+    marks; a family's card.py may add columns with ``config_columns(config, weights)`` (cells before and after
+    the weights)."""
     hook = getattr(family_part(spec.family, "card"), "config_columns", None)
     extra = {c: hook(c, config_weights(spec, c)) if hook else ({}, {}) for c in spec.configs}
     before, after = extra[spec.configs[0]]
@@ -238,11 +240,11 @@ def configs_section(spec: ModuleSpec, notes: CardNotes) -> str:
         tags = sorted({w.revision for c in waiting for w in config_weights(spec, c) if not w.pinned})
         others = [c for c in spec.configs if c not in waiting]
         parts.append(
-            f"**Not yet published:** {', '.join(f'`{n}`' for n in waiting)}. These converted checkpoints are "
-            f"not on the Hub yet; they are pinned to the tag {', '.join(f'`{t}`' for t in tags)} until "
-            "`hub_models/publish.py` uploads them and records the commit each upload makes (from then on they "
-            "are pinned to that commit id, which cannot move, and this mark goes away). Until then loading "
-            "them fails with an error naming the repo"
+            f"**Not yet published:** {', '.join(f'`{n}`' for n in waiting)}. These converted checkpoints "
+            f"are not on the Hub yet; they are pinned to the tag {', '.join(f'`{t}`' for t in tags)} until "
+            "`hub_models/publish.py` uploads them and records the commit each upload makes (from then on "
+            "they are pinned to that commit id, which cannot move, and this mark goes away). Until then "
+            "loading them fails with an error naming the repo"
             + (f"; {notes.unpublished_hint}" if notes.unpublished_hint else ".")
             + (" Every other config is pinned to a commit id." if others else "")
         )
@@ -251,9 +253,9 @@ def configs_section(spec: ModuleSpec, notes: CardNotes) -> str:
         repos = sorted({w.repo_id for c in unpinned for w in config_weights(spec, c)})
         parts.append(
             f"**Not yet pinned:** {', '.join(f'`{c}`' for c in unpinned)}. Their Hub repos "
-            f"({', '.join(f'`{r}`' for r in repos)}) are not yet pinned to a commit: the registry loads their "
-            "`main` branch until the commit ids are verified on the Hub and written into the registry "
-            f"(`nlgmetrics/{spec.family}/weights.py`)."
+            f"({', '.join(f'`{r}`' for r in repos)}) are not yet pinned to a commit: the registry loads "
+            "their `main` branch until the commit ids are verified on the Hub and written into the "
+            f"registry (`nlgmetrics/{spec.family}/weights.py`)."
         )
     parts.append(f"**Default: `{spec.default_config}`.** {spec.default_why}")
     if notes.configs_note:
@@ -269,26 +271,30 @@ def direction_and_range(spec: ModuleSpec) -> str:
         direction = f"{better} is better (`higher_is_better: {spec.higher_is_better}` in every result)."
     keys = sorted(spec.range_labels, key=lambda key: key == "")  # the catch-all last
     labels = "; ".join(
-        f"{f'`{key}`' if key in spec.configs else f'`{key}-…`' if key else 'any other'}: {spec.range_labels[key]}"
+        f"{f'`{key}`' if key in spec.configs else f'`{key}-…`' if key else 'any other'}: "
+        f"{spec.range_labels[key]}"
         for key in keys
     )
     if len(keys) == 1:
         labels = spec.range_labels[keys[0]]
-    return f"**Direction and range.** {direction} Range: {spec.score_range}. In short (the label of the CLI and the Space): {labels}."
+    return (
+        f"**Direction and range.** {direction} Range: {spec.score_range}. In short (the label of the "
+        f"CLI and the Space): {labels}."
+    )
 
 
-_PRECISION_BOUND = """The tests bound what bf16 can change from its format alone: every model body's hidden states stay
-within the probabilistic rounding bound of bf16's 2^-8 unit roundoff at that depth, on every CPU's kernels{more}.
-`allow_tf32=True` at load runs float32 matmuls on CUDA in TF32 (about 1e-3 relative per product) while the
-module scores, and the signature then says `|matmul:tf32`; elsewhere it does nothing but warn. GPU figures
-for bf16 and TF32 are pending (`benchmarks/gpu_speed.py` on a GPU machine)."""
+_PRECISION_BOUND = """The tests bound what bf16 can change from its format alone: every model body's hidden
+states stay within the probabilistic rounding bound of bf16's 2^-8 unit roundoff at that depth, on every CPU's
+kernels{more}. `allow_tf32=True` at load runs float32 matmuls on CUDA in TF32 (about 1e-3 relative per
+product) while the module scores, and the signature then says `|matmul:tf32`; elsewhere it does nothing but
+warn. GPU figures for bf16 and TF32 are pending (`benchmarks/gpu_speed.py` on a GPU machine)."""
 
-_CPU_MODES = """**On the CPU.** `dtype="bfloat16"` runs where the CPU has bf16 units (AVX512-BF16 or AMX, with torch's
-AVX512 kernels; elsewhere it is refused in one line: without bf16 units it is emulated, slower than float32).
-`quantize="int8"` runs the Linear layers of the transformer blocks in dynamic int8: each token's inputs and
-each output channel's weights on their own int8 scale, exact integer products, float32 between the layers
-(embeddings and heads stay float32); a token's numbers never depend on the other texts of its batch, and
-each layer's error stays within its two rounding steps (tested). {int8} The signature says which mode ran:
+_CPU_MODES = """**On the CPU.** `dtype="bfloat16"` runs where the CPU has bf16 units (AVX512-BF16 or AMX, with
+torch's AVX512 kernels; elsewhere it is refused in one line: without bf16 units it is emulated, slower than
+float32). `quantize="int8"` runs the Linear layers of the transformer blocks in dynamic int8: each token's
+inputs and each output channel's weights on their own int8 scale, exact integer products, float32 between the
+layers (embeddings and heads stay float32); a token's numbers never depend on the other texts of its batch,
+and each layer's error stays within its two rounding steps (tested). {int8} The signature says which mode ran:
 `|dtype:bfloat16|device:cpu` or `|dtype:float32|quantize:int8|device:cpu`. {measured}Rank systems in one mode
 and report float32 numbers in papers."""
 
@@ -348,15 +354,17 @@ def int8_decided(spec: ModuleSpec) -> str:
     parts = []
     for row in rows:
         speeds = [
-            f"{cell['float32']['wall_s'] / cell['int8']['wall_s']:.2f}× with {count} thread{'s' * (count != '1')}"
+            f"{cell['float32']['wall_s'] / cell['int8']['wall_s']:.2f}× with {count} "
+            f"thread{'s' * (count != '1')}"
             for count, cell in row["threads"].items()
         ]
         parts.append(f"{row['label']}, {row['examples']} examples: int8 {', '.join(speeds)}")
     if not parts:
         return ""
     return (
-        f"int8 against float32 again, modes interleaved on a quiet machine (`benchmarks/results/int8_decision.md`; "
-        f"offered only where at least {data['goal']}× at every thread count): {'; '.join(parts)}. "
+        "int8 against float32 again, modes interleaved on a quiet machine "
+        f"(`benchmarks/results/int8_decision.md`; offered only where at least {data['goal']}× at every "
+        f"thread count): {'; '.join(parts)}. "
     )
 
 
@@ -368,7 +376,8 @@ def precision_section(spec: ModuleSpec, notes: CardNotes) -> str:
     )
     return f"""## Precision
 
-`float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators, and CPUs with bf16 units) moved {measured}.
+`float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators, and CPUs with bf16
+units) moved {measured}.
 {bound}
 
 {cpu}"""

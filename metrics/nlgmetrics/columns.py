@@ -7,7 +7,8 @@ line's ``--column FIELD=COLUMN`` and the Space's column choice after an upload b
 >>> gather_columns([{"text": "a"}], ["predictions"], {})
 Traceback (most recent call last):
 ...
-nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: text; use --column predictions=NAME)
+nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: text;
+use --column predictions=NAME)
 >>> parse_column_items(["predictions=summary"], ["predictions", "sources"], "ctc_consistency")
 {'predictions': 'summary'}
 >>> unused_columns([{"id": 1, "summary": "a", "doc": "b"}, {"judge": 2}], ["predictions", "sources"],
@@ -38,7 +39,10 @@ def missing_column(index: int, column: str, field: str, row: Mapping, fix: str =
     """The message for row ``index`` (0-based; shown 1-based, as in a file) without the column ``field``
     reads, naming the row's columns and how to pick another (``fix``)."""
     shown = ", ".join(map(str, row)) or "none"
-    return f"row {index + 1} has no column {column!r} for {field} (its columns: {shown}; {fix.format(field=field)})"
+    return (
+        f"row {index + 1} has no column {column!r} for {field} (its columns: {shown}; "
+        f"{fix.format(field=field)})"
+    )
 
 
 def parse_column_items(items: Sequence[str], inputs: Sequence[str], module: str) -> dict[str, str]:
@@ -101,8 +105,9 @@ def unused_columns(
 ) -> list[str]:
     """The rows' columns that feed none of ``fields`` (each read from ``columns[field]``, else the field's own
     name), in order of first appearance. One rule everywhere: the command line, the Space's batch tab and its
-    ``/score`` endpoint score the fields, ignore these columns (a file's are kept in its output) and name them.
-    The column ``label`` names the rows where they are shown (an ``id``): it is used, so it is not among them.
+    ``/score`` endpoint score the fields, ignore these columns (a file's are kept in its output) and name
+    them. The column ``label`` names the rows where they are shown (an ``id``): it is used, so it is not among
+    them.
 
     >>> unused_columns([{"id": 1, "text": "a", "judge": 2}], ["predictions"], {"predictions": "text"}, "id")
     ['judge']

@@ -396,7 +396,8 @@ def _dimension_values(record: Mapping, field: str, index: int, dimensions: list[
     if value is None or (isinstance(value, (Real, np.number)) and not isinstance(value, bool)):
         return value
     raise ValueError(
-        f"records[{index}][{field!r}] must be a number or a dict dimension → number, got {type(value).__name__}"
+        f"records[{index}][{field!r}] must be a number or a dict dimension → number, got "
+        f"{type(value).__name__}"
     )
 
 

@@ -1,11 +1,11 @@
 """Files of examples (JSONL, JSON, CSV, TSV), read and written the same way by the CLI and the Space.
 
-One convention for several texts in one cell (several references per example): in JSON the value is
-a list; in CSV and TSV the cell holds that list written as JSON (``["r1", "r2"]``). Reading keeps a
-CSV/TSV cell as its text; :func:`field_value` turns the cell of a field that takes lists back into the
-list; a references text that holds a JSON list, or starts with ``["``, must be a list of texts (a text
-like ``[Music] A cat sat.`` is one reference). Other values that are not text (booleans, null, nested data) are
-written to CSV/TSV as JSON too, NaN as ``nan``; JSON files write NaN as ``null``. What the CLI and the
+One convention for several texts in one cell (several references per example): in JSON the value is a list; in
+CSV and TSV the cell holds that list written as JSON (``["r1", "r2"]``). Reading keeps a CSV/TSV cell as its
+text; :func:`field_value` turns the cell of a field that takes lists back into the list; a references text
+that holds a JSON list, or starts with ``["``, must be a list of texts (a text like ``[Music] A cat sat.`` is
+one reference). Other values that are not text (booleans, null, nested data) are written to CSV/TSV as JSON
+too, NaN as ``nan``; JSON files write NaN as ``null``. What the CLI and the
 Space write reads back identically: JSON lines are split at ``\\n`` only (a text keeps U+2028, U+2029,
 U+0085), a CSV/TSV cell may be as long as its file, and a column or field named twice is refused
 rather than one of them dropped. Line numbers in errors are 1-based, as in an editor.

@@ -48,8 +48,9 @@ def script_text(module: str, version: str) -> str:
     """The module script: imports the package's Metric class, as ``metrics/<name>/<name>.py`` does; where
     nlgmetrics is not installed it says in one line which version registered it and the two fixes."""
     where, name = metric_class(module)
-    return f'''"""{module} (nlgmetrics {version}), registered by `nlgmetrics register`: evaluate.load("{module}") loads the
-Metric class of the installed nlgmetrics package. Remove with `nlgmetrics register --remove`."""
+    return f'''"""{module} (nlgmetrics {version}), registered by `nlgmetrics register`:
+evaluate.load("{module}") loads the Metric class of the installed nlgmetrics package. Remove with
+`nlgmetrics register --remove`."""
 
 import sys
 
@@ -102,8 +103,9 @@ def metrics_folder() -> Path:
 
 def modules_cache_from_environment() -> Path:
     """evaluate's ``HF_MODULES_CACHE`` as its config reads the environment (``$HF_MODULES_CACHE``, else
-    ``$HF_HOME/modules``, else ``$XDG_CACHE_HOME/huggingface/modules``, else ``~/.cache/huggingface/modules``):
-    ``nlgmetrics register`` never imports evaluate, which takes seconds (it imports transformers' pipelines)."""
+    ``$HF_HOME/modules``, else ``$XDG_CACHE_HOME/huggingface/modules``, else
+    ``~/.cache/huggingface/modules``): ``nlgmetrics register`` never imports evaluate, which takes seconds (it
+    imports transformers' pipelines)."""
     cache_home = os.getenv("XDG_CACHE_HOME", "~/.cache")
     hf_home = os.path.expanduser(os.getenv("HF_HOME", os.path.join(cache_home, "huggingface")))
     return Path(os.getenv("HF_MODULES_CACHE", os.path.join(hf_home, "modules")))
@@ -113,7 +115,8 @@ def modules_cache_from_environment() -> Path:
 class Change:
     module: str
     action: str
-    """``registered``, ``already registered``, ``replaced <old versions>``, ``removed`` or ``not registered``."""
+    """``registered``, ``already registered``, ``replaced <old versions>``, ``removed`` or
+``not registered``."""
     path: Path
 
     def __str__(self) -> str:

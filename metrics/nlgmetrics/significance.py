@@ -180,7 +180,8 @@ def compare(
     higher = _direction(higher_is_better, [a, b])
     if isinstance(a, Mapping) and isinstance(b, Mapping) and _metric_of(a) != _metric_of(b):
         raise ValueError(
-            f"a and b were scored by different metrics ({'|'.join(_metric_of(a))} vs {'|'.join(_metric_of(b))})"
+            f"a and b were scored by different metrics ({'|'.join(_metric_of(a))} vs "
+            f"{'|'.join(_metric_of(b))})"
         )
     x, y = _scores("a", a, key), _scores("b", b, key)
     if len(x) != len(y):

@@ -1,6 +1,6 @@
-"""benchmarks/durations.py: the durations report from a real pytest --junitxml run (of a small suite written into a
-temporary checkout), refused for a partial or failed run, and found stale when the page, a listed test or the
-test folders change."""
+"""benchmarks/durations.py: the durations report from a real pytest --junitxml run (of a small suite written
+into a temporary checkout), refused for a partial or failed run, and found stale when the page, a listed test
+or the test folders change."""
 
 from __future__ import annotations
 
@@ -110,8 +110,8 @@ def test_a_run_that_left_out_a_folder_is_refused_in_one_line_and_writes_nothing(
     command = [sys.executable, "-m", "benchmarks.durations", *tool(root, str(run_suite(root, "tests/alpha")))]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr == (
-        "python -m benchmarks.durations: error: the run left out metrics/nlgmetrics, tests: the report needs a "
-        "run of the whole suite\n"
+        "python -m benchmarks.durations: error: the run left out metrics/nlgmetrics, tests: the report "
+        "needs a run of the whole suite\n"
     )
     assert not (root / "r.json").exists() and (root / "PAGE.md").read_text() == page
 

@@ -144,7 +144,8 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
     codes = [cli.main(["list"]), cli.main(["--help"]), cli.main(["--version"]), cli.main(["score", "--help"]),
              cli.main(["score", "x.jsonl", "--metric", "nope"]), cli.main(["score", "x.jsonl"]),
              cli.main(["score", "x.jsonl", "--metric", "ctc_consistency", "--config", "nope"]),
-             cli.main(["score", "missing.jsonl", "--metric", "ctc_consistency", "--option", "aggregation=sum"])]
+             cli.main(["score", "missing.jsonl", "--metric", "ctc_consistency", "--option",
+                       "aggregation=sum"])]
 assert codes == [0, 0, 0, 0, 2, 2, 2, 2], codes
 print(sorted(m for m in {HEAVY!r} if m in sys.modules))
 """

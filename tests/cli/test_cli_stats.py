@@ -98,8 +98,8 @@ def test_meta_eval_of_reader_records_in_every_protocol(tmp_path, capsys):
     ]
     file = _write_jsonl(tmp_path / "summeval_ctc.jsonl", rows)
     code, out, err = _run(
-        capsys, "meta-eval", str(file), "--human", "human", "--predicted", "ctc", "--resamples", "20", "--json",
-        "--protocol", "summary", "--protocol", "system",
+        capsys, "meta-eval", str(file), "--human", "human", "--predicted", "ctc", "--resamples", "20",
+        "--json", "--protocol", "summary", "--protocol", "system",
     )  # fmt: skip
     assert code == 0, err
     result = json.loads(out)
@@ -348,8 +348,9 @@ def test_meta_eval_scores_the_records_texts_with_metric(tmp_path, capsys):
     ]
     file = _write_jsonl(tmp_path / "judged.jsonl", records)
     code, out, err = _run(
-        capsys, "meta-eval", str(file), "--metric", "ctc_consistency", "--config", "E-minilm", "--human", "human",
-        "--predicted", "ctc", "--protocol", "sample", "--resamples", "20", "--json", "--no-progress",
+        capsys, "meta-eval", str(file), "--metric", "ctc_consistency", "--config", "E-minilm",
+        "--human", "human", "--predicted", "ctc", "--protocol", "sample", "--resamples", "20", "--json",
+        "--no-progress",
     )  # fmt: skip
     assert code == 0, err
     scores = nlgmetrics.load("ctc_consistency", "E-minilm").compute(

@@ -1,5 +1,5 @@
-"""Issue 26 §12: every error of ``nlgmetrics convert ctc|usr`` and of ``python -m hub_models.publish --out`` is
-one line on stderr with exit status 2 and no traceback, and leaves the input files as they were (the real
+"""Issue 26 §12: every error of ``nlgmetrics convert ctc|usr`` and of ``python -m hub_models.publish --out``
+is one line on stderr with exit status 2 and no traceback, and leaves the input files as they were (the real
 commands, in subprocesses, on a tiny base model and a tiny USR release)."""
 
 from __future__ import annotations
@@ -211,12 +211,12 @@ def test_publish_dry_run_out_a_file_is_one_line_exit_2(tmp_path, under):
 # --- issue 33 §8: a converted folder is written whole --------------------------------------------------
 
 FULL_DISK = (
-    "import resource, runpy, sys; "
-    "resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.getrlimit(resource.RLIMIT_FSIZE)[1])); "
-    "sys.argv = ['nlgmetrics', *sys.argv[2:]]; runpy.run_module('nlgmetrics', run_name='__main__')"
+    "import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), "
+    "resource.getrlimit(resource.RLIMIT_FSIZE)[1])); sys.argv = ['nlgmetrics', *sys.argv[2:]]; "
+    "runpy.run_module('nlgmetrics', run_name='__main__')"
 )
-"""``python -m nlgmetrics`` whose files cannot grow past argv[1] bytes: a write past it fails with EFBIG where a
-full disk fails with ENOSPC, for any user (a tiny tmpfs would need root and the right to mount)."""
+"""``python -m nlgmetrics`` whose files cannot grow past argv[1] bytes: a write past it fails with EFBIG where
+a full disk fails with ENOSPC, for any user (a tiny tmpfs would need root and the right to mount)."""
 
 
 def ctc_args(inputs: Path, output: Path) -> list[str]:

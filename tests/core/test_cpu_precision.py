@@ -90,10 +90,13 @@ def test_bf16_is_refused_in_one_line_where_torch_runs_its_default_kernels(tmp_pa
 @pytest.mark.parametrize(
     ("where", "message"),
     [
-        ({"dtype": "float16"}, "dtype='float16' is not supported on the cpu (emulated there, slower than float32)"),
-        ({"dtype": "int8"}, "dtype='int8' is not one of 'float32', 'bfloat16', 'float16' (or fp32, bf16, fp16, half); for int8 use quantize='int8'"),
+        ({"dtype": "float16"}, "dtype='float16' is not supported on the cpu (emulated there, slower than "
+            "float32)"),
+        ({"dtype": "int8"}, "dtype='int8' is not one of 'float32', 'bfloat16', 'float16' (or fp32, bf16, "
+            "fp16, half); for int8 use quantize='int8'"),
         ({"quantize": "int4"}, "quantize='int4' is not one of 'int8'"),
-        ({"quantize": "int8", "dtype": "bfloat16"}, "quantize='int8' quantizes a float32 model; with it leave dtype at float32"),
+        ({"quantize": "int8", "dtype": "bfloat16"}, "quantize='int8' quantizes a float32 model; with it "
+            "leave dtype at float32"),
     ],
 )  # fmt: skip
 def test_what_the_cpu_does_not_run_is_one_line_before_any_weights_load(where, message, fresh_model_cache):

@@ -1,5 +1,6 @@
 """On a CUDA machine: every family on the GPU agrees with the CPU (fp32), bf16 and TF32 stay within the
-rounding bound of their format, batches and order do not change scores, and ``allow_tf32`` shows in the signature.
+rounding bound of their format, batches and order do not change scores, and ``allow_tf32`` shows in the
+signature.
 
 The rest of the suite runs on the CPU (conftest sets NLGMETRICS_DEVICE=cpu) because the parity
 references do; these tests ask for cuda explicitly and are skipped, with the reason, elsewhere.

@@ -96,7 +96,8 @@ def test_with_tf32_in_effect_forward_passes_run_in_tf32_and_the_signature_says_s
 @pytest.mark.parametrize("name", NAMES)
 def test_bf16_scores_are_finite_and_marked(name):
     """bf16 weights and activations (on the CPU for this check, lifted where the CPU has no bf16 units) give
-    finite scores of every kind and say so in the signature, with the device. How close they are is bounded below, where the bound
+    finite scores of every kind and say so in the signature, with the device. How close they are is bounded
+    below, where the bound
     means something: the model bodies' hidden states (every family) and the real MiniLM's CTC scores. The
     tiny random heads' probabilities sit near ties (two logits almost equal), where any rounding moves
     them a lot and the CPU's bf16 kernels differ by instruction set: no bound on those is a statement."""

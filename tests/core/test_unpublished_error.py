@@ -23,8 +23,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def unpublished_and_not_cached(monkeypatch) -> registry.WeightSpec:
-    """CTC consistency's D-cnndm aligner (the paper's best, not published), at a revision the offline cache does
-    not hold."""
+    """CTC consistency's D-cnndm aligner (the paper's best, not published), at a revision the offline cache
+    does not hold."""
     name = ctc_weight_name("D-cnndm", "doc_to_summ")
     spec = dataclasses.replace(WEIGHTS[name], revision="0" * 40)
     monkeypatch.setitem(registry.WEIGHTS, name, spec)

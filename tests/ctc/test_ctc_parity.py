@@ -53,7 +53,10 @@ def test_e_aligner_matches_ctc_score(variant, aspect, remove_stopwords, tiny_sna
     metric = nlgmetrics.load(f"ctc_{aspect}", variant, device="cpu")
     ours = metric.compute(**INPUTS[aspect], remove_stopwords=remove_stopwords)["scores"]
     reference = reference_scores(aspect, path, layer, remove_stopwords)
-    name = f"ctc_{aspect} {variant}{' (tiny)' if variant != 'E-minilm' else ''} stopwords removed={remove_stopwords}"
+    name = (
+        f"ctc_{aspect} {variant}{' (tiny)' if variant != 'E-minilm' else ''} stopwords "
+        f"removed={remove_stopwords}"
+    )
     assert_parity(name, ours, reference)
     if remove_stopwords:  # the setting must matter on these inputs, or the comparison proves little
         assert ours != metric.compute(**INPUTS[aspect], remove_stopwords=False)["scores"]

@@ -1,5 +1,5 @@
-"""Issue 40 §1: every CTC module's default config loads weights that are on the Hub, so a module loaded with no
-config scores on its first call; the paper's best variant stays documented with the way to select it."""
+"""Issue 40 §1: every CTC module's default config loads weights that are on the Hub, so a module loaded with
+no config scores on its first call; the paper's best variant stays documented with the way to select it."""
 
 from __future__ import annotations
 

@@ -145,7 +145,8 @@ ZERO_WIDTH = "\u200b\ufeff\x00"
 
 @pytest.mark.parametrize("config", ["E-minilm", "E-roberta"])
 def test_zero_width_and_control_characters_count_as_blank(config):
-    """E-roberta's byte-level BPE would read them as tokens; E-minilm's tokenizer drops them (NaN, no name)."""
+    """E-roberta's byte-level BPE would read them as tokens; E-minilm's tokenizer drops them (NaN, no
+    name)."""
     scorer = CTCScorer(aspect_spec("consistency"), config, device="cpu")
     with pytest.warns(NLGMetricsWarning) as caught:
         result = scorer.score(["fine text", ZERO_WIDTH], sources=["a fine source", "a source"])

@@ -9,23 +9,26 @@ import nlgmetrics
 # (document, faithful summary, hallucinated summary)
 SUMMARIES = [
     (
-        "The city council voted on Monday to build a new public library on Elm Street. It will cost 12 million "
-        "dollars and open in 2027.",
+        "The city council voted on Monday to build a new public library on Elm Street. It will cost 12 "
+        "million dollars and open in 2027.",
         "The council approved a new library on Elm Street that opens in 2027.",
         "The council rejected a new football stadium after the mayor resigned.",
     ),
     (
-        "Heavy rain made the river burst its banks on Saturday, flooding 200 homes in the village. Nobody was hurt.",
+        "Heavy rain made the river burst its banks on Saturday, flooding 200 homes in the village. Nobody "
+        "was hurt.",
         "Rain flooded 200 homes in the village on Saturday; nobody was hurt.",
         "An earthquake destroyed the village church and killed ten people.",
     ),
     (
-        "Researchers found that honeybees can learn to recognise human faces when trained with sugar rewards.",
+        "Researchers found that honeybees can learn to recognise human faces when trained with sugar "
+        "rewards.",
         "Honeybees can learn to recognise human faces, researchers found.",
         "Honeybees are dying because of a new pesticide, farmers warn.",
     ),
     (
-        "The company reported record profits of 4 billion dollars this year, driven by strong sales of its phones.",
+        "The company reported record profits of 4 billion dollars this year, driven by strong sales of its "
+        "phones.",
         "Strong phone sales gave the company record profits of 4 billion dollars.",
         "The company went bankrupt after its factories closed.",
     ),
@@ -35,7 +38,8 @@ SUMMARIES = [
         "The national team lost the final after their coach was sacked.",
     ),
     (
-        "Scientists discovered a new species of frog in the rainforest of Peru, bright blue and smaller than a coin.",
+        "Scientists discovered a new species of frog in the rainforest of Peru, bright blue and smaller "
+        "than a coin.",
         "A tiny bright blue frog species was discovered in Peru's rainforest.",
         "A giant lizard escaped from a zoo in Madrid.",
     ),
@@ -55,7 +59,8 @@ SUMMARIES = [
         "The hospital fired its doctors after a computer virus attack.",
     ),
     (
-        "A volcano in Iceland erupted overnight, sending lava towards a small fishing town that was evacuated.",
+        "A volcano in Iceland erupted overnight, sending lava towards a small fishing town that was "
+        "evacuated.",
         "An overnight eruption in Iceland sent lava toward an evacuated fishing town.",
         "A snowstorm in Canada closed schools and airports for a week.",
     ),

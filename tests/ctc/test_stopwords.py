@@ -1,4 +1,5 @@
-"""CTC's English stopword list (nlgmetrics.ctc.stopwords): NLTK's paper-era list, matched as CTC's code did."""
+"""CTC's English stopword list (nlgmetrics.ctc.stopwords): NLTK's paper-era list, matched as CTC's code
+did."""
 
 from __future__ import annotations
 

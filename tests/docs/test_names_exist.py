@@ -191,13 +191,15 @@ def test_the_checker_finds_what_does_not_exist():
 ```bash
 bash scripts/demo.sh && bash scripts/no_such.sh
 python -m benchmarks.docs --check; python -m benchmarks.no_such; python -m venv .venv; python -m nosuchtool
-nlgmetrics score data.jsonl --metric usr | nlgmetrics scores x; nlgmetrics convert ctc --all; nlgmetrics convert t5
+nlgmetrics score data.jsonl --metric usr | nlgmetrics scores x; nlgmetrics convert ctc --all
+nlgmetrics convert t5
 nlgmetrics convert ... && HF_HUB_OFFLINE=1 nlgmetrics weights usr
 python -m hub_models.publish out/ --dry-run --out staged/   # out/ and staged/: what the command makes
 ```
 See `metrics/<name>/README.md`, `benchmarks/results/*.md`, `core/`, `ctc/no_such.py`, `unieval/coherence`,
-`tests/docs/test_links.py::test_the_readme_fits_on_a_page`, `docs/nowhere.md:12`, `dist/nlgmetrics-<version>.whl`,
-`nlgmetrics.load`, `nlgmetrics.core.registry.WeightSpec.pinned`, `nlgmetrics.core.nowhere`, `nlgmetrics.no_such`.
+`tests/docs/test_links.py::test_the_readme_fits_on_a_page`, `docs/nowhere.md:12`,
+`dist/nlgmetrics-<version>.whl`, `nlgmetrics.load`, `nlgmetrics.core.registry.WeightSpec.pinned`,
+`nlgmetrics.core.nowhere`, `nlgmetrics.no_such`.
 """
     assert problems_in(page) == [
         "ctc/no_such.py does not exist",

@@ -1,5 +1,5 @@
-"""Issue 40 §19: the README and the cards say exactly what is pinned: a weight that loads a branch (awaiting its
-pin) is named as such, and no table heads a revision that is a branch or a tag "pinned"."""
+"""Issue 40 §19: the README and the cards say exactly what is pinned: a weight that loads a branch (awaiting
+its pin) is named as such, and no table heads a revision that is a branch or a tag "pinned"."""
 
 from __future__ import annotations
 

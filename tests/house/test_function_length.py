@@ -12,7 +12,8 @@ LIMIT = 80
 
 
 def lengths(path: Path, root: Path = PACKAGE) -> dict[str, int]:
-    """``{"file:line name": lines}`` for every function and method in ``path`` (named relative to ``root``)."""
+    """``{"file:line name": lines}`` for every function and method in ``path`` (named relative to
+    ``root``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     where = path.relative_to(root).as_posix()
     return {

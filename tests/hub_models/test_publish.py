@@ -1,7 +1,7 @@
 """``python -m hub_models.publish``: weights, then the 8 module Spaces, then the app Space, each Space
 self-contained (the wheel inside, requirements that install it); nothing tagged or recorded unless every
-upload succeeded. Runs against the in-process ``HfApi`` stand-in of tests/hub_models/test_registry.py; the release
-check (scripts/release.sh) serves a written app Space from its own folder in a fresh environment."""
+upload succeeded. Runs against the in-process ``HfApi`` stand-in of tests/hub_models/test_registry.py; the
+release check (scripts/release.sh) serves a written app Space from its own folder in a fresh environment."""
 
 from __future__ import annotations
 
@@ -139,7 +139,8 @@ def test_the_command_line_dry_run_and_its_errors(tmp_path, wheel, weights):
 
 
 def test_a_dry_run_that_fails_halfway_leaves_no_half_staged_out_folder(tmp_path, wheel, weights):
-    """The weights are staged before the wheel is checked: the failure leaves no --out folder (issue 33 §8)."""
+    """The weights are staged before the wheel is checked: the failure leaves no --out folder (issue 33
+    §8)."""
     other = wheel.with_name("nlgmetrics-0.0.1-py3-none-any.whl")
     other.write_bytes(wheel.read_bytes())
     out = tmp_path / "staged"

@@ -111,9 +111,10 @@ def test_a_fresh_import_reads_the_recorded_commits(tmp_path):
     repo, oid = "nlgmetrics/ctc-D-xsum-doc_to_summ", "fedcba9876543210fedcba9876543210fedcba98"
     publish.write_revisions(copy / "core" / "data" / "published_revisions.json", {repo: oid})
     code = (
-        "import nlgmetrics.core.registry as r; s = r.WEIGHTS['ctc-D-xsum-doc_to_summ']; "
-        "from nlgmetrics.core.resolve import resolve_weight; w = resolve_weight(s.name, role='token_classifier'); "
-        "print(r.__file__, s.revision, s.pinned, w.describe(), r.WEIGHTS['ctc-D-cnndm-doc_to_summ'].revision)"
+        "import nlgmetrics.core.registry as r; s = r.WEIGHTS['ctc-D-xsum-doc_to_summ']; from "
+        "nlgmetrics.core.resolve import resolve_weight; w = resolve_weight(s.name, "
+        "role='token_classifier'); print(r.__file__, s.revision, s.pinned, w.describe(), "
+        "r.WEIGHTS['ctc-D-cnndm-doc_to_summ'].revision)"
     )
     env = {**os.environ, "PYTHONPATH": str(copy.parent)}
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp_path)

@@ -1,5 +1,5 @@
-"""The InfoLM scorer the InfoLM tests share: the default bert-base-uncased on the tiny offline weights, 8 texts
-per batch so that a few dozen examples already run in several batches (one per test module)."""
+"""The InfoLM scorer the InfoLM tests share: the default bert-base-uncased on the tiny offline weights, 8
+texts per batch so that a few dozen examples already run in several batches (one per test module)."""
 
 from __future__ import annotations
 

@@ -258,7 +258,8 @@ def test_empty_texts_score_nan_with_a_warning(scorer):
 
 
 def test_degenerate_bags_are_reported_not_hidden(scorer):
-    """At a tiny temperature each position is one-hot: a token the reference predicts is impossible given the prediction."""
+    """At a tiny temperature each position is one-hot: a token the reference predicts is impossible given the
+    prediction."""
     with pytest.warns(NLGMetricsWarning, match="kl_divergence is not finite for example at 0-based index 1:"):
         result = scorer.score(
             ["the cat sat", "rain fell"],
@@ -273,7 +274,8 @@ def test_degenerate_bags_are_reported_not_hidden(scorer):
 def test_long_texts_are_truncated_to_the_model_window_with_a_warning(scorer):
     with pytest.warns(
         NLGMetricsWarning,
-        match=r"references\[0\]\[0\] are longer than the window of google-bert/bert-base-uncased \(512 tokens\)",
+        match=r"references\[0\]\[0\] are longer than the window of google-bert/bert-base-uncased \(512 "
+        r"tokens\)",
     ):
         result = scorer.score(["the harbour project costs rose"], [LONG_DOC], idf=False)
     assert math.isfinite(result["scores"][0])

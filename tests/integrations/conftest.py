@@ -1,4 +1,5 @@
-"""The tiny BART every Trainer test module starts from (built once per module: some tests train it further)."""
+"""The tiny BART every Trainer test module starts from (built once per module: some tests train it
+further)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ def consistency_reward():
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    """The tiny BART after 2 training steps, its tokenizer, the eval set and the generations decoded by hand."""
+    """The tiny BART after 2 training steps, its tokenizer, the eval set and the generations decoded by
+    hand."""
     folder = save_tiny_bart(tmp_path_factory.mktemp("bart"))
     tokenizer = AutoTokenizer.from_pretrained(folder)
     model = AutoModelForSeq2SeqLM.from_pretrained(folder)

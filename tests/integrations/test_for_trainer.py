@@ -280,8 +280,9 @@ def test_gpu_offload_moves_the_models_only_while_scoring(tokenizer):
         (
             {"consistency": CONSISTENCY},
             {},
-            r"metric 'consistency' \(ctc_consistency\) needs sources: give sources=<the raw texts, in eval order>"
-            r".* or sources=\"inputs\" \(decoded from the inputs, with include_for_metrics=\[\"inputs\"\]",
+            r"metric 'consistency' \(ctc_consistency\) needs sources: give sources=<the raw texts, in eval "
+            r"order>.* or sources=\"inputs\" \(decoded from the inputs, with "
+            r"include_for_metrics=\[\"inputs\"\]",
         ),
         (
             {"consistency": CONSISTENCY},

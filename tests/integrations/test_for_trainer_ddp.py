@@ -63,13 +63,13 @@ def test_a_test_set_of_the_same_size_is_scored_against_its_own_sources(ranks):
     [
         (
             "num_examples-8",
-            "the Trainer gathered 12 generations, and generation 8 would be the sampler's repeat of example 0 if "
-            "the set had 8 examples, but its labels differ",
+            "the Trainer gathered 12 generations, and generation 8 would be the sampler's repeat of "
+            "example 0 if the set had 8 examples, but its labels differ",
         ),
         (
             "raw-11",
-            "the Trainer gathered 12 generations, and generation 11 would be the sampler's repeat of example 0 if "
-            "the set had 11 examples, but its labels differ",
+            "the Trainer gathered 12 generations, and generation 11 would be the sampler's repeat of "
+            "example 0 if the set had 11 examples, but its labels differ",
         ),
         ("num_examples-8-callback", "num_examples=8 but the Trainer is evaluating a set of 10 examples"),
     ],

@@ -1,8 +1,8 @@
-"""for_trainer scores a set only against its own texts (issue 33): another split of the same size is refused or
-scored against its own sources, a stopped batch_eval_metrics evaluation never leaks into the next, colliding
-keys are refused, and odd inputs (arrays, a Series, 2-d lists, huge ids, a tokenizer without a pad id or one
-that decodes to None) end in the right number or one clear line. Real Seq2SeqTrainer runs on the tiny BART of
-tiny_seq2seq.py (10 eval examples, eval batch 3), one process."""
+"""for_trainer scores a set only against its own texts (issue 33): another split of the same size is refused
+or scored against its own sources, a stopped batch_eval_metrics evaluation never leaks into the next,
+colliding keys are refused, and odd inputs (arrays, a Series, 2-d lists, huge ids, a tokenizer without a pad
+id or one that decodes to None) end in the right number or one clear line. Real Seq2SeqTrainer runs on the
+tiny BART of tiny_seq2seq.py (10 eval examples, eval batch 3), one process."""
 
 from __future__ import annotations
 
@@ -62,8 +62,8 @@ def _ids(tokenizer, texts: list[str], pad: int = -100) -> np.ndarray:
 def test_another_split_of_the_same_size_is_refused_not_scored_against_the_eval_documents(
     tiny, sets, tmp_path, shown_by
 ):
-    """The first fuzz case: sources=raw_eval['document'], then trainer.predict(test_ds) of the same size logged
-    the test generations scored against the eval documents (here 0.132 where its own give 0.098)."""
+    """The first fuzz case: sources=raw_eval['document'], then trainer.predict(test_ds) of the same size
+    logged the test generations scored against the eval documents (here 0.132 where its own give 0.098)."""
     assert abs(sets["test"] - sets["test_against_eval_documents"]) > 1e-3  # the wrong number differs
     compute_metrics = nlgmetrics.for_trainer(
         tiny["tokenizer"], {"consistency": CONSISTENCY}, sources=DOCUMENTS
@@ -274,8 +274,8 @@ def test_a_stopped_batch_evaluation_is_never_counted_in_the_next(tiny, tmp_path,
 
 
 def test_in_a_trainer_loop_the_raw_size_never_cuts_the_batches(tiny, tmp_path, recwarn):
-    """Inside a loop only its state finds leftovers: 4 raw sources for the 10 evaluated examples are refused as
-    such, not taken as the last 4 examples after "leftovers"."""
+    """Inside a loop only its state finds leftovers: 4 raw sources for the 10 evaluated examples are refused
+    as such, not taken as the last 4 examples after "leftovers"."""
     compute_metrics = nlgmetrics.for_trainer(
         tiny["tokenizer"], {"consistency": CONSISTENCY}, sources=DOCUMENTS[:4]
     )
@@ -372,7 +372,8 @@ def _word_level_tokenizer() -> PreTrainedTokenizerFast:
 
 
 def test_minus_100_is_dropped_not_decoded_when_the_tokenizer_has_no_pad_id():
-    """Before: -100 became token 0 ("the cat sat on the mat ! !": 0.7299 instead of 0.9675 in the fuzz run)."""
+    """Before: -100 became token 0 ("the cat sat on the mat ! !": 0.7299 instead of 0.9675 in the fuzz
+    run)."""
     tokenizer = _word_level_tokenizer()
     assert tokenizer.pad_token_id is None and tokenizer.decode([0]) == "!"
     compute_metrics = nlgmetrics.for_trainer(tokenizer, {"consistency": CONSISTENCY}, sources="labels")
@@ -471,9 +472,9 @@ SWAPPED = [1, 0, 2, 3, 4]
 
 @pytest.fixture(scope="module")
 def near(tiny, tmp_path_factory) -> dict:
-    """An eval set whose examples 0 and 1 are a document and that document plus a sentence, with the generations
-    and the ctc_relevance numbers (sources raw, references from the labels) in the right and the swapped
-    order."""
+    """An eval set whose examples 0 and 1 are a document and that document plus a sentence, with the
+    generations and the ctc_relevance numbers (sources raw, references from the labels) in the right and the
+    swapped order."""
     data = eval_dataset(tiny["tokenizer"], NEAR, NEAR_SUMMARIES)
     assert data["input_ids"][0] == data["input_ids"][1]  # the inputs show no difference
     trainer = seq2seq_trainer(tiny["model"], tiny["tokenizer"], data, tmp_path_factory.mktemp("near"))
@@ -553,7 +554,8 @@ def test_raw_references_whose_labels_tell_near_duplicates_apart_confirm_the_orde
 @pytest.mark.parametrize("sources", [[], {"eval": []}, "inputs"], ids=["list", "by-split", "inputs"])
 def test_an_empty_set_gives_the_empty_result_with_one_warning(tokenizer, sources, compute_result):
     """Issue 40 §9: sources=[] with 0 generations raised IndexError (the tokenizer on an empty list); an empty
-    set gives what compute() gives for zero examples, NaN means, as with sources="inputs", with one warning."""
+    set gives what compute() gives for zero examples, NaN means, as with sources="inputs", with one
+    warning."""
     compute_metrics = nlgmetrics.for_trainer(
         tokenizer, {"c": CONSISTENCY, "o": WordOverlap()}, sources=sources
     )

@@ -127,8 +127,8 @@ def test_a_training_run_survives_a_module_that_raises(silent_bart, tmp_path):
     assert (
         _failures(caught)
         == [
-            "'bleu' (unigram_bleu) raised ZeroDivisionError: float division by zero; unigram_bleu is NaN this "
-            "time (strict=True raises instead)"
+            "'bleu' (unigram_bleu) raised ZeroDivisionError: float division by zero; unigram_bleu is NaN "
+            "this time (strict=True raises instead)"
         ]
         * 2
     )

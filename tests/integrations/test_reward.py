@@ -231,10 +231,10 @@ def test_each_rank_loads_on_its_own_gpu(monkeypatch):
 
 def test_the_ready_rewards_import_without_loading_a_model():
     code = (
-        "import importlib, sys\n"
-        "module_path, name = 'nlgmetrics.rewards.ctc_consistency'.rsplit('.', 1)  # as trl grpo reads it\n"
-        "reward = getattr(importlib.import_module(module_path), name)\n"
-        "print(reward.__name__, reward.fields, sorted({'torch', 'transformers', 'evaluate'} & set(sys.modules)))"
+        "import importlib, sys\nmodule_path, name = 'nlgmetrics.rewards.ctc_consistency'.rsplit('.', 1)  # "
+        "as trl grpo reads it\nreward = getattr(importlib.import_module(module_path), "
+        "name)\nprint(reward.__name__, reward.fields, sorted({'torch', 'transformers', 'evaluate'} & "
+        "set(sys.modules)))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split(maxsplit=1) == ["ctc_consistency", "{'sources': 'source'} []\n"]
@@ -266,16 +266,16 @@ def test_the_declared_parts_are_the_sub_scores_compute_returns(name):
 
 
 def test_trls_command_line_takes_a_ready_reward(tiny_lm, tmp_path):
-    """``trl grpo --reward_funcs nlgmetrics.rewards.ctc_consistency``, as the docs write it: its default config
-    (E-bert, tiny here) reads the dataset's ``source`` column."""
+    """``trl grpo --reward_funcs nlgmetrics.rewards.ctc_consistency``, as the docs write it: its default
+    config (E-bert, tiny here) reads the dataset's ``source`` column."""
     rows = [json.dumps({"prompt": f"Summarize: {d}", "source": d}) for d in DOCUMENTS[:4]]
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "train.jsonl").write_text("\n".join(rows) + "\n")
     arguments = (
-        f"grpo --model_name_or_path {tiny_lm} --dataset_name {tmp_path / 'data'} "
-        "--reward_funcs nlgmetrics.rewards.ctc_consistency --reward_weights 1.0 --max_steps 1 "
-        "--per_device_train_batch_size 4 --num_generations 4 --max_completion_length 6 --use_cpu --bf16 false "
-        f"--logging_steps 1 --save_strategy no --report_to none --output_dir {tmp_path / 'out'}"
+        f"grpo --model_name_or_path {tiny_lm} --dataset_name {tmp_path / 'data'} --reward_funcs "
+        "nlgmetrics.rewards.ctc_consistency --reward_weights 1.0 --max_steps 1 "
+        "--per_device_train_batch_size 4 --num_generations 4 --max_completion_length 6 --use_cpu --bf16 "
+        f"false --logging_steps 1 --save_strategy no --report_to none --output_dir {tmp_path / 'out'}"
     ).split()
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'metrics'}{os.pathsep}{ROOT}", "HF_DATASETS_OFFLINE": "1"}
     done = subprocess.run(

@@ -79,8 +79,8 @@ REFUSED_AT_LOAD = [
 def test_a_reward_refuses_what_loading_its_module_refuses_when_it_is_made(
     name, config, options, fresh_model_cache
 ):
-    """On the CPU (where float16, and int8 for these configs, are refused): the reward's construction says what
-    the module's load says, before any model loads."""
+    """On the CPU (where float16, and int8 for these configs, are refused): the reward's construction says
+    what the module's load says, before any model loads."""
     options = {**options, "device": "cpu"}
     with pytest.raises(ValueError) as loading:
         nlgmetrics.load(name, config, **options)
@@ -97,9 +97,9 @@ def test_the_allowed_options_are_not_refused():
 
 
 def test_weights_neither_cached_nor_downloadable_are_named_when_the_reward_is_made(tmp_path):
-    """Offline with an empty Hugging Face cache (a fresh process): a reward on uncached weights (E-bert), one on
-    weights not published (D-cnndm) and a ready reward whose default weights are not cached (TRL reads it at
-    start-up) say so in one line; the embedded E-minilm is made, and importing nlgmetrics.rewards makes no
+    """Offline with an empty Hugging Face cache (a fresh process): a reward on uncached weights (E-bert), one
+    on weights not published (D-cnndm) and a ready reward whose default weights are not cached (TRL reads it
+    at start-up) say so in one line; the embedded E-minilm is made, and importing nlgmetrics.rewards makes no
     reward."""
     code = (
         "import importlib, nlgmetrics\n"
@@ -157,7 +157,7 @@ def test_the_module_stays_an_evaluate_module():
         module.no_such_attribute  # noqa: B018 - the lookup is the test
 
 
-# ---- §9: bad input, one line each ---------------------------------------------------------------------------
+# ---- §9: bad input, one line each ----------------------------------------------------------------------
 
 
 def reply(content) -> list[dict]:

@@ -1,4 +1,5 @@
-"""A tiny BART on the embedded MiniLM's WordPiece vocabulary, and the 10-example eval set the Trainer tests use.
+"""A tiny BART on the embedded MiniLM's WordPiece vocabulary, and the 10-example eval set the Trainer tests
+use.
 
 The model is random (hidden size 16, one layer each side), so training two steps takes a second; its
 generation config asks for 3 to 6 new tokens and never a special token, so every generation decodes to a

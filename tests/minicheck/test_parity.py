@@ -21,10 +21,10 @@ from references.unieval import nltk_sent_tokenize
 from tests.helpers import assert_parity
 
 PARAGRAPH = (
-    "The city council of Riverton voted on Monday to build a new public library on Elm Street. "
-    "The project will cost {n} million dollars and is expected to open in 2027. Mr. Ruiz, the mayor, said the "
-    "library would include a children's wing and a free computer lab. Heavy rain caused flooding in "
-    "the region in {n} places, and thousands of homes lost power."
+    "The city council of Riverton voted on Monday to build a new public library on Elm Street. The project "
+    "will cost {n} million dollars and is expected to open in 2027. Mr. Ruiz, the mayor, said the library "
+    "would include a children's wing and a free computer lab. Heavy rain caused flooding in the region in "
+    "{n} places, and thousands of homes lost power."
 )
 LONG = "\n".join(PARAGRAPH.format(n=i) for i in range(28))  # about 1,300 words: several chunks at any default
 DOCUMENTS = [
@@ -124,16 +124,17 @@ SOURCE = os.environ.get("NLGMETRICS_MINICHECK_SRC")
 
 @functools.cache
 def authors_inferencer(config: str):
-    """The authors' ``Inferencer`` of ``config`` on the tiny model (``references.minicheck.authors_inferencer``:
-    their repo read at the registered revision, NLTK's splitter offline)."""
+    """The authors' ``Inferencer`` of ``config`` on the tiny model
+    (``references.minicheck.authors_inferencer``: their repo read at the registered revision, NLTK's splitter
+    offline)."""
     spec = WEIGHTS[CONFIGS[config].weight]
     return reference.authors_inferencer(SOURCE, config, spec.repo_id, revision=spec.revision)
 
 
 @pytest.mark.skipif(
     not SOURCE,
-    reason="NLGMETRICS_MINICHECK_SRC is not set: it names a checkout of github.com/Liyan06/MiniCheck (b58b9fa), "
-    "which CI cannot fetch (no GitHub)",
+    reason="NLGMETRICS_MINICHECK_SRC is not set: it names a checkout of github.com/Liyan06/MiniCheck "
+    "(b58b9fa), which CI cannot fetch (no GitHub)",
 )
 @pytest.mark.parametrize("options", SETTINGS[:2], ids=["defaults", "chunk30"])
 @pytest.mark.parametrize("config", list(CONFIGS))

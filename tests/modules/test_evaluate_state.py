@@ -60,8 +60,8 @@ def test_each_class_is_written_out_and_named_as_evaluate_names_it(name):
     cls = MODULES[name]
     assert camelcase_to_snakecase(cls.__name__) == name
     assert cls.spec is SPECS[name] and cls.__doc__.startswith(SPECS[name].description)
-    # issue 36: each family's metric.py writes its classes out (a `class` statement grep finds), apart from the
-    # declarations in module.py, which import no evaluate
+    # issue 36: each family's metric.py writes its classes out (a `class` statement grep finds), apart from
+    # the declarations in module.py, which import no evaluate
     family = cls.__module__.split(".")[1]
     assert cls.__module__ == f"nlgmetrics.{family}.metric" and issubclass(cls, NLGMetric)
     source = (PACKAGE / family / "metric.py").read_text()

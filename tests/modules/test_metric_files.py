@@ -1,6 +1,6 @@
-"""Issue 41 §5: a module class's docstring is kept as written in its family's metric.py (nothing replaces it at
-run time); ``python -m nlgmetrics.cards`` writes it from the declaration and ``--check`` names a stale file;
-evaluate's MetricInfo still carries the description and the compute() documentation."""
+"""Issue 41 §5: a module class's docstring is kept as written in its family's metric.py (nothing replaces it
+at run time); ``python -m nlgmetrics.cards`` writes it from the declaration and ``--check`` names a stale
+file; evaluate's MetricInfo still carries the description and the compute() documentation."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_the_cards_command_writes_a_stale_docstring_and_check_names_its_file(tmp
     shutil.copy(metric_file("usr"), copy)
     source = copy.read_text(encoding="utf-8")
     start = source.index('    r"""USR')
-    end = source.index('"""\n', start + 8) + 4
+    end = source.index("\n", source.index('"""', start + 8)) + 1  # the closing line, its noqa too
     copy.write_text(source[:start] + '    """Stale."""\n' + source[end:], encoding="utf-8")
     monkeypatch.setattr(
         metric_files, "metric_file", lambda family: copy if family == "usr" else metric_file(family)
@@ -59,7 +59,7 @@ def test_a_class_with_no_docstring_gets_one(tmp_path, monkeypatch):
     shutil.copy(metric_file("infolm"), copy)
     source = copy.read_text(encoding="utf-8")
     start = source.index('    """InfoLM')
-    end = source.index('"""\n', start + 8) + 4
+    end = source.index("\n", source.index('"""', start + 8)) + 1  # the closing line, its noqa too
     copy.write_text(source[:start] + source[end:].lstrip("\n"), encoding="utf-8")
     assert metric_files.stale_classes(copy) == ["Infolm"]
     assert metric_files.write_docstrings(copy) and copy.read_text(encoding="utf-8") == source

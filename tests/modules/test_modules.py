@@ -202,7 +202,8 @@ def test_every_variant_is_registered_once():
 
 def test_release_racing_a_streamed_compute_scores_with_the_scorer_the_call_took():
     """release() from another thread between compute()'s taking the scorer and evaluate's _compute (after
-    add_batch) used to end in "'NoneType' object has no attribute 'run'": the call keeps the scorer it took."""
+    add_batch) used to end in "'NoneType' object has no attribute 'run'": the call keeps the scorer it
+    took."""
     module = nlgmetrics.load("ctc_consistency", "E-minilm")
     expected = module.compute(**INPUTS["ctc_consistency"])["scores"]
     module.add_batch(**INPUTS["ctc_consistency"])

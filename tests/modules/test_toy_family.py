@@ -24,7 +24,8 @@ from nlgmetrics.version import __version__
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "adding_a_family.md"
 PACKAGE = Path(nlgmetrics.__file__).resolve().parent
-CONVERT = '''"""The toy family's converter (the page's toy has none: a family with a convert.py gets the command)."""
+CONVERT = '''"""The toy family's converter (the page's toy has none: a family with a convert.py gets the
+command)."""
 
 
 def main(argv, prog):
@@ -69,7 +70,8 @@ def test_the_toy_family_loads_and_scores(toy_family):
 
 
 def test_the_toy_family_refuses_int8_in_one_line_without_declaring_it(toy_family):
-    """Issue 41 §2: int8 is opt-in; the toy family declares no precision, so core refuses it for the family."""
+    """Issue 41 §2: int8 is opt-in; the toy family declares no precision, so core refuses it for the
+    family."""
     with pytest.raises(ValueError) as caught:
         nlgmetrics.load(toy_family, device="cpu", quantize="int8")
     message = str(caught.value)

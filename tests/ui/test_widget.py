@@ -175,6 +175,6 @@ def test_app_without_gradio_prints_the_install_hint(tmp_path):
     run = subprocess.run([sys.executable, str(app)], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert (
-        run.stderr
-        == 'nlgmetrics: error: the widget needs gradio, which is not installed: pip install "nlgmetrics[space]"\n'
+        run.stderr == "nlgmetrics: error: the widget needs gradio, which is not installed: pip install "
+        '"nlgmetrics[space]"\n'
     )

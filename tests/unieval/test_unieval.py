@@ -204,7 +204,10 @@ def test_dimension_subsets_and_missing_fields():
 def test_a_custom_question_is_scored_like_a_builtin_one():
     metric = nlgmetrics.load("unieval", device="cpu")
     data = inputs_of("summarization", 3)
-    question = "question: Is this a coherent summary to the document? </s> summary: {prediction} </s> document: {source}"
+    question = (
+        "question: Is this a coherent summary to the document? </s> summary: {prediction} </s> "
+        "document: {source}"
+    )
     ours = metric.compute(**data, questions={"my_coherence": question})
     assert ours["my_coherence"] == pytest.approx(ours["coherence"], abs=1e-6)
     assert ours["overall"] == pytest.approx(

@@ -96,5 +96,6 @@ def test_the_command_line_says_it_in_one_line_with_exit_status_2(tmp_path):
     )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        'nlgmetrics: error: USR needs spaCy (the released code\'s tokenizer), which is not installed: pip install "nlgmetrics[usr]"'
+        "nlgmetrics: error: USR needs spaCy (the released code's tokenizer), which is not installed: pip "
+        'install "nlgmetrics[usr]"'
     ]

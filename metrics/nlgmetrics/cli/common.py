@@ -157,7 +157,8 @@ def rows_not_indexes(message: str, first: int = 0) -> str:
 
 
 def parse_columns(spec: ModuleSpec, items: list[str], config: str | None = None) -> dict[str, str]:
-    """``--column FIELD=COLUMN`` items as ``{field: column}``; the field must be one of the config's inputs."""
+    """``--column FIELD=COLUMN`` items as ``{field: column}``; the field must be one of the config's
+    inputs."""
     try:
         return parse_column_items(items, spec.inputs_for(config), spec.name)
     except ValueError as err:

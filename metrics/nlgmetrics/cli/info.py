@@ -54,7 +54,8 @@ def weight_lines(spec) -> list[str]:
     return [
         f"    {spec.repo_id} @ {spec.revision} · licence {spec.license} · published: "
         f"{'yes' if is_published(spec) else 'no'} · on this machine: {cached}{size_text}",
-        f"    get it: {how_to_get(spec, 'cli') if not (folder and spec.embedded_package) else 'shipped by the package'}",
+        "    get it: "
+        f"{how_to_get(spec, 'cli') if not (folder and spec.embedded_package) else 'shipped by the package'}",
     ]
 
 
@@ -83,10 +84,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
     weights = sub.add_parser(
         "weights",
-        help="every config's weights: repo and revision, published, on this machine, size, licence, how to get them",
-        description="For every config of the modules: its weights' repo id and revision (pinned or not), whether they "
-        "are published on the Hub, whether they are on this machine (and their size), their licence, and "
-        "the exact way to get them (the download, or the conversion of the original checkpoint).",
+        help="every config's weights: repo and revision, published, on this machine, size, licence, how to "
+        "get them",
+        description="For every config of the modules: its weights' repo id and revision (pinned or not), "
+        "whether they are published on the Hub, whether they are on this machine (and their size), their "
+        "licence, and the exact way to get them (the download, or the conversion of the original "
+        "checkpoint).",
     )
     weights.add_argument("names", nargs="*", metavar="MODULE", help="only these modules")
     weights.set_defaults(func=cmd_weights)

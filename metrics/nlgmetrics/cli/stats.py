@@ -324,8 +324,9 @@ def format_comparison(result: dict[str, Any], field: str) -> str:
                 f"A = {r['a']}",
                 f"B = {r['b']}",
                 f"{field} ({said}): {r['n']} pairs, {r['dropped']} dropped (NaN)",
-                f"mean A {r['mean_a']:.4f}   mean B {r['mean_b']:.4f}   delta (B - A) {_signed(r['delta'])}   "
-                f"{level} interval [{_signed(r['ci_low'])}, {_signed(r['ci_high'])}]",
+                f"mean A {r['mean_a']:.4f}   mean B {r['mean_b']:.4f}   delta (B - A) "
+                f"{_signed(r['delta'])}   {level} interval [{_signed(r['ci_low'])}, "
+                f"{_signed(r['ci_high'])}]",
                 f"p = {r['p_value']:.4g}{floor} (paired approximate randomization, two-sided; {method})",
                 f"B wins {r['wins']}, ties {r['ties']}, losses {r['losses']}: {verdict[r['better']]}",
             ]
@@ -336,16 +337,20 @@ def format_comparison(result: dict[str, Any], field: str) -> str:
     lines.append(f"{'rank':>4}  {'system':<{width}}  {'mean':>8}  better than")
     for row in result["ranking"]:
         lines.append(
-            f"{row['rank']:>4}  {row['system']:<{width}}  {row['mean']:>8.4f}  {', '.join(row['better_than']) or '-'}"
+            f"{row['rank']:>4}  {row['system']:<{width}}  {row['mean']:>8.4f}  "
+            f"{', '.join(row['better_than']) or '-'}"
         )
-    header = f"{'A':<{width}}  {'B':<{width}}  {'delta B-A':>9}  {'interval':<19}  {'p':>7}  {'p Holm':>7}  {'W/T/L':<11}  better"
+    header = (
+        f"{'A':<{width}}  {'B':<{width}}  {'delta B-A':>9}  {'interval':<19}  {'p':>7}  "
+        f"{'p Holm':>7}  {'W/T/L':<11}  better"
+    )
     lines += ["", header, "-" * len(header)]
     for p in result["pairs"]:
         interval = f"[{_signed(p['ci_low'])}, {_signed(p['ci_high'])}]"
         wtl = f"{p['wins']}/{p['ties']}/{p['losses']}"
         lines.append(
-            f"{p['a']:<{width}}  {p['b']:<{width}}  {_signed(p['delta']):>9}  {interval:<19}  {p['p_value']:>7.4f}  "
-            f"{p['p_holm']:>7.4f}  {wtl:<11}  {p['better'] or '-'}"
+            f"{p['a']:<{width}}  {p['b']:<{width}}  {_signed(p['delta']):>9}  {interval:<19}  "
+            f"{p['p_value']:>7.4f}  {p['p_holm']:>7.4f}  {wtl:<11}  {p['better'] or '-'}"
         )
     return "\n".join(lines)
 
@@ -507,7 +512,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def _add_compare(sub: argparse._SubParsersAction) -> None:
     compare = sub.add_parser(
         "compare",
-        help="is system B better than A? paired significance on the systems' scores (scoring their files if needed)",
+        help="is system B better than A? paired significance on the systems' scores (scoring their files "
+        "if needed)",
         description="Compare systems on the same inputs from their files (scored, or scored here): mean "
         "difference with a "
         "paired bootstrap interval, a paired approximate-randomization p-value and win/tie/loss counts; "
@@ -534,7 +540,8 @@ def _add_compare(sub: argparse._SubParsersAction) -> None:
         type=parse_bool,
         default=None,
         metavar="BOOL",
-        help="the metric's direction (default: the module's; needed for infolm, whose direction depends on the measure)",
+        help="the metric's direction (default: the module's; needed for infolm, whose direction depends on "
+        "the measure)",
     )
     _bootstrap_flags(compare, "compare")
     add_scoring_flags(

@@ -30,7 +30,8 @@ def cmd_register(args: argparse.Namespace) -> int:
         print(change)
     if not args.remove:
         print(
-            "evaluate.load('<name>', '<config>') now loads these modules (evaluate logs that it uses the cached version)"
+            "evaluate.load('<name>', '<config>') now loads these modules (evaluate logs that it uses the "
+            "cached version)"
         )
     return 0
 

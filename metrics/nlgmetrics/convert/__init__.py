@@ -1,9 +1,10 @@
 """What the converters share: each family that converts the authors' original checkpoints to standard
-transformers folders has its own ``convert.py`` (``nlgmetrics convert <family>``: :mod:`nlgmetrics.ctc.convert`
-turns a ctc_score ``.ckpt`` into a D or R aligner folder, :mod:`nlgmetrics.usr.convert` the three released USR
-folders into ``mlm``, ``dr_c`` and ``dr_f``); each output loads through the folder options and is what
-``python -m hub_models.publish`` uploads. Here: the one-line errors, the output-folder check and the model
-cards' YAML header. Each converted folder is written whole (to a temporary folder beside it, renamed into
+transformers folders has its own ``convert.py`` (``nlgmetrics convert <family>``:
+:mod:`nlgmetrics.ctc.convert` turns a ctc_score ``.ckpt`` into a D or R aligner folder,
+:mod:`nlgmetrics.usr.convert` the three released USR folders into ``mlm``, ``dr_c`` and ``dr_f``); each output
+loads through the folder options and is what ``python -m hub_models.publish`` uploads. Here: the one-line
+errors, the output-folder check and the model cards' YAML header. Each converted folder is written whole (to a
+temporary folder beside it, renamed into
 place when complete: :func:`nlgmetrics.core.files.replaced_when_complete`).
 """
 
@@ -82,20 +83,21 @@ def written_folder(output: Path) -> Iterator[Path]:
 
 
 def card_header(spec, pipeline: str, tags: tuple[str, ...]) -> str:
-    """The YAML header of a converted checkpoint's model card (``spec`` a ``WeightSpec``), up to its closing ``---``.
+    """The YAML header of a converted checkpoint's model card (``spec`` a ``WeightSpec``), up to its closing
+    ``---``.
 
-    >>> from types import SimpleNamespace
-    >>> print(card_header(SimpleNamespace(license="mit", base="roberta-base"), "fill-mask", ("usr",)))
-    ---
-    license: mit
-    language: en
-    library_name: transformers
-    pipeline_tag: fill-mask
-    base_model: roberta-base
-    tags:
-    - nlg-evaluation
-    - usr
-    ---
+        >>> from types import SimpleNamespace
+        >>> print(card_header(SimpleNamespace(license="mit", base="roberta-base"), "fill-mask", ("usr",)))
+        ---
+        license: mit
+        language: en
+        library_name: transformers
+        pipeline_tag: fill-mask
+        base_model: roberta-base
+        tags:
+        - nlg-evaluation
+        - usr
+        ---
     """
     lines = [
         f"license: {spec.license}",

@@ -30,7 +30,8 @@ T = TypeVar("T")
 
 
 def length_sorted_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
-    """Indices grouped into batches of ``batch_size`` similar lengths, longest first (an OOM shows up at once)."""
+    """Indices grouped into batches of ``batch_size`` similar lengths, longest first (an OOM shows up at
+    once)."""
     order = sorted(range(len(lengths)), key=lambda i: (-lengths[i], i))
     return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
 
@@ -50,7 +51,8 @@ def token_budget_batches(lengths: Sequence[int], max_tokens: int) -> list[list[i
 
 
 TOKENS_PER_GIB = 1024
-"""Padded tokens per GiB of device memory in the default token budget (see :func:`token_budget_for_memory`)."""
+"""Padded tokens per GiB of device memory in the default token budget (see
+:func:`token_budget_for_memory`)."""
 BUDGET_RANGE = (4096, 65536)
 """The smallest and largest default token budget."""
 
@@ -96,7 +98,8 @@ def pad_rows(
     mask_field: str | None = "attention_mask",
 ) -> dict[str, torch.Tensor]:
     """Rows ``batch`` of ``rows``, each field right-padded to the batch's longest (``pad_values``, 0 when a
-    field is not named), as ``long`` tensors on ``device``, with ``mask_field`` built from ``length_field``."""
+    field is not named), as ``long`` tensors on ``device``, with ``mask_field`` built from
+    ``length_field``."""
     tensors: dict[str, torch.Tensor] = {}
     for field in rows[batch[0]]:
         width = max(len(rows[i][field]) for i in batch)
@@ -162,8 +165,8 @@ def halving_on_oom(
                 torch.cuda.empty_cache()
             if len(batch) == 1:
                 raise RuntimeError(
-                    f"{name}: out of memory on a single input of {length_of(batch[0])} tokens on {device}; use a "
-                    "smaller dtype (dtype='bfloat16') or a device with more memory"
+                    f"{name}: out of memory on a single input of {length_of(batch[0])} tokens on {device}; "
+                    "use a smaller dtype (dtype='bfloat16') or a device with more memory"
                 ) from error
             half = len(batch) // 2
             pending += [batch[half:], batch[:half]]

@@ -31,10 +31,10 @@ def wants_cuda(device: str | torch.device | None = None) -> bool:
 
 
 def process_device() -> str | None:
-    """This process's accelerator under a launcher (``torchrun``, ``accelerate launch``): ``cuda:<LOCAL_RANK>``,
-    so that every rank loads its models on its own GPU, not all on ``cuda:0``; the device asked for
-    (:func:`requested_device`) when it is not plain ``cuda``; None where there is no GPU (the default choice).
-    ``for_trainer`` and ``reward`` load with it."""
+    """This process's accelerator under a launcher (``torchrun``, ``accelerate launch``):
+    ``cuda:<LOCAL_RANK>``, so that every rank loads its models on its own GPU, not all on ``cuda:0``; the
+    device asked for (:func:`requested_device`) when it is not plain ``cuda``; None where there is no GPU (the
+    default choice). ``for_trainer`` and ``reward`` load with it."""
     chosen = requested_device()
     if chosen not in (None, "cuda") or not torch.cuda.is_available():
         return chosen

@@ -223,9 +223,9 @@ def load_tokenizer(source: str, revision: str | None, **kwargs: Any) -> Any:
 
 
 TRANSFORMER_BLOCK = r"(layer|layers|block|albert_layers)\.\d+"
-"""What a transformer block is, by the name of its module (BERT's ``encoder.layer.3``, T5's ``encoder.block.3``,
-ALBERT's ``albert_layers.0``): the one definition, read by the checkpoint check below and by int8
-(:data:`~nlgmetrics.core.quantize.BLOCK_LINEAR`)."""
+"""What a transformer block is, by the name of its module (BERT's ``encoder.layer.3``, T5's
+``encoder.block.3``, ALBERT's ``albert_layers.0``): the one definition, read by the checkpoint check below and
+by int8 (:data:`~nlgmetrics.core.quantize.BLOCK_LINEAR`)."""
 _LAYER_WEIGHT = re.compile(rf"(^|\.)(embeddings|embed_tokens|shared|{TRANSFORMER_BLOCK})\.")
 """Embedding and transformer-block weights: a checkpoint that matches its config never misses or leaves
 unused any of these."""
@@ -258,8 +258,8 @@ def check_weights_match_config(loading_info: dict, source: str) -> None:
     if mismatched:
         key, saved, expected = mismatched[0]
         raise ValueError(
-            f"{source!r}: config.json does not describe the weights: {key} is {list(saved)} in the checkpoint "
-            f"but {list(expected)} by config.json ({len(mismatched)} weights differ)"
+            f"{source!r}: config.json does not describe the weights: {key} is {list(saved)} in the "
+            f"checkpoint but {list(expected)} by config.json ({len(mismatched)} weights differ)"
         )
     for keys, how in (("missing_keys", "missing from the checkpoint"), ("unexpected_keys", "not used")):
         layers = sorted(k for k in loading_info.get(keys) or [] if _LAYER_WEIGHT.search(k))
@@ -273,8 +273,8 @@ def check_weights_match_config(loading_info: dict, source: str) -> None:
 def load_model_and_tokenizer(
     auto_class, source: str, revision: str | None, *, head: str | None = None
 ) -> tuple[Any, Any]:
-    """``auto_class`` weights as loaded (see :func:`load_model`; :func:`~nlgmetrics.core.precision.place` puts them
-    where and how they run) and the tokenizer from ``source``."""
+    """``auto_class`` weights as loaded (see :func:`load_model`; :func:`~nlgmetrics.core.precision.place` puts
+    them where and how they run) and the tokenizer from ``source``."""
     tokenizer = load_tokenizer(source, revision)
     return load_model(auto_class, source, revision, head=head), tokenizer
 

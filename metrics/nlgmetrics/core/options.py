@@ -279,7 +279,9 @@ def not_taken(
     """The package's one wording for names a callee does not take: ``owner``, the names (after ``what``,
     e.g. "the option"), then each list of valid names.
 
-    >>> not_taken("ctc_consistency.compute()", ["foo"], {"inputs": ["predictions"], "options": ["aggregation"]})
+    >>> not_taken(
+    ...     "ctc_consistency.compute()", ["foo"], {"inputs": ["predictions"], "options": ["aggregation"]}
+    ... )
     'ctc_consistency.compute() does not take foo; its inputs are predictions and its options aggregation'
     >>> not_taken("infolm", ["a", "b"], {"options": ["measure"]}, what="the option")
     'infolm does not take the options a, b; its options are measure'

@@ -35,9 +35,9 @@ _DTYPES = {
 
 
 def cpu_bf16_missing() -> str | None:
-    """Why this CPU does not run bfloat16 as measured (None: it does): torch must report bf16 units, AVX512-BF16
-    or AMX-BF16 (``torch.cpu.get_capabilities()``; without them every bf16 operation is emulated, slower than
-    float32), and run its AVX512 kernels (``torch.backends.cpu.get_cpu_capability()``; lower under
+    """Why this CPU does not run bfloat16 as measured (None: it does): torch must report bf16 units,
+    AVX512-BF16 or AMX-BF16 (``torch.cpu.get_capabilities()``; without them every bf16 operation is emulated,
+    slower than float32), and run its AVX512 kernels (``torch.backends.cpu.get_cpu_capability()``; lower under
     ``ATEN_CPU_CAPABILITY``, e.g. ``default``, which asks for torch's portable kernels)."""
     get_capabilities = getattr(torch.cpu, "get_capabilities", None)  # torch >= 2.10
     if get_capabilities is not None:
@@ -46,12 +46,16 @@ def cpu_bf16_missing() -> str | None:
     else:
         units = torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()
     if not units:
-        return "needs bf16 units, and torch reports neither AVX512-BF16 nor AMX-BF16 on this CPU: bf16 would be emulated, slower than float32"
+        return (
+            "needs bf16 units, and torch reports neither AVX512-BF16 nor AMX-BF16 on this CPU: bf16 "
+            "would be emulated, slower than float32"
+        )
     capability = torch.backends.cpu.get_cpu_capability()
     if capability != "AVX512":
         return (
-            f"needs torch's AVX512 kernels, and torch runs its {capability} kernels here (ATEN_CPU_CAPABILITY): "
-            "bf16 is offered where torch runs it on bf16 units with its AVX512 kernels"
+            f"needs torch's AVX512 kernels, and torch runs its {capability} kernels here "
+            "(ATEN_CPU_CAPABILITY): bf16 is offered where torch runs it on bf16 units with its AVX512 "
+            "kernels"
         )
     return None
 
@@ -118,7 +122,8 @@ def tf32_in_effect(allow_tf32: Any, device: torch.device) -> bool:
     allow_tf32 = check_bool("allow_tf32", allow_tf32)
     if allow_tf32 and device.type != "cuda":
         warn(
-            f"allow_tf32=True has no effect on {device.type}: TF32 is a CUDA matmul mode; scores are plain float32"
+            f"allow_tf32=True has no effect on {device.type}: TF32 is a CUDA matmul mode; scores are plain "
+            "float32"
         )
         return False
     return allow_tf32

@@ -14,7 +14,9 @@ table (:func:`nlgmetrics.modules.family_weights`), so this module names no famil
 (published revisions; the advice for a weight that is not here); resolving a name, repo or folder and the
 folder checks are :mod:`~nlgmetrics.core.resolve`'s.
 
->>> spec = WeightSpec("tiny", "org/tiny", "a" * 40, "BertModel", "a test", "mit", roles=("encoder", "masked_lm"))
+>>> spec = WeightSpec(
+...     "tiny", "org/tiny", "a" * 40, "BertModel", "a test", "mit", roles=("encoder", "masked_lm")
+... )
 >>> spec.pinned, is_published(spec), how_to_get(spec)
 (True, True, '`hf download org/tiny --revision aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`')
 """
@@ -43,7 +45,8 @@ ROLES = {
 
 @dataclass(frozen=True)
 class WeightSpec:
-    """One set of pretrained weights on the Hub at a registered revision (pinned where that is a commit id)."""
+    """One set of pretrained weights on the Hub at a registered revision (pinned where that is a commit
+    id)."""
 
     name: str
     repo_id: str
@@ -80,8 +83,8 @@ class WeightSpec:
     """The file whose presence in the Hub cache shows the weight is on this machine (a checkpoint file, for a repo
     that holds no transformers folder)."""
     awaiting_pin: bool = False
-    """A third-party weight registered without network: its Hub commit id could not be looked up, so it loads a
-    branch (``pinned`` is False) until someone verifies the commit on the Hub and writes it in its family's
+    """A third-party weight registered without network: its Hub commit id could not be looked up, so it loads
+    a branch (``pinned`` is False) until someone verifies the commit on the Hub and writes it in its family's
     weights.py. Its notes say so; no commit id is ever made up."""
 
     @property
@@ -193,14 +196,16 @@ def load_hint(spec: WeightSpec, use: str = "python") -> str:
 
 def how_to_get(spec: WeightSpec, use: str = "python") -> str:
     """One line: the exact way to get ``spec``'s weights onto this machine (a converted folder loads as
-    :func:`load_hint` says for ``use``, "python" or "cli"; its family's ``unpublished_advice`` says the rest)."""
+    :func:`load_hint` says for ``use``, "python" or "cli"; its family's ``unpublished_advice`` says the
+    rest)."""
     if is_published(spec):
         return f"`hf download {spec.repo_id} --revision {spec.revision}`"
     return "not published on the Hub yet: " + spec.unpublished_advice.format(hint=load_hint(spec, use))
 
 
 def cli_wording(message: str) -> str:
-    """``message`` with every converted folder's Python load keywords (:func:`load_hint`) as command-line flags."""
+    """``message`` with every converted folder's Python load keywords (:func:`load_hint`) as command-line
+    flags."""
     for spec in WEIGHTS.values():
         if spec.conversion and load_hint(spec) in message:
             message = message.replace(load_hint(spec), load_hint(spec, "cli"))

@@ -4,7 +4,8 @@ repo id or a local folder (:func:`resolve_weight`), and the checks of a folder b
 >>> resolve_weight("./no-such-folder", role="masked_lm")
 Traceback (most recent call last):
 ...
-ValueError: model: the folder './no-such-folder' does not exist (relative to ...); give an existing local folder or a Hub repo id such as 'org/name'
+ValueError: model: the folder './no-such-folder' does not exist (relative to ...); give an existing local
+folder or a Hub repo id such as 'org/name'
 """
 
 from __future__ import annotations
@@ -126,7 +127,8 @@ special tokens and every word becomes unknown."""
 
 
 def check_model_folder(folder: str, *, role: str, option: str) -> None:
-    """A local weights folder holds what ``role`` loads, else one ValueError line naming ``option`` and what is
+    """A local weights folder holds what ``role`` loads, else one ValueError line naming ``option`` and what
+    is
     wrong: a config.json (valid JSON, with a ``model_type`` that can serve as ``role``), the weights, and the
     tokenizer files. Checked before anything loads, so transformers' internals never surface."""
     from transformers import __version__
@@ -159,6 +161,6 @@ def check_model_folder(folder: str, *, role: str, option: str) -> None:
         raise ValueError(f"{where} has no weights ({' or '.join(WEIGHT_FILES[::2])})")
     if not present & set(TOKENIZER_FILES):
         raise ValueError(
-            f"{where} has no tokenizer files (one of {', '.join(TOKENIZER_FILES)}): without them transformers "
-            "falls back to a vocabulary of special tokens and reads every word as unknown"
+            f"{where} has no tokenizer files (one of {', '.join(TOKENIZER_FILES)}): without them "
+            "transformers falls back to a vocabulary of special tokens and reads every word as unknown"
         )

@@ -7,8 +7,8 @@ True
 >>> signature("ctc_consistency", "E-minilm", ["E:repo@0123abc@layer6"], "float32",
 ...           versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
 'nlgmetrics:0.1.0|module:ctc_consistency|config:E-minilm|weights:E:repo@0123abc@layer6|dtype:float32|transformers:4.57.0|torch:2.13.0'
->>> signature("ctc_consistency", "E-minilm", ["E:repo@0123abc@layer6"], "float32", quantize="int8", device="cpu",
-...           versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
+>>> signature("ctc_consistency", "E-minilm", ["E:repo@0123abc@layer6"], "float32", quantize="int8",
+...           device="cpu", versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
 'nlgmetrics:0.1.0|module:ctc_consistency|config:E-minilm|weights:E:repo@0123abc@layer6|dtype:float32|quantize:int8|device:cpu|transformers:4.57.0|torch:2.13.0'
 >>> signature("infolm", "bert-base-uncased", ["repo@0123abc"], "float32", tf32=True,
 ...           versions={"nlgmetrics": "0.1.0", "transformers": "4.57.0", "torch": "2.13.0"})
@@ -32,7 +32,8 @@ def mean_of(values: Iterable[float]) -> float:
 
 
 def mean_key(name: str) -> str:
-    """The key of a per-example list's mean in a result: ``scores`` → ``mean_score``, ``mlm`` → ``mean_mlm``."""
+    """The key of a per-example list's mean in a result: ``scores`` → ``mean_score``, ``mlm`` →
+    ``mean_mlm``."""
     return "mean_score" if name == "scores" else f"mean_{name}"
 
 

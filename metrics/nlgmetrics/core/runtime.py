@@ -113,6 +113,6 @@ class Runtime:
         return self.dtype != torch.float32 or self.quantize is not None
 
     def cache_key(self, kind: str, source: str, revision: str | None) -> tuple:
-        """The weight cache's key of ``source``'s weights of ``kind`` on this runtime: (kind, source, revision,
-        device, dtype, quantize) (a quantized model is its own entry)."""
+        """The weight cache's key of ``source``'s weights of ``kind`` on this runtime: (kind, source,
+        revision, device, dtype, quantize) (a quantized model is its own entry)."""
         return (kind, source, revision, str(self.device), str(self.dtype), self.quantize)

@@ -1,12 +1,12 @@
 """The base every family's scorer subclasses: one contract, checked once at the public entry point.
 
-A scorer is built from its load options (where to run is decided once, :class:`~nlgmetrics.core.runtime.Runtime`)
-and scores with :meth:`Scorer.score`, the public entry point: its module's declaration (``ModuleSpec``, the
-one the module, the command line and the Space read) checks the options and every input once
-(``spec.check_call``), then :meth:`Scorer.run` scores and signs the result. ``run`` takes values already
-checked (``evaluate``'s compute() checks them itself and calls it directly), and nothing below it checks
-again. A family writes :meth:`Scorer.weights` and :meth:`Scorer._score`; its inputs and options are its
-spec's.
+A scorer is built from its load options (where to run is decided once,
+:class:`~nlgmetrics.core.runtime.Runtime`) and scores with :meth:`Scorer.score`, the public entry point: its
+module's declaration (``ModuleSpec``, the one the module, the command line and the Space read) checks the
+options and every input once (``spec.check_call``), then :meth:`Scorer.run` scores and signs the result.
+``run`` takes values already checked (``evaluate``'s compute() checks them itself and calls it directly), and
+nothing below it checks again. A family writes :meth:`Scorer.weights` and :meth:`Scorer._score`; its inputs
+and options are its spec's.
 """
 
 from __future__ import annotations
@@ -58,15 +58,16 @@ class Scorer(ABC):
         **where: Unpack[WhereToRun],
     ) -> None:
         """``spec``: the module's declaration, handed down by whoever makes the scorer (its family's
-        ``make_scorer``, or a functional form); where and how to run, decided once: ``runtime`` when the caller resolved it already (an evaluate
-        module does, at load), else :meth:`Runtime.resolve` of the load options ``device`` (``"cuda"``,
-        ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then cpu), ``dtype`` (``float32``; ``bfloat16``
-        on accelerators and CPUs with bf16 units; ``float16`` on accelerators), ``batch_size`` (rows per forward pass, a positive int;
-        default by device), ``max_batch_tokens`` (padded tokens per forward pass instead: each batch holds
-        as many length-sorted rows as fit; on cuda with neither given, a budget from the device's memory;
-        scores do not depend on it) and ``allow_tf32`` (float32 matmuls in TF32 on CUDA: faster, not the
-        reference numbers, and the signature says so) and ``quantize`` (``"int8"``: the transformer blocks'
-        Linear layers in dynamic int8 on the CPU). Giving both is a TypeError.
+        ``make_scorer``, or a functional form); where and how to run, decided once: ``runtime`` when the
+        caller resolved it already (an evaluate module does, at load), else :meth:`Runtime.resolve` of the
+        load options ``device`` (``"cuda"``, ``"cuda:1"``, ``"mps"``, ``"cpu"``; default cuda, then mps, then
+        cpu), ``dtype`` (``float32``; ``bfloat16`` on accelerators and CPUs with bf16 units; ``float16`` on
+        accelerators), ``batch_size`` (rows per forward pass, a positive int; default by device),
+        ``max_batch_tokens`` (padded tokens per forward pass instead: each batch holds as many length-sorted
+        rows as fit; on cuda with neither given, a budget from the device's memory; scores do not depend on
+        it) and ``allow_tf32`` (float32 matmuls in TF32 on CUDA: faster, not the reference numbers, and the
+        signature says so) and ``quantize`` (``"int8"``: the transformer blocks' Linear layers in dynamic int8
+        on the CPU). Giving both is a TypeError.
 
         ``config_key``: the config the call names (a config, a custom aligner such as ``"D:./x"``, a model;
         None: the default), by which the spec's precision declaration is read: an opt-in mode (int8) the

@@ -15,7 +15,8 @@ ValueError: predictions[1] cannot be encoded as UTF-8: '\\ud800' at character 0 
 >>> check_references([b"abc"])
 Traceback (most recent call last):
 ...
-ValueError: references[0] must be a string or a list of strings, got bytes; decode it first (e.g. .decode("utf-8"))
+ValueError: references[0] must be a string or a list of strings, got bytes; decode it first (e.g.
+.decode("utf-8"))
 >>> is_blank("\\u200b\\ufeff\\x00 \\n"), is_blank(" a ")
 (True, False)
 
@@ -158,7 +159,8 @@ def check_references(
             raise ValueError(f"{field}[{i}] is None; give a string or a list of strings")
         if isinstance(refs, _BYTES):
             raise ValueError(
-                f"{field}[{i}] must be a string or a list of strings, got {type(refs).__name__}; {_DECODE_HINT}"
+                f"{field}[{i}] must be a string or a list of strings, got {type(refs).__name__}; "
+                f"{_DECODE_HINT}"
             )
         listed = as_list(refs)
         if listed is None:

@@ -37,7 +37,8 @@ def _mean(values: Sequence[float]) -> float:
 
 
 CONTEXT_AND_SOURCE = "contexts+sources"
-"""The text engagingness aligns against: the fact, ``ENGAGINGNESS_JOIN``, the dialog history (each stripped)."""
+"""The text engagingness aligns against: the fact, ``ENGAGINGNESS_JOIN``, the dialog history (each
+stripped)."""
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,8 @@ WHAT = {
     "alignment of the response with the knowledge: `sum(align(predictions → contexts))`, stopwords removed.",
 }
 
-ALIGNERS = """`align(a → b)` gives each token of `a` a score for how well `b` supports it (Deng et al. 2021, §3.1).
-Three aligner kinds, as in the paper (§3.5), each reproducing `ctc_score` exactly but batched:
+ALIGNERS = """`align(a → b)` gives each token of `a` a score for how well `b` supports it (Deng et al. 2021,
+§3.1). Three aligner kinds, as in the paper (§3.5), each reproducing `ctc_score` exactly but batched:
 - **E, embedding matching**: contextual embeddings from one hidden layer of a pretrained encoder,
   unit-normalised; each token of `a` gets its largest cosine similarity with the tokens of `b`
   (special tokens excluded, no idf). Each distinct text is embedded once per call.
@@ -67,8 +67,8 @@ RANGE = {
 }
 
 EMPTY_NOTE = {
-    "engagingness": "\n  The response is aligned with the fact and the history joined, as the reference joins them:\n"
-    "  an empty `sources` or `contexts` makes the example `NaN` like any other empty text.",
+    "engagingness": "\n  The response is aligned with the fact and the history joined, as the reference "
+    "joins them:\n  an empty `sources` or `contexts` makes the example `NaN` like any other empty text.",
 }
 
 FIELDS = {
@@ -86,8 +86,8 @@ OPTION_NOTES = {
     "long_inputs": 'With `"window"` the overlap between neighbouring windows is a quarter of the window, at '
     "most 128 tokens. It costs one more forward pass per extra window (a 2,000-token document: about 5 "
     "passes instead of 1).",
-    "return_details": "The details are every alignment's tokens and token scores (D: the cleaned words; R: no "
-    "tokens, only the score).",
+    "return_details": "The details are every alignment's tokens and token scores (D: the cleaned words; R: "
+    "no tokens, only the score).",
     "aligner": "`E:` reads any Hugging Face encoder, its last layer unless `@layer` says; `D:` and `R:` a "
     "converted checkpoint.",
     "batch_size": "Texts per forward pass; 16 on cpu, 64 on accelerators.",
@@ -97,8 +97,8 @@ OPTION_NOTES = {
     "allow_tf32": "See Precision.",
 }
 
-OUTPUTS = """- **scores** (`list[float]`): one score per example; `NaN` for an example with an empty text: empty,
-  whitespace only, or made only of invisible characters (zero-width spaces, a byte-order mark, control
+OUTPUTS = """- **scores** (`list[float]`): one score per example; `NaN` for an example with an empty text:
+  empty, whitespace only, or made only of invisible characters (zero-width spaces, a byte-order mark, control
   characters); a warning names the field and index.{empty}
 - **mean_score** (`float`): the mean over the examples with a defined score (`NaN` when there are none,
   e.g. for zero examples, which give `scores == []`).
@@ -107,8 +107,8 @@ OUTPUTS = """- **scores** (`list[float]`): one score per example; `NaN` for an e
 - **details** (`list[dict]`, with `return_details=True`): per example, each alignment
   (`"predictions→sources"`, `"references[0]→predictions"`, ...) with `tokens`, `token_scores` and `score`."""
 
-SIGNATURE = """Every result carries a `signature`, one line that pins how its scores were made; `nlgmetrics score`
-prints it under its table and writes it into its output file. With `E-minilm`:
+SIGNATURE = """Every result carries a `signature`, one line that pins how its scores were made;
+`nlgmetrics score` prints it under its table and writes it into its output file. With `E-minilm`:
 
 ```
 {example}
@@ -190,8 +190,9 @@ PAPER = {
 """Each aspect's human judgments, the paper's correlations per variant, and the keys of our E-minilm
 correlations in ``benchmarks/results/minilm_layer_selection.json``."""
 
-LIMITATIONS = """- Inputs longer than the model window (512 tokens with special tokens for every registered encoder; D reads
-  the first 256 of the scored text) are truncated as the reference does, with one warning per `compute()`
+LIMITATIONS = """- Inputs longer than the model window (512 tokens with special tokens for every registered
+  encoder; D reads the first 256 of the scored text) are truncated as the reference does, with one warning per
+  `compute()`
   call naming the model loaded and what it reads: the end of a long document is not seen
   (`long_inputs="window"` reads it in windows).
 - Embedding matching works best when both texts carry a similar volume of information (the paper's
@@ -200,7 +201,8 @@ LIMITATIONS = """- Inputs longer than the model window (512 tokens with special 
   without meaningful stopword removal and with English-pretrained encoders.
 - Scores are not calibrated across configs: compare systems with the same config."""
 
-DEVIATIONS = """Scores equal the reference's within 1e-5 on the same weights (tested), except where it has a bug:
+DEVIATIONS = """Scores equal the reference's within 1e-5 on the same weights (tested), except where it has a
+bug:
 - **Stopwords with RoBERTa**: the reference compares RoBERTa tokens with their leading space (`" the"`), so
   `remove_stopwords` never removes anything for `E-roberta`/`E-roberta-mnli`; we strip the token first, as
   the reference repository now does (ctc-gen-eval 223a2f7).
@@ -222,9 +224,10 @@ DEVIATIONS = """Scores equal the reference's within 1e-5 on the same weights (te
   random) and fails on D checkpoints with current transformers (`_roberta.embeddings.position_ids`,
   ctc-gen-eval #9); our converted checkpoints were loaded strictly once, at conversion."""
 
-RUNTIME = """On 2 CPU cores, `E-minilm` scores about 33 SummEval summaries per second (documents of ~400 words, each
-embedded once for its 16 summaries). The paper's encoders are much larger (BERT-base 110M parameters,
-RoBERTa-large 355M, against MiniLM's 22M): on CPU expect them to be correspondingly slower; use a GPU."""
+RUNTIME = """On 2 CPU cores, `E-minilm` scores about 33 SummEval summaries per second (documents of ~400
+words, each embedded once for its 16 summaries). The paper's encoders are much larger (BERT-base 110M
+parameters, RoBERTa-large 355M, against MiniLM's 22M): on CPU expect them to be correspondingly slower; use a
+GPU."""
 
 
 def _minilm(results: Results) -> dict[str, float]:
@@ -248,7 +251,8 @@ def paper_table(aspect: str, results: Results) -> str:
     rows.append(f"| E-minilm (ours, Pearson) | {cells} |")
     rows += [
         "",
-        "Our `E-minilm` numbers come from `benchmarks/minilm_layer_selection.py` on the same human judgments.",
+        "Our `E-minilm` numbers come from `benchmarks/minilm_layer_selection.py` on the same human "
+        "judgments.",
     ]
     return "\n".join(rows)
 
@@ -269,14 +273,15 @@ def precision(results: Results) -> str:
     data = results("precision")
     rows = [r for r in data["results"] if r["module"] == "ctc_consistency"]
     measured = "; ".join(
-        f"{r['label'].removeprefix('ctc_consistency ')}: max |Δ| {sci(r['scores']['scores']['max_abs_delta'])} "
-        f"(scores' std {sci(r['scores']['scores']['fp32_std'])})"
+        f"{r['label'].removeprefix('ctc_consistency ')}: max |Δ| "
+        f"{sci(r['scores']['scores']['max_abs_delta'])} (scores' std "
+        f"{sci(r['scores']['scores']['fp32_std'])})"
         for r in rows
     )
     return (
-        f"consistency scores of {data['examples']} SummEval pairs by at most: {measured} (`benchmarks/precision.py`, "
-        "bf16 on the CPU; random weights in the real shapes except MiniLM; `benchmarks/results/precision.md`). "
-        + judged_precision(results)
+        f"consistency scores of {data['examples']} SummEval pairs by at most: {measured} "
+        "(`benchmarks/precision.py`, bf16 on the CPU; random weights in the real shapes except MiniLM; "
+        "`benchmarks/results/precision.md`). " + judged_precision(results)
     )
 
 
@@ -298,8 +303,9 @@ def judged_precision(results: Results) -> str:
             f"({'inside' if inside else 'not always inside'} float32's 95% intervals)"
         )
     return (
-        f"On SummEval's {data['records']:,} judged summaries, E-minilm's sample, summary and system correlations "
-        f"with the experts' consistency moved: {'; '.join(modes)} (`benchmarks/results/precision_meta_eval.md`)"
+        f"On SummEval's {data['records']:,} judged summaries, E-minilm's sample, summary and system "
+        f"correlations with the experts' consistency moved: {'; '.join(modes)} "
+        "(`benchmarks/results/precision_meta_eval.md`)"
     )
 
 
@@ -315,10 +321,10 @@ def notes(name: str) -> CardNotes:
         description=f"{WHAT[aspect]}\n\n{ALIGNERS}",
         fields=FIELDS,
         option_notes=OPTION_NOTES,
-        unpublished_hint='a folder converted by `nlgmetrics convert ctc` loads meanwhile with `aligner="D:<folder>"` '
-        '/ `aligner="R:<folder>"`.',
-        configs_note="`E-minilm` is ours (not in the paper): small, fast and offline; its layer was chosen on the "
-        "meta-evaluation sets (`benchmarks/minilm_layer_selection.py`).",
+        unpublished_hint="a folder converted by `nlgmetrics convert ctc` loads meanwhile with "
+        '`aligner="D:<folder>"` / `aligner="R:<folder>"`.',
+        configs_note="`E-minilm` is ours (not in the paper): small, fast and offline; its layer was chosen "
+        "on the meta-evaluation sets (`benchmarks/minilm_layer_selection.py`).",
         example_output=f"# {{'scores': {_scores(name)}, 'mean_score': ..., 'higher_is_better': True, "
         "'signature': '...'} (rounded)",
         outputs=OUTPUTS.format(empty=EMPTY_NOTE.get(aspect, "")),

@@ -104,7 +104,8 @@ def build_model(state: dict[str, torch.Tensor], architecture: str, base_config) 
 
 
 def read_checkpoint(checkpoint: str | Path) -> dict[str, torch.Tensor]:
-    """The state dict of a ctc_score ``.ckpt``; a missing, unreadable or non-PyTorch file is a ConversionError."""
+    """The state dict of a ctc_score ``.ckpt``; a missing, unreadable or non-PyTorch file is a
+    ConversionError."""
     path = Path(checkpoint)
     if not path.is_file():
         what = "is a folder, not a .ckpt file" if path.is_dir() else "does not exist"
@@ -302,7 +303,8 @@ DOMAINS = {
 }
 
 CITATION = """@inproceedings{deng-etal-2021-compression,
-    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural Language Generation",
+    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural
+             Language Generation",
     author = "Deng, Mingkai and Tan, Bowen and Liu, Zhengzhong and Xing, Eric and Hu, Zhiting",
     booktitle = "Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing",
     year = "2021",
@@ -317,7 +319,9 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 tokenizer = AutoTokenizer.from_pretrained("{spec.repo_id}", revision="{spec.revision}")
-model = AutoModelForSequenceClassification.from_pretrained("{spec.repo_id}", revision="{spec.revision}").eval()
+model = AutoModelForSequenceClassification.from_pretrained(
+    "{spec.repo_id}", revision="{spec.revision}"
+).eval()
 inputs = tokenizer(context, text, truncation="longest_first", max_length=512, return_tensors="pt")
 with torch.no_grad():
     score = model(**inputs).logits[0, 0].item()   # the predicted aggregated alignment of `text`
@@ -340,12 +344,12 @@ def model_card(spec: WeightSpec, variant: str, direction: str, metadata: dict) -
     domain = DOMAINS[variant.split("-", 1)[1].split("-")[0]]
     pipeline = "token-classification" if variant.startswith("D") else "text-classification"
     training = (
-        f"Fine-tuned from `{spec.base}` as a word tagger (cross-entropy over words; learning rate 1e-5, batch 1 "
-        "with 16 accumulation steps, 1 epoch, 10% warm-up, AdamW with weight decay 0.01)."
+        f"Fine-tuned from `{spec.base}` as a word tagger (cross-entropy over words; learning rate 1e-5, "
+        "batch 1 with 16 accumulation steps, 1 epoch, 10% warm-up, AdamW with weight decay 0.01)."
         if variant.startswith("D")
-        else "A BLEURT model fine-tuned from BERT-base (15k steps, batch 6, max_seq_length 512) to predict the "
-        "aggregated label of the text: the mean over its words of (1 − hallucinated) — the sum, stopwords removed, "
-        "for the dialog models — then ported to PyTorch (exact GELU)."
+        else "A BLEURT model fine-tuned from BERT-base (15k steps, batch 6, max_seq_length 512) to predict "
+        "the aggregated label of the text: the mean over its words of (1 − hallucinated) — the sum, "
+        "stopwords removed, for the dialog models — then ported to PyTorch (exact GELU)."
     )
     return f"""{card_header(spec, pipeline, ("ctc", "information-alignment"))}
 

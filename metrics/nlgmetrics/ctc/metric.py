@@ -46,7 +46,7 @@ class CTCConsistency(NLGMetric):
         ... )
         >>> [round(score, 2) for score in results["scores"]]
         [0.92]
-    """
+    """  # noqa: E501
 
     spec = SPECS["ctc_consistency"]
 
@@ -88,7 +88,7 @@ class CTCRelevance(NLGMetric):
         ... )
         >>> [round(score, 2) for score in results["scores"]]
         [0.88]
-    """
+    """  # noqa: E501
 
     spec = SPECS["ctc_relevance"]
 
@@ -127,7 +127,7 @@ class CTCPreservation(NLGMetric):
         ... )
         >>> [round(score, 2) for score in results["scores"]]
         [0.91]
-    """
+    """  # noqa: E501
 
     spec = SPECS["ctc_preservation"]
 
@@ -169,7 +169,7 @@ class CTCEngagingness(NLGMetric):
         ... )
         >>> [round(score, 2) for score in results["scores"]]
         [3.3]
-    """
+    """  # noqa: E501
 
     spec = SPECS["ctc_engagingness"]
 
@@ -209,7 +209,7 @@ class CTCGroundedness(NLGMetric):
         ... )
         >>> [round(score, 2) for score in results["scores"]]
         [2.9]
-    """
+    """  # noqa: E501
 
     spec = SPECS["ctc_groundedness"]
 

@@ -19,7 +19,8 @@ from .variants import CTC_VARIANTS
 
 CITATION = """\
 @inproceedings{deng-etal-2021-compression,
-    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural Language Generation",
+    title = "Compression, Transduction, and Creation: A Unified Framework for Evaluating Natural
+             Language Generation",
     author = "Deng, Mingkai and Tan, Bowen and Liu, Zhengzhong and Xing, Eric and Hu, Zhiting",
     booktitle = "Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing",
     year = "2021",
@@ -37,35 +38,39 @@ DESCRIPTIONS = {
     "a = mean(align(sources → predictions)) and b = mean(align(predictions → sources)). Higher is better.",
     "engagingness": "CTC engagingness (Deng et al. 2021): sum(align(predictions → contexts + sources)), the "
     "volume of the response's information that engages the fact and the dialog history. Higher is better.",
-    "groundedness": "CTC groundedness (Deng et al. 2021): sum(align(predictions → contexts)), how much of the "
-    "response uses the knowledge context. Higher is better.",
+    "groundedness": "CTC groundedness (Deng et al. 2021): sum(align(predictions → contexts)), how much of "
+    "the response uses the knowledge context. Higher is better.",
 }
 
 DEFAULT_WHY = {
-    "consistency": "The best configuration whose weights load from the Hub: on SummEval (Table D.1) `E-bert` has "
-    "the best correlations of the embedding aligners, sample level 0.4359 / 0.3744 / 0.2974 (Pearson / Spearman "
-    "/ Kendall; `E-roberta` 0.3315 / 0.3202 / 0.2518, our `E-minilm` 0.3388 Pearson) and system-level Pearson "
-    "0.7886 (`E-roberta` 0.6166, `E-minilm` 0.6965).",
-    "relevance": "The paper's best variant for relevance (Pearson 0.5198 with 11 references): references and "
-    "summaries carry similar volumes of information, which suits token matching. Its weights load from the Hub.",
-    "preservation": "The paper's best variant for preservation (Pearson 0.5216). Its weights load from the Hub.",
-    "engagingness": "The best configuration whose weights load from the Hub (and with no download at all when "
-    "installed with `[embedded]`): on the USR annotations `E-minilm` correlates at least as well as the paper's "
-    "embedding aligners, Pearson 0.5008 on PersonaChat and 0.5234 on Topical-Chat (`E-bert` 0.5003 / 0.4937, "
-    "`E-roberta` 0.4081 / 0.4471 in the paper). Its numbers are ours, on the same judgments and CTC's own test "
-    "files (`benchmarks/minilm_layer_selection.py`, which also chose its layer, the last, on them).",
-    "groundedness": "The best configuration whose weights load from the Hub (and with no download at all when "
-    "installed with `[embedded]`): on the USR annotations `E-minilm` correlates better than the paper's "
-    "embedding aligners, Pearson 0.6864 on PersonaChat and 0.4415 on Topical-Chat (`E-bert` 0.5761 / 0.4293, "
-    "`E-roberta` 0.3758 / 0.3122 in the paper). Its numbers are ours, on the same judgments and CTC's own test "
-    "files (`benchmarks/minilm_layer_selection.py`, which also chose its layer, the last, on them).",
+    "consistency": "The best configuration whose weights load from the Hub: on SummEval (Table D.1) "
+    "`E-bert` has the best correlations of the embedding aligners, sample level 0.4359 / 0.3744 / 0.2974 "
+    "(Pearson / Spearman / Kendall; `E-roberta` 0.3315 / 0.3202 / 0.2518, our `E-minilm` 0.3388 Pearson) "
+    "and system-level Pearson 0.7886 (`E-roberta` 0.6166, `E-minilm` 0.6965).",
+    "relevance": "The paper's best variant for relevance (Pearson 0.5198 with 11 references): references "
+    "and summaries carry similar volumes of information, which suits token matching. Its weights load from "
+    "the Hub.",
+    "preservation": "The paper's best variant for preservation (Pearson 0.5216). Its weights load from the "
+    "Hub.",
+    "engagingness": "The best configuration whose weights load from the Hub (and with no download at all "
+    "when installed with `[embedded]`): on the USR annotations `E-minilm` correlates at least as well as "
+    "the paper's embedding aligners, Pearson 0.5008 on PersonaChat and 0.5234 on Topical-Chat (`E-bert` "
+    "0.5003 / 0.4937, `E-roberta` 0.4081 / 0.4471 in the paper). Its numbers are ours, on the same "
+    "judgments and CTC's own test files (`benchmarks/minilm_layer_selection.py`, which also chose its "
+    "layer, the last, on them).",
+    "groundedness": "The best configuration whose weights load from the Hub (and with no download at all "
+    "when installed with `[embedded]`): on the USR annotations `E-minilm` correlates better than the "
+    "paper's embedding aligners, Pearson 0.6864 on PersonaChat and 0.4415 on Topical-Chat (`E-bert` 0.5761 "
+    "/ 0.4293, `E-roberta` 0.3758 / 0.3122 in the paper). Its numbers are ours, on the same judgments and "
+    "CTC's own test files (`benchmarks/minilm_layer_selection.py`, which also chose its layer, the last, "
+    "on them).",
 }
 """Why each aspect's default aligner is its default (the paper's appendix tables; ``ModuleSpec.default_why``,
 completed by :func:`default_why` where the paper's best variant is not on the Hub yet)."""
 
 PAPER_BEST = {
-    "consistency": "SummEval's best Spearman and Kendall, 0.4293 / 0.3422, and system-level correlations; `D-xsum`, "
-    "with a slightly higher Pearson, 0.5314, suits abstractive, XSum-like summaries",
+    "consistency": "SummEval's best Spearman and Kendall, 0.4293 / 0.3422, and system-level correlations; "
+    "`D-xsum`, with a slightly higher Pearson, 0.5314, suits abstractive, XSum-like summaries",
     "engagingness": "Pearson 0.5317 on PersonaChat and 0.5163 on Topical-Chat",
     "groundedness": "Pearson 0.6819 on PersonaChat and 0.5235 on Topical-Chat",
 }
@@ -77,7 +82,10 @@ def default_why(aspect: str) -> str:
     and how to select it.
 
     >>> print(default_why("groundedness"))  # doctest: +ELLIPSIS
-    The best configuration ... The paper found `R-topical_chat` best (...); select it with `evaluate.load("ctc_groundedness", "R-topical_chat")` once its weights are published, or convert the authors' checkpoint meanwhile (`docs/weights.md`). It becomes the default when the trained aligners are on the Hub.
+    The best configuration ... The paper found `R-topical_chat` best (...); select it with
+    `evaluate.load("ctc_groundedness", "R-topical_chat")` once its weights are published, or convert the
+    authors' checkpoint meanwhile (`docs/weights.md`). It becomes the default when the trained aligners are on
+    the Hub.
     """
     best = ASPECTS[aspect].paper_variant
     if best == ASPECTS[aspect].default_variant:
@@ -85,7 +93,8 @@ def default_why(aspect: str) -> str:
     return (
         f"{DEFAULT_WHY[aspect]} The paper found `{best}` best ({PAPER_BEST[aspect]}); select it with "
         f'`evaluate.load("ctc_{aspect}", "{best}")` once its weights are published, or convert the authors\' '
-        "checkpoint meanwhile (`docs/weights.md`). It becomes the default when the trained aligners are on the Hub."
+        "checkpoint meanwhile (`docs/weights.md`). It becomes the default when the trained aligners are "
+        "on the Hub."
     )
 
 
@@ -104,13 +113,13 @@ RANGE_LABELS = {
 PRECISION = {
     "int8": {
         "E": refused(
-            "it gave E-minilm's MiniLM no speed-up worth its rounding (1.11-1.22× float32's speed on 64 SummEval "
-            "pairs, 1 and 2 threads: benchmarks/results/int8_decision.md; the int8 matmul gains, the per-token "
-            "rounding around it costs as much on a body this small)"
+            "it gave E-minilm's MiniLM no speed-up worth its rounding (1.11-1.22× float32's speed on 64 "
+            "SummEval pairs, 1 and 2 threads: benchmarks/results/int8_decision.md; the int8 matmul gains, "
+            "the per-token rounding around it costs as much on a body this small)"
         ),
         "D": refused(
-            "it moved the scores of a D aligner of roberta-large's shape past the bound that keeps correlations "
-            "within 0.01 of float32's"
+            "it moved the scores of a D aligner of roberta-large's shape past the bound that keeps "
+            "correlations within 0.01 of float32's"
         ),
         "R": refused(
             "it moved the scores of an R aligner of bert-base's shape past the bound that keeps correlations "

@@ -1,4 +1,5 @@
-"""CTC's options, declared once: the five modules, the command line, the Space and :class:`CTCScorer` read them.
+"""CTC's options, declared once: the five modules, the command line, the Space and :class:`CTCScorer` read
+them.
 
 >>> [(o.name, o.default) for o in compute_options("groundedness")][:2]
 [('aggregation', 'sum'), ('remove_stopwords', True)]
@@ -17,7 +18,8 @@ LONG_INPUTS = ("truncate", "window")
 LOAD_OPTIONS = (
     name_option(
         "aligner",
-        'a config name, or a custom aligner "E:<repo-or-dir>[@layer]", "D:<repo-or-dir>" or "R:<repo-or-dir>"',
+        'a config name, or a custom aligner "E:<repo-or-dir>[@layer]", "D:<repo-or-dir>" or '
+        '"R:<repo-or-dir>"',
     ),
     name_option("aligner_revision", "Hub revision of a custom aligner repo"),
 )

@@ -83,8 +83,8 @@ def resolve_aligner(spec: ModuleSpec, aligner: str | None, revision: str | None 
     name = spec.check_config(aligner, "aligner") or spec.default_config
     if revision is not None:
         raise ValueError(
-            f"aligner {name!r} is registered at pinned revisions; aligner_revision={revision!r} is for custom "
-            "aligners ('E:<repo>', 'D:<repo>', 'R:<repo>')"
+            f"aligner {name!r} is registered at pinned revisions; aligner_revision={revision!r} is for "
+            "custom aligners ('E:<repo>', 'D:<repo>', 'R:<repo>')"
         )
     return AlignerChoice(name, CTC_VARIANTS[name].kind)
 
@@ -291,7 +291,8 @@ class CTCScorer(Scorer):
             self._warn_long(name, cut, long_inputs)
 
     def _warn_long(self, name: str, cut: list[_Job], long_inputs: str) -> None:
-        """One warning for the examples with a text longer than the aligners read, naming each model loaded."""
+        """One warning for the examples with a text longer than the aligners read, naming each model
+        loaded."""
         examples = examples_at([job.index for job in cut])
         count = len({job.index for job in cut})
         sources = dict.fromkeys(self.sources[job.direction] for job in cut)
@@ -314,5 +315,6 @@ class CTCScorer(Scorer):
 
 
 _WINDOW_LIMITS = {
-    "R": " (R windows b only when a leaves half of the 512 tokens to it; otherwise the pair is cut longest-first)"
+    "R": " (R windows b only when a leaves half of the 512 tokens to it; otherwise the pair is cut "
+    "longest-first)"
 }

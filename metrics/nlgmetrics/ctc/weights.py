@@ -8,7 +8,10 @@ authors' trained D and R aligners (converted by ``nlgmetrics convert ctc``), wit
 >>> load_hint(WEIGHTS["ctc-D-xsum-doc_to_summ"]), load_hint(WEIGHTS["ctc-D-xsum-doc_to_summ"], "cli")
 ("aligner='D:./ctc-D-xsum-doc_to_summ'", '--aligner D:./ctc-D-xsum-doc_to_summ')
 >>> print(how_to_get(WEIGHTS["ctc-D-xsum-doc_to_summ"]))  # doctest: +ELLIPSIS
-not published on the Hub yet: convert the original checkpoint (from https://drive...) with `nlgmetrics convert ctc --checkpoint D-xsum/doc_to_summ.ckpt --variant D-xsum ... --output ./ctc-D-xsum-doc_to_summ`, then load with aligner='D:./ctc-D-xsum-doc_to_summ'; or use an embedding config: E-minilm (embedded, offline), E-bert, E-roberta, E-roberta-mnli (from the Hub)
+not published on the Hub yet: convert the original checkpoint (from https://drive...) with `nlgmetrics convert
+ctc --checkpoint D-xsum/doc_to_summ.ckpt --variant D-xsum ... --output ./ctc-D-xsum-doc_to_summ`, then load
+with aligner='D:./ctc-D-xsum-doc_to_summ'; or use an embedding config: E-minilm (embedded, offline), E-bert,
+E-roberta, E-roberta-mnli (from the Hub)
 """
 
 from __future__ import annotations
@@ -74,7 +77,8 @@ ENCODERS = [
         notes="Not in the CTC paper: our embedded offline default. Last layer of 6.",
     ),
 ]
-"""The E aligners' encoders besides ``bert-base-uncased`` (InfoLM's masked LM, registered in infolm/weights.py)."""
+"""The E aligners' encoders besides ``bert-base-uncased`` (InfoLM's masked LM, registered in
+infolm/weights.py)."""
 
 
 def ctc_weight_name(variant: str, direction: str) -> str:
@@ -105,8 +109,8 @@ def _ctc_checkpoint(variant: str, direction: str, published: dict[str, str] | No
         "converted by nlgmetrics convert ctc",
         conversion=conversion,
         load_with=(f"aligner='{kind}:{folder}'", f"--aligner {kind}:{folder}"),
-        unpublished_advice=f"convert the original checkpoint (from {CTC_DRIVE_FOLDER}) with `{conversion}`, then "
-        "load with {hint}; or use an embedding config: E-minilm (embedded, offline), E-bert, E-roberta, "
+        unpublished_advice=f"convert the original checkpoint (from {CTC_DRIVE_FOLDER}) with `{conversion}`, "
+        "then load with {hint}; or use an embedding config: E-minilm (embedded, offline), E-bert, E-roberta, "
         "E-roberta-mnli (from the Hub)",
         release=("CTC", CTC_DRIVE_FOLDER),
         license="mit",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..modules.card_notes import CardNotes, Results, sci
 
-DESCRIPTION = """InfoLM (Colombo, Clavel & Piantanida, AAAI 2022) compares a prediction with a reference through a
-pretrained masked language model (MLM), without any training:
+DESCRIPTION = """InfoLM (Colombo, Clavel & Piantanida, AAAI 2022) compares a prediction with a reference
+through a pretrained masked language model (MLM), without any training:
 
 1. Every word position `k` of a text is masked in turn, and the MLM predicts a distribution over its
    whole vocabulary for the masked slot, `softmax(logits / T)` with a temperature `T`.
@@ -38,13 +38,13 @@ The output says which: `higher_is_better`. The paper's Table 1 writes the Fisher
 `(2/π)·arccos Σ √(p·q)` ∈ [0, 1]; we keep torchmetrics' scale (π times larger) so scores carry over. Its
 printed AB row drops α from two denominators; the formula above is Cichocki et al. (2011)'s, which the
 paper's γ row (α = 1) and torchmetrics follow. Sums run over the vocabulary entries where either bag is
-positive."""
+positive."""  # noqa: E501 (a markdown table's rows)
 
-HOW_TO_USE = """The default model is not embedded: the first `load` downloads `google-bert/bert-base-uncased` (~440 MB)
-at the pinned commit from the Hub. To run offline, fetch it once beforehand
-(`hf download google-bert/bert-base-uncased --revision 86b5e0934494bd15c9632b12f734a8a67f723594`) and set
-`HF_HUB_OFFLINE=1` and `HF_EVALUATE_OFFLINE=1`; a missing weight then fails with an error that names that
-command. InfoLM removes no stopwords and needs no NLTK data."""
+HOW_TO_USE = """The default model is not embedded: the first `load` downloads `google-bert/bert-base-uncased`
+(~440 MB) at the pinned commit from the Hub. To run offline, fetch it once beforehand (`hf download
+google-bert/bert-base-uncased --revision 86b5e0934494bd15c9632b12f734a8a67f723594`) and set `HF_HUB_OFFLINE=1`
+and `HF_EVALUATE_OFFLINE=1`; a missing weight then fails with an error that names that command. InfoLM removes
+no stopwords and needs no NLTK data."""
 
 FIELDS = {
     "predictions": "(`list[str]`): the generated texts being judged (y).",
@@ -69,18 +69,19 @@ OPTION_NOTES = {
     "cannot overflow their float64 sum (at most the float64 maximum divided by the model window, ≈ 3.5e305 "
     "for 512 tokens) and, when positive, at least the smallest normal float64 (2.2e-308); only their ratios "
     "matter. Others are a ValueError naming the token.",
-    "return_details": "Per example: `reference_scores`, `best_reference` and `top_tokens`, the 10 tokens whose "
-    "probability differs most between the prediction's and the best reference's bag, with both "
+    "return_details": "Per example: `reference_scores`, `best_reference` and `top_tokens`, the 10 tokens "
+    "whose probability differs most between the prediction's and the best reference's bag, with both "
     "probabilities and their difference (what makes the texts differ, in words).",
     "model": 'E.g. `model="FacebookAI/roberta-base"`; a local folder must be saved with its vocabulary head; '
     "a registered name is also accepted as the config name.",
     "batch_size": "Masked copies per forward pass; 64 on cpu, 256 on accelerators.",
-    "max_batch_tokens": "The length-sorted masked copies of the texts fill each batch, at least one; the cuda "
-    "budget is 1,024 tokens per GiB of GPU memory, between 4,096 and 65,536 tokens; scores do not depend on it.",
+    "max_batch_tokens": "The length-sorted masked copies of the texts fill each batch, at least one; the "
+    "cuda budget is 1,024 tokens per GiB of GPU memory, between 4,096 and 65,536 tokens; scores do not "
+    "depend on it.",
 }
 
-OUTPUTS = """- **scores** (`list[float]`): one score per example; `NaN` for an example whose prediction or every
-  reference is empty (no words), `±inf` when a bag gives zero probability to a token the other needs
+OUTPUTS = """- **scores** (`list[float]`): one score per example; `NaN` for an example whose prediction or
+  every reference is empty (no words), `±inf` when a bag gives zero probability to a token the other needs
   (see Limitations); a warning names them.
 - **mean_score** (`float`): the mean over the examples with a finite score (`NaN` when there are none,
   e.g. for zero examples, which give `scores == []`).
@@ -92,14 +93,14 @@ OUTPUTS = """- **scores** (`list[float]`): one score per example; `NaN` for an e
 - **details** (`list[dict]`, with `return_details=True`): `reference_scores`, `best_reference` (index or
   `None`) and `top_tokens` (`token`, `prediction`, `reference`, `difference` = prediction − reference)."""
 
-RANGE = """In detail: KL and alpha divergences ≤ 0 (0 is best); the other divergences and the distances ≥ 0 (0 is
-best); `l1_distance` ≤ 2, `l_infinity_distance` ≤ 1, `fisher_rao_distance` ≤ π. Identical bags score 0 with
+RANGE = """In detail: KL and alpha divergences ≤ 0 (0 is best); the other divergences and the distances ≥ 0 (0
+is best); `l1_distance` ≤ 2, `l_infinity_distance` ≤ 1, `fisher_rao_distance` ≤ π. Identical bags score 0 with
 every measure: identical texts do with `idf=False` or a shared idf corpus (with the default per-side idf,
 the same text can weigh its tokens differently as a prediction and as a reference). Scores are comparable
 only between runs with the same model, measure, parameters, temperature and idf setting."""
 
-SIGNATURE = """Every result carries a `signature`, one line that pins how its scores were made; `nlgmetrics score`
-prints it under its table and writes it into its output file:
+SIGNATURE = """Every result carries a `signature`, one line that pins how its scores were made;
+`nlgmetrics score` prints it under its table and writes it into its output file:
 
 ```
 nlgmetrics:<version>|module:infolm|config:bert-base-uncased|weights:google-bert/bert-base-uncased@86b5e0934494bd15c9632b12f734a8a67f723594|dtype:float32|transformers:<version>|torch:<version>
@@ -116,8 +117,9 @@ default `idf=True` the score of an example also depends on the other examples of
 give equal scores up to float32 rounding of the forward passes (about 1e-6 relative; the device and batch
 size can change the last digits); scores with different signatures are not comparable."""
 
-PAPER_VALUES = """System-level Pearson correlation (×100) with human judgments on WebNLG 2020 (the paper's appendix Table 3;
-temperature 1, bert-base-uncased, D_α with α = 0.75, D_γ with β = 3, D_AB with (α, β) = (3, 0.25)):
+PAPER_VALUES = """System-level Pearson correlation (×100) with human judgments on WebNLG 2020 (the paper's
+appendix Table 3; temperature 1, bert-base-uncased, D_α with α = 0.75, D_γ with β = 3, D_AB with (α, β) = (3,
+0.25)):
 
 | metric | correctness | data coverage | fluency | relevance | text structure |
 |---|---|---|---|---|---|
@@ -165,9 +167,9 @@ infolm.compute(predictions=["", "a fine text"], references=["x", "a good text"])
 # {'scores': [nan, ...], 'mean_score': ..., ...}
 ```"""
 
-LIMITATIONS = """- **idf depends on the call.** With the default `idf=True` an example's score depends on the other examples
-  of the same `compute()` call (the corpus), as in torchmetrics and the original code. For scores that do
-  not, pass `idf=False` or a fixed corpus `idf=[...]`.
+LIMITATIONS = """- **idf depends on the call.** With the default `idf=True` an example's score depends on the
+  other examples of the same `compute()` call (the corpus), as in torchmetrics and the original code. For
+  scores that do not, pass `idf=False` or a fixed corpus `idf=[...]`.
 - **Cost grows with the square of the length**: a text of L words needs L masked copies of length L. The
   copies of many texts share forward passes and only the masked position goes through the vocabulary head,
   but long texts stay expensive; use a GPU for corpora.
@@ -179,9 +181,9 @@ LIMITATIONS = """- **idf depends on the call.** With the default `idf=True` an e
 - bert-base-uncased is English and lower-cases its input; other languages need another masked LM (`model=`).
 - The measures have different ranges and directions; compare systems only with the same settings."""
 
-DEVIATIONS = """Scores equal torchmetrics' on the same weights within 1e-5 per example wherever its bugs do not bite
-(tested for every measure, with and without idf: ≤ 4e-7 with float64 weights, ≤ 2e-6 with float32 weights,
-Fisher-Rao compared there through cos(d/2), see Precision), and equal an independent step-by-step
+DEVIATIONS = """Scores equal torchmetrics' on the same weights within 1e-5 per example wherever its bugs do
+not bite (tested for every measure, with and without idf: ≤ 4e-7 with float64 weights, ≤ 2e-6 with float32
+weights, Fisher-Rao compared there through cos(d/2), see Precision), and equal an independent step-by-step
 computation where they do. What differs, and why:
 
 - **Pairing (bug).** torchmetrics sorts each side by length and "restores" the order with the sorting
@@ -221,9 +223,9 @@ def precision(results: Results) -> str:
     (row,) = [r for r in data["results"] if r["module"] == "infolm"]
     scores = row["scores"]["scores"]
     return (
-        f"the scores by at most {sci(scores['max_abs_delta'])} (Fisher-Rao distance, bert-base shape; the scores' "
-        f"spread was {sci(scores['fp32_std'])}) (`benchmarks/precision.py`: {data['examples']} examples, bf16 on "
-        "the CPU, random weights of the real shape; `benchmarks/results/precision.md`)"
+        f"the scores by at most {sci(scores['max_abs_delta'])} (Fisher-Rao distance, bert-base shape; the "
+        f"scores' spread was {sci(scores['fp32_std'])}) (`benchmarks/precision.py`: {data['examples']} "
+        "examples, bf16 on the CPU, random weights of the real shape; `benchmarks/results/precision.md`)"
     )
 
 
@@ -238,16 +240,17 @@ def runtime(results: Results) -> str:
     words = tiny[0]["words_per_text"]
     return (
         "See `benchmarks/results/infolm_speed.md` (`python -m benchmarks.infolm_speed`): torchmetrics "
-        f"{data['meta']['torchmetrics']} against ours on the same random-init BERT weights with the real 30k "
-        f"vocabulary, on {data['meta']['cores']} shared CPU cores (best of {data['meta']['repeat']} runs). With "
-        f"the tiny BERT of the reference spec (2 layers, hidden 64; {words[0]}–{words[1]} words per text) ours is "
-        f"{runs['tiny', 64]['speedup']:.1f}× faster at 64 pairs and {runs['tiny', 256]['speedup']:.1f}× at 256; "
-        f"with a bert-base-sized encoder {base[0]:.1f}–{base[-1]:.1f}×, because there the encoder, which both run "
-        "once per masked copy, dominates, and skipping the vocabulary head at unmasked positions saves less. "
-        f"Peak RSS stays flat in the number of pairs ({min(ours['tiny']):.0f}–{max(ours['tiny']):.0f} MiB tiny, "
-        f"{min(ours['base']):.0f}–{max(ours['base']):.0f} MiB base, against {min(theirs):.0f}–{max(theirs):.0f} "
-        "MiB for torchmetrics). The float64 softmax costs about 1.2× against a float32 one; we keep it for the "
-        "exact, finite scores described above."
+        f"{data['meta']['torchmetrics']} against ours on the same random-init BERT weights with the real "
+        f"30k vocabulary, on {data['meta']['cores']} shared CPU cores (best of {data['meta']['repeat']} "
+        f"runs). With the tiny BERT of the reference spec (2 layers, hidden 64; {words[0]}–{words[1]} "
+        f"words per text) ours is {runs['tiny', 64]['speedup']:.1f}× faster at 64 pairs and "
+        f"{runs['tiny', 256]['speedup']:.1f}× at 256; with a bert-base-sized encoder "
+        f"{base[0]:.1f}–{base[-1]:.1f}×, because there the encoder, which both run once per masked copy, "
+        "dominates, and skipping the vocabulary head at unmasked positions saves less. Peak RSS stays "
+        f"flat in the number of pairs ({min(ours['tiny']):.0f}–{max(ours['tiny']):.0f} MiB tiny, "
+        f"{min(ours['base']):.0f}–{max(ours['base']):.0f} MiB base, against "
+        f"{min(theirs):.0f}–{max(theirs):.0f} MiB for torchmetrics). The float64 softmax costs about 1.2× "
+        "against a float32 one; we keep it for the exact, finite scores described above."
     )
 
 
@@ -260,8 +263,11 @@ beta, AB, Rényi, L1, L2, L∞ or Fisher-Rao).""",
         description=DESCRIPTION,
         example_needs="# needs network weights: google-bert/bert-base-uncased (~440 MB) on first use",
         example_options={"measure": "fisher_rao_distance"},
-        example_output="""# {'scores': [...], 'mean_score': ..., 'measure': 'fisher_rao_distance', 'higher_is_better': False,
-#  'signature': 'nlgmetrics:<version>|module:infolm|config:bert-base-uncased|weights:google-bert/bert-base-uncased@86b5e0934494bd15c9632b12f734a8a67f723594|dtype:float32|transformers:<version>|torch:<version>'}""",
+        example_output="""# {'scores': [...], 'mean_score': ..., 'measure': 'fisher_rao_distance',
+#  'higher_is_better': False,
+#  'signature': 'nlgmetrics:<version>|module:infolm|config:bert-base-uncased|'
+#               'weights:google-bert/bert-base-uncased@86b5e0934494bd15c9632b12f734a8a67f723594|'
+#               'dtype:float32|transformers:<version>|torch:<version>'}""",
         how_to_use=HOW_TO_USE,
         fields=FIELDS,
         option_types={"idf": "`bool`, `list[str]` or `dict`"},

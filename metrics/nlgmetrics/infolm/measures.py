@@ -111,7 +111,8 @@ class InformationMeasure:
 
 
 def real_number(name: str, value) -> float:
-    """``value`` (a Python or numpy real, a 0-d array too) as a finite float; else a ValueError naming ``name``."""
+    """``value`` (a Python or numpy real, a 0-d array too) as a finite float; else a ValueError naming
+    ``name``."""
     value = plain_scalar(value)  # a 0-d array too; numpy's booleans stay refused, as Python's
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name}={value!r} must be a finite real number")

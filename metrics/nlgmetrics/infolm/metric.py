@@ -50,7 +50,7 @@ class Infolm(NLGMetric):
         ... )  # doctest: +SKIP
         >>> [round(score, 2) for score in results["scores"]]  # doctest: +SKIP
         [...]
-    """
+    """  # noqa: E501
 
     spec = SPECS["infolm"]
 

@@ -70,8 +70,8 @@ SPEC = ModuleSpec(
     precision={
         "int8": {
             "": allowed(
-                "its measured drift is within the bound that keeps correlations within 0.01 of float32's, and it "
-                "ran 1.65-1.90× float32's speed on a bert-base MLM, 1 and 2 threads "
+                "its measured drift is within the bound that keeps correlations within 0.01 of float32's, "
+                "and it ran 1.65-1.90× float32's speed on a bert-base MLM, 1 and 2 threads "
                 "(benchmarks/results/int8_decision.md)"
             )
         }

@@ -152,9 +152,9 @@ class InfoLMModel(MaskedLanguageModel):
 def _user_idf(idf: Mapping, tokenizer, window: int, dtype: torch.dtype) -> IdfWeights:
     """``{token (as the tokenizer spells it) or token id: weight}``; unlisted tokens get the largest weight.
 
-    Each text's bag is divided by the sum of its weights (up to ``window`` of them) in ``dtype``: a weight that
-    could make that sum overflow, or a positive one below the smallest normal number (its products with the
-    probabilities would round to 0), is refused.
+    Each text's bag is divided by the sum of its weights (up to ``window`` of them) in ``dtype``: a weight
+    that could make that sum overflow, or a positive one below the smallest normal number (its products with
+    the probabilities would round to 0), is refused.
     """
     limits, name = torch.finfo(dtype), str(dtype).removeprefix("torch.")
     largest = limits.max / window
@@ -175,15 +175,15 @@ def _user_idf(idf: Mapping, tokenizer, window: int, dtype: torch.dtype) -> IdfWe
             raise ValueError(f"idf[{token!r}]={weight} must not be negative")
         if weight > largest:
             raise ValueError(
-                f"idf[{token!r}]={weight:g} is too large: the weights of one text (up to {window} tokens) must "
-                f"sum to at most the {name} maximum ({limits.max:.3g}), so each at most {largest:.3g}; only "
-                "their ratios matter: scale them down"
+                f"idf[{token!r}]={weight:g} is too large: the weights of one text (up to {window} tokens) "
+                f"must sum to at most the {name} maximum ({limits.max:.3g}), so each at most "
+                f"{largest:.3g}; only their ratios matter: scale them down"
             )
         if 0 < weight < limits.smallest_normal:
             raise ValueError(
-                f"idf[{token!r}]={weight:g} is below the smallest normal {name} ({limits.smallest_normal:.3g}): "
-                "its products with the probabilities would round to 0; only the ratios of the weights matter: "
-                "scale them up"
+                f"idf[{token!r}]={weight:g} is below the smallest normal {name} "
+                f"({limits.smallest_normal:.3g}): its products with the probabilities would round to 0; "
+                "only the ratios of the weights matter: scale them up"
             )
         weights[token_id] = weight
     if not weights:
@@ -287,14 +287,15 @@ class InfoLMScorer(Scorer):
         return weights, weights
 
     def _score(self, data: dict[str, list], options: dict) -> dict:
-        """Score every example; returns ``{"scores", "mean_score", "measure", "higher_is_better"}`` (+ ``"details"``).
+        """Score every example; returns ``{"scores", "mean_score", "measure", "higher_is_better"}`` (+
+        ``"details"``).
 
-        With several references an example gets its best score over them (the highest when
-        ``higher_is_better``, else the lowest). ``details`` lists per example every reference's
-        score, the best one, and the tokens whose probability differs most between the two bags.
-        A blank text (empty, or only whitespace, zero-width or control characters) has no bag: its
-        example scores NaN (a blank reference among others is skipped), with a warning naming it.
-        ``show_progress`` draws a bar over examples that advances after every forward batch.
+                With several references an example gets its best score over them (the highest when
+                ``higher_is_better``, else the lowest). ``details`` lists per example every reference's
+                score, the best one, and the tokens whose probability differs most between the two bags.
+                A blank text (empty, or only whitespace, zero-width or control characters) has no bag: its
+                example scores NaN (a blank reference among others is skipped), with a warning naming it.
+                ``show_progress`` draws a bar over examples that advances after every forward batch.
         """
         chosen, temperature = options["measure"], options["temperature"]
         show_progress, return_details = options["show_progress"], options["return_details"]
@@ -361,7 +362,8 @@ class InfoLMScorer(Scorer):
     def _score_chunk(
         self, chunk, preds, refs, measure, temperature, scores, details, return_details, progress
     ) -> None:
-        """Score the examples of ``chunk``, advancing ``progress`` by its examples as each forward batch ends."""
+        """Score the examples of ``chunk``, advancing ``progress`` by its examples as each forward batch
+        ends."""
 
         done = progress.per(len(chunk))
         slots: dict[tuple, int] = {}
@@ -436,22 +438,24 @@ class InfoLMScorer(Scorer):
                 if labels
             ]
             warn(
-                f"infolm: {'; '.join(reasons)}, so no bag of distributions; {undefined} of {n} examples score "
-                "NaN and are left out of mean_score (an empty reference among others is skipped)."
+                f"infolm: {'; '.join(reasons)}, so no bag of distributions; {undefined} of {n} examples "
+                "score NaN and are left out of mean_score (an empty reference among others is skipped)."
             )
         degenerate = [i for i, s in enumerate(scores) if not math.isfinite(s) and has_bags[i]]
         if degenerate:
             warn(
-                f"infolm: {measure.name} is not finite for {examples_at(degenerate)}: one bag gives "
-                "zero probability to tokens the other needs (e.g. a very low temperature). The exact value "
-                "(±inf or NaN) is reported, not replaced as torchmetrics' nan_to_num does, and left out of mean_score."
+                f"infolm: {measure.name} is not finite for {examples_at(degenerate)}: one bag gives zero "
+                "probability to tokens the other needs (e.g. a very low temperature). The exact value "
+                "(±inf or NaN) is reported, not replaced as torchmetrics' nan_to_num does, and left out "
+                "of mean_score."
             )
         truncated = [label for label, t in labelled if t.truncated]
         if truncated:
             model = self.source.spec.repo_id if self.source.spec else self.source.path
             warn(
-                f"infolm: {listed(truncated)} are longer than the window of {model} ({self.lm.window} tokens) "
-                "and were truncated, as the reference implementation does: their end is not scored."
+                f"infolm: {listed(truncated)} are longer than the window of {model} ({self.lm.window} "
+                "tokens) and were truncated, as the reference implementation does: their end is not "
+                "scored."
             )
         fallback = [label for label, t in labelled if t.idf_fallback]
         if fallback:

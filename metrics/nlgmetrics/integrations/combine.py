@@ -1,6 +1,6 @@
-"""One ``compute()`` beside ROUGE and BLEU: :func:`combine` is ``evaluate.combine`` where ``compute(**fields)``
-and ``add_batch(**fields)`` hand each module only the inputs it declares, and our modules' keys always carry the
-module's name.
+"""One ``compute()`` beside ROUGE and BLEU: :func:`combine` is ``evaluate.combine`` where
+``compute(**fields)`` and ``add_batch(**fields)`` hand each module only the inputs it declares, and our
+modules' keys always carry the module's name.
 
 Every member's inputs and options are checked before any member receives or computes anything, so a refused
 call leaves every member as it was; an ``add_batch()`` stopped part-way (an error, Ctrl-C) and a ``compute()``
@@ -239,9 +239,9 @@ class Combined(evaluate.module.CombinedEvaluations):
         if len(set(counts)) > 1:
             held = ", ".join(f"{label} {count}" for label, count in zip(self.labels, counts))
             raise ValueError(
-                f"combine: the modules hold different numbers of examples ({held}), so their numbers would not "
-                "describe the same examples; add every example through the combined object (its add/add_batch "
-                "feed every module), or compute() each module alone"
+                f"combine: the modules hold different numbers of examples ({held}), so their numbers would "
+                "not describe the same examples; add every example through the combined object (its "
+                "add/add_batch feed every module), or compute() each module alone"
             )
 
     # ---- computing -----------------------------------------------------------------------------------
@@ -269,8 +269,9 @@ class Combined(evaluate.module.CombinedEvaluations):
         return merged
 
     def _take_back(self, reached: int, streamed: list[bool]) -> None:
-        """After an add_batch that stopped at member ``reached`` (an error, Ctrl-C): that member and those before
-        it hold again only what was added through this object before the batch (evaluate cannot drop a batch
+        """After an add_batch that stopped at member ``reached`` (an error, Ctrl-C): that member and those
+        before it hold again only what was added through this object before the batch (evaluate cannot drop a
+        batch
         from its cache: the cache is emptied and refilled), so every member holds the same examples."""
         for i in range(min(reached + 1, len(self.evaluation_modules))):
             module, mine, added = self.evaluation_modules[i], self.ours[i], self._added[i]
@@ -415,8 +416,8 @@ def _refuse_repeats(modules: list, names: list[str]) -> None:
     for name, module in zip(names, modules):
         if id(module) in seen:
             raise ValueError(
-                f"combine: {seen[id(module)]} and {name} are the same module object, which would receive every "
-                "example twice; load it once per entry (nlgmetrics.load / evaluate.load)"
+                f"combine: {seen[id(module)]} and {name} are the same module object, which would receive "
+                "every example twice; load it once per entry (nlgmetrics.load / evaluate.load)"
             )
         seen[id(module)] = name
 
@@ -452,7 +453,8 @@ def _check_foreign(label: str, module: Any, batch: dict[str, Any]) -> None:
     for name, size in sizes.items():
         if size != sizes[first]:
             raise ValueError(
-                f"combine: {label}: {name} has {size} examples but {first} has {sizes[first]}; they must be aligned"
+                f"combine: {label}: {name} has {size} examples but {first} has {sizes[first]}; they must "
+                "be aligned"
             )
     if not sizes[first]:
         return

@@ -6,9 +6,10 @@ set: its inputs match the set's sources (or, with no inputs at hand, its labels 
 example by example, and the number of generations is the set's size, or under DDP that size as the
 distributed sampler pads it (it repeats the first examples to fill the last step). Anything else is refused
 in one line, never scored as it comes, and so is an order the inputs cannot confirm: two examples whose raw
-texts differ while the inputs of each fit either (near-duplicates cut at ``max_length`` to the same ids). The batches of a ``batch_eval_metrics`` evaluation that stopped
-before its last batch are recognised by the loop they came from (accelerate's dataloader state, the signal
-the Trainer itself reads for its last batch) and never counted in the next one.
+texts differ while the inputs of each fit either (near-duplicates cut at ``max_length`` to the same ids). The
+batches of a ``batch_eval_metrics`` evaluation that stopped before its last batch are recognised by the loop
+they came from (accelerate's dataloader state, the signal the Trainer itself reads for its last batch) and
+never counted in the next one.
 
 Matching is done on normalised texts (lowercase, accents and everything but letters and digits dropped), and
 the raw texts go through the tokenizer first (encode, decode), so that an uncased vocabulary, unknown
@@ -206,9 +207,9 @@ class EvalSets:
         for texts in self.splits.values():
             if texts and not {"sources", "references"} & set(texts):
                 raise ValueError(
-                    "contexts are raw texts, but nothing ties them to the evaluated examples: give the sources "
-                    "or the references of the same set(s) as raw texts too (they are matched to the inputs or "
-                    "the labels the Trainer passes)"
+                    "contexts are raw texts, but nothing ties them to the evaluated examples: give the "
+                    "sources or the references of the same set(s) as raw texts too (they are matched to "
+                    "the inputs or the labels the Trainer passes)"
                 )
 
     def raw_size(self) -> int | None:
@@ -235,15 +236,16 @@ class EvalSets:
         n = seen.size if seen.size is not None else self.num_examples
         if seen.size is not None and self.num_examples not in (None, seen.size):
             raise ValueError(
-                f"num_examples={self.num_examples} but the Trainer is evaluating a set of {seen.size} examples "
-                "(its dataset): leave num_examples out, the callback tells each set's size"
+                f"num_examples={self.num_examples} but the Trainer is evaluating a set of {seen.size} "
+                "examples (its dataset): leave num_examples out, the callback tells each set's size"
             )
         if n is None and seen.world > 1:
             raise ValueError(
-                f"under DDP the {seen.count} gathered generations include the repeats the sampler adds to fill "
-                "the last step; pass the for_trainer object as a callback too (Seq2SeqTrainer(..., "
+                f"under DDP the {seen.count} gathered generations include the repeats the sampler adds to "
+                "fill the last step; pass the for_trainer object as a callback too (Seq2SeqTrainer(..., "
                 "compute_metrics=compute_metrics, callbacks=[compute_metrics])), give "
-                "num_examples=len(eval_dataset), or a field as raw texts (e.g. sources=raw_eval['document'])"
+                "num_examples=len(eval_dataset), or a field as raw texts (e.g. "
+                "sources=raw_eval['document'])"
             )
         n = seen.count if n is None else n
         problem = count_problem(seen, n)
@@ -280,7 +282,10 @@ class EvalSets:
                 given = self.splits[split][name][i]
                 given = given if isinstance(given, str) else given[0]
                 label = name if split is None else f"{name}[{split!r}]"
-                return f"example {i}'s {what} {_short(getattr(seen, what)[i])} are not {label}[{i}] {_short(given)}"
+                return (
+                    f"example {i}'s {what} {_short(getattr(seen, what)[i])} are not {label}[{i}] "
+                    f"{_short(given)}"
+                )
         return None
 
     def _indistinct(self, split: str | None, seen: Seen) -> list[tuple[int, int]]:
@@ -342,11 +347,13 @@ class EvalSets:
             "" if "references" in texts else "give the raw references too (the labels then tell them apart), "
         )
         return (
-            f"the {what} cannot tell examples {', '.join(f'{a} and {b}' for a, b in pairs)} apart: {label}[{i}] "
-            f"and {label}[{j}] differ ({_apart(_first(texts[differs][i]), _first(texts[differs][j]))}), "
-            f"but example {i}'s {what} {_short(shown[i])} and example {j}'s {_short(shown[j])} fit either (cut at "
-            f"the training max_length?), so the order of the raw texts cannot be confirmed and nothing is scored; "
-            f'{hint}keep such near-duplicates out of the eval set, or give {name}="{what}" (the texts the model saw)'
+            f"the {what} cannot tell examples {', '.join(f'{a} and {b}' for a, b in pairs)} apart: "
+            f"{label}[{i}] and {label}[{j}] differ "
+            f"({_apart(_first(texts[differs][i]), _first(texts[differs][j]))}), but example {i}'s {what} "
+            f"{_short(shown[i])} and example {j}'s {_short(shown[j])} fit either (cut at the training "
+            "max_length?), so the order of the raw texts cannot be confirmed and nothing is scored; "
+            f'{hint}keep such near-duplicates out of the eval set, or give {name}="{what}" (the texts the '
+            "model saw)"
         )
 
     def _normalised_texts(self, split: str | None, name: str) -> list[list[str]]:
@@ -361,12 +368,15 @@ class EvalSets:
     def _refusal(self, verdicts: dict[str | None, str | None], fits: list, seen: Seen) -> str:
         if len(fits) > 1:
             return (
-                f"the evaluated set fits each of the sets {', '.join(map(repr, fits))} given to for_trainer, whose "
-                "texts differ: give sets the Trainer can tell apart"
+                f"the evaluated set fits each of the sets {', '.join(map(repr, fits))} given to "
+                "for_trainer, whose texts differ: give sets the Trainer can tell apart"
             )
         if _UNTIED in verdicts.values():
             fields = ", ".join(sorted({name for texts in self.splits.values() for name in texts}))
-            return f"{fields} are raw texts, but nothing shows which examples the Trainer is scoring: {CALLBACK_HINT}"
+            return (
+                f"{fields} are raw texts, but nothing shows which examples the Trainer is scoring: "
+                f"{CALLBACK_HINT}"
+            )
         if None in verdicts:
             return (
                 f"{verdicts[None]} (the raw texts given to for_trainer): give the raw texts of the set the "
@@ -374,8 +384,8 @@ class EvalSets:
             )
         reasons = "; ".join(f"{split!r}: {reason}" for split, reason in verdicts.items())
         return (
-            f"the evaluated set ({seen.count} generations) is none of the sets given to for_trainer ({reasons}): "
-            "give the raw texts of every set the Trainer evaluates"
+            f"the evaluated set ({seen.count} generations) is none of the sets given to for_trainer "
+            f"({reasons}): give the raw texts of every set the Trainer evaluates"
         )
 
 
@@ -384,7 +394,8 @@ def _hashable(value: Any) -> str | tuple[str, ...]:
 
 
 def _apart(a: str, b: str, before: int = 20, width: int = 60) -> str:
-    """Two texts shown from a little before where they first differ: ``'...next year.' vs '...next year. It'``."""
+    """Two texts shown from a little before where they first differ:
+    ``'...next year.' vs '...next year. It'``."""
     at = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     start = max(0, at - before)
     cut = "..." if start else ""
@@ -495,9 +506,9 @@ class Batches:
 
 
 def current_loop() -> tuple | None:
-    """A token of the loop the Trainer is running, from accelerate's gradient state (what the Trainer reads for
-    its last batch): a new loop has another active dataloader or, reusing it (persistent workers), one more
-    reference to it, since a loop that stopped never removed its own. None when no dataloader is active.
+    """A token of the loop the Trainer is running, from accelerate's gradient state (what the Trainer reads
+    for its last batch): a new loop has another active dataloader or, reusing it (persistent workers), one
+    more reference to it, since a loop that stopped never removed its own. None when no dataloader is active.
     Only the token's changes count: after a loop that stopped, the stale dataloader still looks active."""
     try:
         from accelerate.state import GradientState

@@ -104,10 +104,11 @@ def for_trainer(
     the evaluated set they match: its inputs (``include_for_metrics=["inputs"]``, or its dataset, seen by the
     returned object added as a callback) must match the sources, or its labels the references, and confirm
     their order (near-duplicates whose inputs fit either order are refused). An empty set logs NaN means.
-    ``num_examples`` (the eval set's size) is needed only under DDP when nothing else tells it. ``offload=True``
-    keeps our modules' models on the CPU between evaluations and moves them to the accelerator only while
-    scoring. A module that is not ours and raises logs NaN for its numbers, with one warning (``strict=True``:
-    the error ends the evaluation). The models load here, once per process (the weight cache).
+    ``num_examples`` (the eval set's size) is needed only under DDP when nothing else tells it.
+    ``offload=True`` keeps our modules' models on the CPU between evaluations and moves them to the
+    accelerator only while scoring. A module that is not ours and raises logs NaN for its numbers, with one
+    warning (``strict=True``: the error ends the evaluation). The models load here, once per process (the
+    weight cache).
     """
     return ComputeMetrics(
         tokenizer,
@@ -121,8 +122,8 @@ def for_trainer(
 
 @dataclass
 class _Loop:
-    """What the Trainer's eval dataloader tells of the set being scored: its size, the generations gathered per
-    step (batch × processes) and its inputs decoded (when raw sources must be matched)."""
+    """What the Trainer's eval dataloader tells of the set being scored: its size, the generations gathered
+    per step (batch × processes) and its inputs decoded (when raw sources must be matched)."""
 
     size: int | None = None
     step: int | None = None
@@ -237,8 +238,8 @@ class ComputeMetrics(TrainerCallback):
         return decoded
 
     def _texts(self, ids: np.ndarray | Sequence[Sequence[int]], what: str) -> list[str]:
-        """Rows of token ids decoded: negative ids (-100: the padding of labels and gathers) dropped, not decoded
-        (there may be no pad id), special tokens skipped; ids the tokenizer lacks are refused."""
+        """Rows of token ids decoded: negative ids (-100: the padding of labels and gathers) dropped, not
+        decoded (there may be no pad id), special tokens skipped; ids the tokenizer lacks are refused."""
         rows, size = _rows(ids), _vocabulary_size(self.tokenizer)
         array = isinstance(ids, np.ndarray) and ids.size
         top = int(ids.max()) if array else max((max(row) for row in rows if row), default=-1)
@@ -255,8 +256,8 @@ class ComputeMetrics(TrainerCallback):
             or not all(isinstance(t, str) for t in texts)
         ):
             raise ValueError(
-                f"tokenizer.batch_decode returned {_brief(texts)} for {len(rows)} rows of {what}, not one text "
-                "per row: pass the model's tokenizer (a transformers tokenizer)"
+                f"tokenizer.batch_decode returned {_brief(texts)} for {len(rows)} rows of {what}, not one "
+                "text per row: pass the model's tokenizer (a transformers tokenizer)"
             )
         return [text.strip() for text in texts]
 
@@ -286,8 +287,8 @@ class ComputeMetrics(TrainerCallback):
     def _warn_leftovers(self, dropped: int) -> None:
         if dropped and _world()[0] == 0:
             warn(
-                f"dropped {dropped} generations left by a batch_eval_metrics evaluation that stopped before its "
-                "last batch: they are not counted in this one"
+                f"dropped {dropped} generations left by a batch_eval_metrics evaluation that stopped "
+                "before its last batch: they are not counted in this one"
             )
 
     # ---- scoring -------------------------------------------------------------------------------------
@@ -318,8 +319,8 @@ class ComputeMetrics(TrainerCallback):
         for name in ("labels", "inputs"):
             if name in decoded and len(decoded[name]) != count:
                 raise ValueError(
-                    f"the Trainer passed {count} generations but {len(decoded[name])} rows of {name}: give one "
-                    "row per generation"
+                    f"the Trainer passed {count} generations but {len(decoded[name])} rows of {name}: give "
+                    "one row per generation"
                 )
         seen = Seen(
             count=count,
@@ -369,8 +370,8 @@ class ComputeMetrics(TrainerCallback):
                     else "no generation got a finite score (all empty?)"
                 )
                 warn(
-                    f"{', '.join(nan)} is NaN: {why}; NaN is logged as is (a metric_for_best_model on it never "
-                    "improves)"
+                    f"{', '.join(nan)} is NaN: {why}; NaN is logged as is (a metric_for_best_model on it "
+                    "never improves)"
                 )
             return
         for w in {(str(w.message), w.category): w for w in caught}.values():
@@ -419,13 +420,13 @@ def _log(
 ) -> None:
     if written_by_trainer(name):
         raise ValueError(
-            f"metric {metric.label} would log {name!r}, which the Trainer writes itself (eval_loss, eval_runtime, "
-            "epoch, ...): give the metric another key"
+            f"metric {metric.label} would log {name!r}, which the Trainer writes itself (eval_loss, "
+            "eval_runtime, epoch, ...): give the metric another key"
         )
     if name in owners:
         raise ValueError(
-            f"metric {metric.label} would log {name!r}, which {owners[name]} writes too: give the metrics keys "
-            "that keep the logged names apart"
+            f"metric {metric.label} would log {name!r}, which {owners[name]} writes too: give the metrics "
+            "keys that keep the logged names apart"
         )
     logged[name], owners[name] = value, metric.label
 
@@ -496,7 +497,8 @@ def _check_fields_given(metrics: list[KeyedMetric], fields: dict[str, Any]) -> N
             if name != "predictions" and fields.get(name) is None:
                 raise ValueError(
                     f"metric {metric.label} needs {name}: give {name}=<the raw texts, in eval order> (e.g. "
-                    f"raw_eval['document']) or {name}=\"inputs\" (decoded from the inputs, with {_INPUTS_HINT})"
+                    f"raw_eval['document']) or {name}=\"inputs\" (decoded from the inputs, with "
+                    f"{_INPUTS_HINT})"
                 )
     read = {name for metric in metrics for name in metric.inputs}
     unused = [
@@ -518,8 +520,8 @@ def _token_ids(values: Any, what: str) -> np.ndarray:
     if isinstance(values, (tuple, list)):
         if not values:
             raise ValueError(
-                f"the {what} are an empty {type(values).__name__}: the Trainer passed no token ids; give a 2-d "
-                "array of token ids, one row per example"
+                f"the {what} are an empty {type(values).__name__}: the Trainer passed no token ids; give a "
+                "2-d array of token ids, one row per example"
             )
         depth = _depth(values)
         if depth == 2:

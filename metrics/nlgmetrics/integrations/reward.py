@@ -138,7 +138,10 @@ class Reward:
         picked = (
             f", part={self.part!r}" if self.part else f", weights={self.weights!r}" if self.weights else ""
         )
-        return f"{type(self).__name__}({self.__name__!r}: {self.metric} {self.config or 'default'}{fields}{picked})"
+        return (
+            f"{type(self).__name__}({self.__name__!r}: {self.metric} "
+            f"{self.config or 'default'}{fields}{picked})"
+        )
 
     # ---- pickling: the settings travel, the loaded module does not ---------------------------------------
 
@@ -193,7 +196,8 @@ class Reward:
                 if source not in columns:
                     raise ValueError(
                         f"reward {self.__name__!r}: {field}={source!r} is not a column of the dataset; its "
-                        f"columns: {', '.join([PROMPT, *columns]) if prompts is not None else ', '.join(columns)}"
+                        "columns: "
+                        f"{', '.join([PROMPT, *columns]) if prompts is not None else ', '.join(columns)}"
                     )
                 texts[field] = self._column(f"column {source!r} ({field})", columns[source], n)
             else:

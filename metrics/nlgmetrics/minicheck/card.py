@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..modules.card_notes import CardNotes, Results
 
-DESCRIPTION = """MiniCheck (Tang, Laban & Durrett, EMNLP 2024) checks a claim (`predictions`) against its grounding document
-(`sources`), the way the authors' `minicheck.Inferencer` does it:
+DESCRIPTION = """MiniCheck (Tang, Laban & Durrett, EMNLP 2024) checks a claim (`predictions`) against its
+grounding document (`sources`), the way the authors' `minicheck.Inferencer` does it:
 
 1. the document is split into sentences per line (NLTK's English Punkt), each newline kept as a "sentence";
 2. the sentences are grouped into chunks of at most `chunk_size` words (flan-t5-large: whitespace words,
@@ -29,16 +29,18 @@ it beforehand and aggregating as you need).
 
 Bespoke-MiniCheck-7B (the authors' strongest model) is out of scope: it is a 7B causal LLM served through
 vLLM (GPU, Linux) with its own prompt, claim splitting and min-over-sentences aggregation, not one of these
-classifiers; it would be a family of its own."""
+classifiers; it would be a family of its own."""  # noqa: E501 (a markdown table's rows)
 
 FIELDS = {
     "predictions": "(`list[str]`): the claims to check, one per example (a sentence or a whole response).",
     "sources": "(`list[str]`): each claim's grounding document; newlines separate its paragraphs.",
 }
 
-OUTPUTS = """- **scores** (`list[float]`): per example, the largest "supported" probability over its document's chunks.
+OUTPUTS = """- **scores** (`list[float]`): per example, the largest "supported" probability over its
+document's chunks.
 - **mean_score** (`float`): their mean (over the finite scores).
-- **labels** (`list[int | None]`): 1 (supported) when the score is above 0.5, else 0; None where the score is NaN.
+- **labels** (`list[int | None]`): 1 (supported) when the score is above 0.5, else 0; None where the score is
+  NaN.
 - **details** (with `return_details=True`): per example `{"chunks": [...], "probabilities": [...]}`, each
   chunk of the document with its probability (the Space draws them as a heat map).
 - **signature**, **higher_is_better** (`True`)."""
@@ -47,8 +49,9 @@ SIGNATURE = """Every result carries one line such as
 `nlgmetrics:<version>|module:minicheck|config:flan-t5-large|weights:lytang/MiniCheck-Flan-T5-Large@main|dtype:float32|transformers:<version>|torch:<version>`:
 the config, the model at its revision (`main` until the Hub commit is pinned), the dtype and the versions."""
 
-PAPER_VALUES = """LLM-AggreFact (11 grounded fact-checking datasets), balanced accuracy averaged over the datasets, as published
-by the authors (paper and the LLM-AggreFact leaderboard, https://llm-aggrefact.github.io):
+PAPER_VALUES = """LLM-AggreFact (11 grounded fact-checking datasets), balanced accuracy averaged over the
+datasets, as published by the authors (paper and the LLM-AggreFact leaderboard,
+https://llm-aggrefact.github.io):
 
 | config | LLM-AggreFact BAcc |
 |---|---|
@@ -72,8 +75,8 @@ results = minicheck.compute(
 print(results["labels"])  # [1, 0] with the real weights
 ```"""
 
-LIMITATIONS = """- English: the sentence splitter is NLTK's English Punkt and the models were trained on English; other
-  languages are scored without a warning but the numbers are not validated.
+LIMITATIONS = """- English: the sentence splitter is NLTK's English Punkt and the models were trained on
+  English; other languages are scored without a warning but the numbers are not validated.
 - A claim of several sentences is one text; the score says whether the whole claim is supported by one chunk.
 - A document sentence longer than `max_model_len` tokens (one huge "sentence", e.g. text without
   punctuation) makes a chunk whose pair is cut at the end, so the claim is not read there: as the
@@ -81,9 +84,9 @@ LIMITATIONS = """- English: the sentence splitter is NLTK's English Punkt and th
   roberta-large's 512 positions, which is a ValueError).
 - A claim that is only punctuation or has no sentence is still a non-blank text and is scored as given."""
 
-DEVIATIONS = """- A blank claim or document (empty, or only whitespace, zero-width or control characters) scores NaN (label
-  None), left out of the mean, with one warning naming the fields. The reference crashes on a blank
-  document (no chunk: `torch.cat` of an empty list) and scores a blank claim.
+DEVIATIONS = """- A blank claim or document (empty, or only whitespace, zero-width or control characters)
+  scores NaN (label None), left out of the mean, with one warning naming the fields. The reference crashes on
+  a blank document (no chunk: `torch.cat` of an empty list) and scores a blank claim.
 - All (chunk, claim) pairs of a call are tokenized at once and run in one length-sorted stream of padded
   batches (by count or token budget) instead of one document at a time in batches of 16; identical pairs
   run once. Scores equal the reference within float32 rounding (parity tests ≤ 1e-5).
@@ -113,8 +116,8 @@ def runtime(results: Results) -> str:
         for r in data["rows"]
     )
     return (
-        f"On {data['threads']} shared CPU threads, the first {data['examples']} SummEval pairs, random weights of "
-        f"the real shapes, the authors' `Inferencer` against this module: {rows}. See "
+        f"On {data['threads']} shared CPU threads, the first {data['examples']} SummEval pairs, random "
+        f"weights of the real shapes, the authors' `Inferencer` against this module: {rows}. See "
         "`benchmarks/results/minicheck_speed.md`."
     )
 
@@ -124,11 +127,12 @@ def notes(name: str) -> CardNotes:
         emoji="🔎",
         colours=("yellow", "green"),
         license="mit",
-        summary="""MiniCheck (Tang et al. 2024): is a claim supported by its grounding document? The best chunk's
-"supported" probability from the authors' Flan-T5, RoBERTa or DeBERTa fact-checker.""",
+        summary="""MiniCheck (Tang et al. 2024): is a claim supported by its grounding document? The best
+chunk's "supported" probability from the authors' Flan-T5, RoBERTa or DeBERTa fact-checker.""",
         description=DESCRIPTION,
         example_needs="# needs network weights: lytang/MiniCheck-Flan-T5-Large (~3 GB) on first use",
-        example_output="# {'scores': [...], 'mean_score': ..., 'labels': [...], 'higher_is_better': True, 'signature': '...'}",
+        example_output="# {'scores': [...], 'mean_score': ..., 'labels': [...], 'higher_is_better': True, "
+        "'signature': '...'}",
         fields=FIELDS,
         option_notes={
             "return_details": "Per example, its chunks and each chunk's probability.",

@@ -36,11 +36,14 @@ class Minicheck(NLGMetric):
         >>> metric = nlgmetrics.load('minicheck')  # doctest: +SKIP
         >>> results = metric.compute(
         ...     predictions=['The students are preparing for an examination.'],
-        ...     sources=['A group of students gather in the school library to study for their upcoming final exams.'],
+        ...     sources=[
+        ...         'A group of students gather in the school library to study for their upcoming final '
+        ...         'exams.',
+        ...     ],
         ... )  # doctest: +SKIP
         >>> [round(score, 2) for score in results["scores"]]  # doctest: +SKIP
         [...]
-    """
+    """  # noqa: E501
 
     spec = SPECS["minicheck"]
 

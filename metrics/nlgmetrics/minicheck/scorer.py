@@ -56,7 +56,8 @@ class MiniCheckModel(ModelWrapper):
         return None
 
     def pair_rows(self, texts: Sequence[str], max_model_len: int) -> list[list[int]]:
-        """Token ids of each pair text (prefix added), cut on the right at ``max_model_len`` as the reference."""
+        """Token ids of each pair text (prefix added), cut on the right at ``max_model_len`` as the
+        reference."""
         if not texts:
             return []
         texts = [self.prefix + text for text in texts]
@@ -70,7 +71,8 @@ class MiniCheckModel(ModelWrapper):
     def support(
         self, rows: Sequence[Sequence[int]], done: Callable[[int], None] = lambda n: None
     ) -> list[float]:
-        """The "supported" probability of every token row, in length-sorted batches; ``done(n)`` after each."""
+        """The "supported" probability of every token row, in length-sorted batches; ``done(n)`` after
+        each."""
         out = [math.nan] * len(rows)
         batches = forward_in_batches(
             [{"input_ids": row} for row in rows],
@@ -193,8 +195,8 @@ class MiniCheckScorer(Scorer):
         return [self.source.describe()]
 
     def resolve_options(self, options: dict) -> dict:
-        """``chunk_size`` and ``max_model_len``: the config's defaults, and ``max_model_len`` within the model's
-        positions."""
+        """``chunk_size`` and ``max_model_len``: the config's defaults, and ``max_model_len`` within the
+        model's positions."""
         chunk_size = options["chunk_size"] or self.layout.chunk_size
         limit = self.checker.position_limit
         max_model_len = options["max_model_len"] or min(self.layout.max_model_len, limit or math.inf)
@@ -273,10 +275,10 @@ class MiniCheckScorer(Scorer):
             )
         if cut:
             warn(
-                f"minicheck: a (chunk, claim) pair of {len(cut)} of {n} examples ({examples_at(cut)}) is longer "
-                f"than max_model_len={max_len} tokens and was cut at the end, as the reference does: the claim "
-                "(or its end) is not read there. A sentence longer than chunk_size is a chunk of its own; "
-                "split such a document or raise max_model_len."
+                f"minicheck: a (chunk, claim) pair of {len(cut)} of {n} examples ({examples_at(cut)}) is "
+                f"longer than max_model_len={max_len} tokens and was cut at the end, as the reference "
+                "does: the claim (or its end) is not read there. A sentence longer than chunk_size is a "
+                "chunk of its own; split such a document or raise max_model_len."
             )
 
 

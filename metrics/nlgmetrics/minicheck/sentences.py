@@ -46,8 +46,8 @@ def sentences_with_newlines(text: str) -> list[str]:
 
 def chunked(sentences: list[str], sizes: list[int], chunk_size: int) -> list[str]:
     """The reference's chunks: sentences joined with spaces while their ``sizes`` add up to at most
-    ``chunk_size`` (a sentence longer than that is a chunk of its own), ``" \\n "`` back to ``"\\n"``, stripped,
-    the empty ones dropped.
+    ``chunk_size`` (a sentence longer than that is a chunk of its own), ``" \\n "`` back to ``"\\n"``,
+    stripped, the empty ones dropped.
 
     >>> chunked(["a b.", "\\n", "c d e.", "f."], [2, 0, 3, 1], 4)
     ['a b.', 'c d e. f.']

@@ -11,8 +11,9 @@ from __future__ import annotations
 from ..core.registry import WeightSpec
 
 _NOT_PINNED = (
-    " NOT YET PINNED: the commit id of the Hub repo could not be looked up from this project's machines; it "
-    "must be verified on the Hub and written here (a 40-hex commit) before release. Until then it loads 'main'."
+    " NOT YET PINNED: the commit id of the Hub repo could not be looked up from this project's machines; "
+    "it must be verified on the Hub and written here (a 40-hex commit) before release. Until then it loads "
+    "'main'."
 )
 
 WEIGHTS: dict[str, WeightSpec] = {
@@ -28,8 +29,8 @@ WEIGHTS: dict[str, WeightSpec] = {
         roles=("seq2seq",),
         families=("minicheck",),
         awaiting_pin=True,
-        notes="Flan-T5-large (about 780M parameters) fine-tuned to answer a (document chunk, claim) pair with "
-        "token 209 (supported) or 3 (unsupported) at the first decoder step." + _NOT_PINNED,
+        notes="Flan-T5-large (about 780M parameters) fine-tuned to answer a (document chunk, claim) pair "
+        "with token 209 (supported) or 3 (unsupported) at the first decoder step." + _NOT_PINNED,
     ),
     "minicheck-roberta-large": WeightSpec(
         name="minicheck-roberta-large",

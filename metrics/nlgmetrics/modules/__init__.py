@@ -55,7 +55,8 @@ def family_of(name: str) -> str:
 
 
 def family_part(family: str, part: str) -> ModuleType:
-    """``<family's package>.<part>`` (``module``, ``card``, ``weights``, ``convert``), imported on first use."""
+    """``<family's package>.<part>`` (``module``, ``card``, ``weights``, ``convert``), imported on first
+    use."""
     return importlib.import_module(f"{FAMILIES[family]}.{part}")
 
 

@@ -39,7 +39,8 @@ class CardNotes:
     signature: str
     """Reproducing a score: the ``signature`` line and how to read it."""
     paper_values: str | Callable[[Results], str]
-    """Values from Popular Papers (published numbers, with their table; a function when it adds measured ones)."""
+    """Values from Popular Papers (published numbers, with their table; a function when it adds measured
+ones)."""
     examples: str
     limitations: str
     reference: str
@@ -53,7 +54,8 @@ class CardNotes:
     license: str = "apache-2.0"
     tags: tuple[str, ...] = ()
     example_needs: str = ""
-    """The first line of the How to Use block when it needs downloaded weights (``# needs network weights: ...``)."""
+    """The first line of the How to Use block when it needs downloaded weights
+(``# needs network weights: ...``)."""
     example_options: dict[str, Any] = field(default_factory=dict)
     """compute() options the How to Use example adds to the declaration's example inputs."""
     example_output: str = ""
@@ -61,7 +63,8 @@ class CardNotes:
     how_to_use: str = ""
     """After the How to Use example: downloads, offline use, patterns."""
     fields: dict[str, str] = field(default_factory=dict)
-    """compute() input fields: ``(type): meaning`` replacing the shared wording of :data:`~nlgmetrics.core.validation.FIELDS`."""
+    """compute() input fields: ``(type): meaning`` replacing the shared wording of
+:data:`~nlgmetrics.core.validation.FIELDS`."""
     inputs_note: str = ""
     option_types: dict[str, str] = field(default_factory=dict)
     """An option's type where its declared ``text_type`` (what text parses to) says less than it takes."""
@@ -82,7 +85,8 @@ class CardNotes:
     runtime_measured: Callable[[Results], str] | None = None
     """Runtime figures from ``benchmarks/results/``, a paragraph after ``runtime``."""
     further: tuple[str, ...] = ()
-    """Further References beyond the declaration's paper and code links (Markdown list items, without ``- ``)."""
+    """Further References beyond the declaration's paper and code links (Markdown list items, without
+``- ``)."""
 
 
 def sci(value: float) -> str:

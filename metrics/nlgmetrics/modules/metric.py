@@ -63,7 +63,8 @@ class NLGMetric(evaluate.Metric):
         self.load_options = self.spec.check_load_options(kwargs)
         self.config = self.spec.check_config(config_name)
         self.runtime = _resolve_runtime(self.load_options)
-        """Where the models run: the device, dtype, batch and TF32 options, checked and resolved here, once."""
+        """Where the models run: the device, dtype, batch and TF32 options, checked and resolved here,
+once."""
         self.inputs = self.spec.inputs_for(self.config)
         """The compute() fields of this config."""
         self.scorer = None
@@ -84,8 +85,8 @@ class NLGMetric(evaluate.Metric):
             inputs = self.spec.inputs_for(self.__dict__.get("config"))
             fields = ", ".join(f"{field}=..." for field in inputs if field != "predictions")
             raise NotARewardError(
-                f"{type(self).__name__} ({self.spec.name}) is an evaluate module, not a reward function: pass "
-                f"nlgmetrics.reward(module, {fields}) in reward_funcs"
+                f"{type(self).__name__} ({self.spec.name}) is an evaluate module, not a reward function: "
+                f"pass nlgmetrics.reward(module, {fields}) in reward_funcs"
             )
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self)
 

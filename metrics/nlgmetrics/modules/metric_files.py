@@ -8,7 +8,8 @@ also shows as ``inputs_description``). It is written in the file, as it is read 
 ``metric.py`` whose docstrings are out of date. Importing this loads no model library.
 
 >>> from nlgmetrics.modules import SPECS
->>> class_docstring(SPECS["usr"]).startswith(SPECS["usr"].description + "\\n\\nScores every example with USR.")
+>>> usr = SPECS["usr"]
+>>> class_docstring(usr).startswith(usr.description + "\\n\\nScores every example with USR.")
 True
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import inspect
+import re
 import textwrap
 from pathlib import Path
 
@@ -33,7 +35,7 @@ def inputs_description(spec: ModuleSpec) -> str:
     direction = (
         "True: higher is better" if spec.higher_is_better else "depends on the options; the result says"
     )
-    call = ",\n".join(f"    ...     {name}={spec.example[name]!r}" for name in spec.inputs)
+    call = "\n".join(line for name in spec.inputs for line in _example_argument(name, spec.example[name]))
     skip = "" if spec.doctest_config else "  # doctest: +SKIP"
     config = f", {spec.doctest_config!r}" if spec.doctest_config else ""
     shown = spec.doctest_scores or "[...]"
@@ -56,7 +58,7 @@ Examples:
     >>> import nlgmetrics
     >>> metric = nlgmetrics.load({spec.name!r}{config}){skip}
     >>> results = metric.compute(
-{call},
+{call}
     ... ){skip}
     >>> [round(score, 2) for score in results["scores"]]{skip}
     {shown}
@@ -66,6 +68,31 @@ Examples:
 WIDTH = 106
 """A docstring line's width in a class body (the 110 columns, less its indent); its first line is the
 description whole, and a doctest line is not wrapped."""
+
+
+def _pieces(text: str, width: int) -> list[str]:
+    """``text`` cut after spaces into pieces whose ``repr`` fits ``width`` (a longer word stays whole)."""
+    pieces = [""]
+    for word in re.findall(r"\s*\S+\s*", text) or [text]:
+        if pieces[-1] and len(repr(pieces[-1] + word.rstrip())) > width:
+            pieces.append(word)
+        else:
+            pieces[-1] += word
+    return pieces
+
+
+def _example_argument(name: str, value: object) -> list[str]:
+    """The example's ``name=value,`` doctest line; a list of long strings one per line, each cut into
+    adjacent literals within :data:`WIDTH` (the same strings)."""
+    line = f"    ...     {name}={value!r},"
+    if len(line) <= WIDTH or not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return [line]
+    inner = "    ...         "
+    lines = [f"    ...     {name}=["]
+    for text in value:
+        lines += [f"{inner}{piece!r}" for piece in _pieces(text, WIDTH - len(inner) - 1)]
+        lines[-1] += ","
+    return [*lines, "    ...     ],"]
 
 
 def _wrapped(line: str) -> list[str]:
@@ -123,12 +150,16 @@ def stale_classes(path: Path) -> list[str]:
 
 
 def _literal(text: str, indent: str) -> list[str]:
-    """``text`` as a docstring's lines at ``indent``: raw when it holds a backslash, so it reads back as is."""
+    """``text`` as a docstring's lines at ``indent``: raw when it holds a backslash, so it reads back as
+    is."""
     if '"""' in text:
         raise ValueError(f'a module docstring cannot hold """: {text[:80]!r}')
     lines, raw = text.splitlines(), "r" if "\\" in text else ""
     body = [f"{indent}{line}" if line else "" for line in lines[1:]]
-    return [f'{indent}{raw}"""{lines[0]}', *body, f'{indent}"""']
+    opening = f'{indent}{raw}"""{lines[0]}'
+    # the first line is the description, whole (ruff reads a noqa after a string for all its lines)
+    closing = f'{indent}"""' + ("  # noqa: E501" if len(opening) > WIDTH + 4 else "")
+    return [opening, *body, closing]
 
 
 def write_docstrings(path: Path) -> bool:

@@ -9,7 +9,8 @@ widgets, the card builder and the Space read it without loading torch or evaluat
 >>> SPECS["infolm"].check_load_options({"devic": "cpu"})
 Traceback (most recent call last):
 ...
-TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize (...)
+TypeError: infolm got unknown load option(s) devic; valid: model, model_revision, device, dtype, batch_size,
+max_batch_tokens, allow_tf32, quantize (...)
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ EVALUATE_OPTIONS = (
 def direction_text(
     higher_is_better: bool | None, unknown: str = "direction: higher_is_better in the output"
 ) -> str:
-    """``higher is better``, ``lower is better``, or ``unknown`` where the options decide (InfoLM's measure)."""
+    """``higher is better``, ``lower is better``, or ``unknown`` where the options decide (InfoLM's
+    measure)."""
     if higher_is_better is None:
         return unknown
     return "higher is better" if higher_is_better else "lower is better"
@@ -133,7 +135,8 @@ class ModuleSpec:
         if unknown:
             raise ValueError(
                 f"{label} has no option {', '.join(unknown)}; load options: "
-                f"{', '.join(sorted(load - set(EVALUATE_OPTIONS)))}; compute options: {', '.join(sorted(compute))}"
+                f"{', '.join(sorted(load - set(EVALUATE_OPTIONS)))}; compute options: "
+                f"{', '.join(sorted(compute))}"
             )
         load_options = {k: v for k, v in options.items() if k in load}
         given = {k: v for k, v in options.items() if k in compute}
@@ -153,7 +156,8 @@ class ModuleSpec:
         """The score's range in a few words for ``config`` (a config name, or ``"D:./folder"``).
 
         >>> from nlgmetrics.modules import SPECS
-        >>> SPECS["ctc_consistency"].range_label("E-minilm"), SPECS["ctc_engagingness"].range_label("E-minilm")
+        >>> (SPECS["ctc_consistency"].range_label("E-minilm"),
+        ...  SPECS["ctc_engagingness"].range_label("E-minilm"))
         ('[-1, 1]', 'unbounded (a sum over tokens)')
         """
         return by_config(self.range_labels, self._config(config), "")
@@ -289,11 +293,12 @@ class ModuleSpec:
         return self.scorer(self, config, **load_options)
 
     def weights_of(self, config: str) -> list | None:
-        """The registered weights (``WeightSpec``) config ``config`` loads, or None when the module does not say.
+        """The registered weights (``WeightSpec``) config ``config`` loads, or None when the module does not
+        say.
 
-        >>> from nlgmetrics.modules import SPECS
-        >>> [w.repo_id for w in SPECS["infolm"].weights_of("bert-base-uncased")]
-        ['google-bert/bert-base-uncased']
+                >>> from nlgmetrics.modules import SPECS
+                >>> [w.repo_id for w in SPECS["infolm"].weights_of("bert-base-uncased")]
+                ['google-bert/bert-base-uncased']
         """
         if self.config_weights is not None:
             return list(self.config_weights(self, config))

@@ -51,7 +51,8 @@ class Limits:
     max_template_chars: int = 2000
     """Characters per template (and per template name)."""
     max_model_mb: int | None = None
-    """Megabytes of model weights kept loaded (None: a share of the memory, :func:`.space.pool.default_budget_mb`)."""
+    """Megabytes of model weights kept loaded (None: a share of the memory,
+:func:`.space.pool.default_budget_mb`)."""
     preload: str | None = None
     """``module:config`` pairs loaded at startup, comma-separated (``module`` alone: its default; ``none``:
     nothing); None: what the page offers first, each module's default or its offline fallback, when its
@@ -68,8 +69,9 @@ class Limits:
 
     @classmethod
     def from_env(cls) -> Limits:
-        """The defaults, overridden by ``NLGMETRICS_SPACE_<FIELD>`` variables (``NLGMETRICS_SPACE_MAX_CHARS``);
-        a value that is not a positive integer, or an unknown ``NLGMETRICS_SPACE_*`` name, is a ValueError."""
+        """The defaults, overridden by ``NLGMETRICS_SPACE_<FIELD>`` variables
+        (``NLGMETRICS_SPACE_MAX_CHARS``); a value that is not a positive integer, or an unknown
+        ``NLGMETRICS_SPACE_*`` name, is a ValueError."""
         names = {f"{ENV_PREFIX}{f.name.upper()}": f.name for f in fields(cls)}
         unknown = sorted(k for k in os.environ if k.startswith(ENV_PREFIX) and k not in names)
         if unknown:
@@ -104,8 +106,8 @@ def check_option_sizes(options: Mapping[str, Any], limits: Limits) -> None:
         if isinstance(value, Mapping) and value and all(isinstance(v, str) for v in value.values()):
             if len(value) > limits.max_questions:
                 raise ValueError(
-                    f"option {name} has {len(value)} entries; this Space takes at most {limits.max_questions} "
-                    "per request"
+                    f"option {name} has {len(value)} entries; this Space takes at most "
+                    f"{limits.max_questions} per request"
                 )
             for key, text in value.items():
                 for what in (str(key), text):
@@ -135,9 +137,10 @@ def check_option_sizes(options: Mapping[str, Any], limits: Limits) -> None:
 def preload_pairs(text: str | None) -> list[tuple[str, str]]:
     """The (module, config) pairs of an ``NLGMETRICS_SPACE_PRELOAD`` value (``module:config`` or ``module``
     for its default, comma-separated; ``none``: nothing); None: the config the page offers first for each
-    module (:func:`nlgmetrics.availability.default_choice`: its default, or, when the default's weights are not
-    here, the offline config such as the embedded ``E-minilm``) when its weights are on the machine, so that
-    the first request finds it loaded. A name or config that is not registered is a ValueError naming it."""
+    module (:func:`nlgmetrics.availability.default_choice`: its default, or, when the default's weights are
+    not here, the offline config such as the embedded ``E-minilm``) when its weights are on the machine, so
+    that the first request finds it loaded. A name or config that is not registered is a ValueError naming
+    it."""
     if text is None:
         offered = [(n, default_choice(s)[0]) for n, s in sorted(SPECS.items())]
         return [(n, config) for n, config in offered if config_status(SPECS[n], config).available]
@@ -153,7 +156,8 @@ def preload_pairs(text: str | None) -> list[tuple[str, str]]:
         config = config or SPECS[name].default_config
         if config not in SPECS[name].configs:
             raise ValueError(
-                f"NLGMETRICS_SPACE_PRELOAD: {name} has no config {config!r} (its configs: {', '.join(SPECS[name].configs)})"
+                f"NLGMETRICS_SPACE_PRELOAD: {name} has no config {config!r} (its configs: "
+                f"{', '.join(SPECS[name].configs)})"
             )
         pairs.append((name, config))
     return pairs

@@ -9,7 +9,8 @@ Uploads are read by :mod:`nlgmetrics.records`, exactly as the command line reads
 >>> records_to_fields(["predictions"], [{"prediction": "x"}], limits)
 Traceback (most recent call last):
 ...
-nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns: prediction; the inputs are predictions)
+nlgmetrics.columns.MissingColumnError: row 1 has no column 'predictions' for predictions (its columns:
+prediction; the inputs are predictions)
 >>> records_to_fields(["predictions"], [{"predictions": "x" * 21}], limits)
 Traceback (most recent call last):
 ...
@@ -56,7 +57,8 @@ def records_to_fields(
     if len(records) > limits.max_examples:
         raise ValueError(
             f"{len(records)} examples given; this Space scores at most {limits.max_examples} per request "
-            "(split the file, or score it on your own machine with the nlgmetrics package: nlgmetrics score FILE)"
+            "(split the file, or score it on your own machine with the nlgmetrics package: nlgmetrics "
+            "score FILE)"
         )
     for index, record in enumerate(records):
         if not isinstance(record, dict):

@@ -66,7 +66,8 @@ def score_label(spec, config: str | None = None) -> str:
     """The score box's label: the direction and the range of ``config`` from the declaration.
 
     >>> score_label(_spec("ctc_groundedness")), score_label(_spec("infolm"))
-    ('Score (higher is better; range unbounded (a sum over tokens))', 'Score (direction: higher_is_better in the output; range depends on the measure (KL ≤ 0; distances ≥ 0))')
+    ('Score (higher is better; range unbounded (a sum over tokens))', 'Score (direction: higher_is_better in
+    the output; range depends on the measure (KL ≤ 0; distances ≥ 0))')
     >>> score_label(_spec("ctc_consistency"), "D-cnndm")
     'Score (higher is better; range [0, 1])'
     """

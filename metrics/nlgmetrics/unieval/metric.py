@@ -43,12 +43,15 @@ class Unieval(NLGMetric):
         >>> metric = nlgmetrics.load('unieval')  # doctest: +SKIP
         >>> results = metric.compute(
         ...     predictions=['Peter and Elizabeth attend party city. Elizabeth rushed hospital.'],
-        ...     sources=['Peter and Elizabeth took a taxi to attend the night party in the city. While in the party, Elizabeth collapsed and was rushed to the hospital.'],
+        ...     sources=[
+        ...         'Peter and Elizabeth took a taxi to attend the night party in the city. While in the '
+        ...         'party, Elizabeth collapsed and was rushed to the hospital.',
+        ...     ],
         ...     references=['Elizabeth was hospitalized after attending a party with Peter.'],
         ... )  # doctest: +SKIP
         >>> [round(score, 2) for score in results["scores"]]  # doctest: +SKIP
         [...]
-    """
+    """  # noqa: E501
 
     spec = SPECS["unieval"]
 

@@ -32,10 +32,10 @@ CITATION = """\
 
 DESCRIPTION = (
     "UniEval (Zhong et al. 2022): every quality dimension is a yes/no question put to a T5 evaluator "
-    "(unieval-sum, unieval-dialog or unieval-fact); the score of a dimension is p(Yes) / (p(Yes) + p(No)) at the "
-    "first decoder step, asked per sentence of the prediction for consistency, fluency and engagingness (a sum), "
-    "and `overall` is the mean of the computed dimensions. The config is the task: summarization (default), "
-    "dialogue, data2text or fact."
+    "(unieval-sum, unieval-dialog or unieval-fact); the score of a dimension is p(Yes) / (p(Yes) + p(No)) "
+    "at the first decoder step, asked per sentence of the prediction for consistency, fluency and "
+    "engagingness (a sum), and `overall` is the mean of the computed dimensions. The config is the task: "
+    "summarization (default), dialogue, data2text or fact."
 )
 
 
@@ -107,8 +107,8 @@ SPEC = ModuleSpec(
             )
         }
     },
-    score_range="every dimension and the summarization/data2text overall in (0, 1); dialogue engagingness is a "
-    "sum over sentences in (0, number of sentences), so the dialogue overall can exceed 1",
+    score_range="every dimension and the summarization/data2text overall in (0, 1); dialogue engagingness "
+    "is a sum over sentences in (0, number of sentences), so the dialogue overall can exceed 1",
     codebase_urls=("https://github.com/maszhongming/UniEval",),
     reference_urls=("https://arxiv.org/abs/2210.07197",),
     example={

@@ -1,4 +1,5 @@
-"""UniEval's options, declared once: the module, the command line, the Space and :class:`UniEvalScorer` read them.
+"""UniEval's options, declared once: the module, the command line, the Space and :class:`UniEvalScorer` read
+them.
 
 >>> [option.name for option in COMPUTE_OPTIONS]
 ['dimensions', 'overall', 'questions', 'multi_reference']

@@ -73,7 +73,8 @@ class UniEvalModel(ModelWrapper):
         self.output_scale = config.d_model**-0.5 if scale else 1.0
 
     def encode(self, texts: Sequence[str]) -> list[list[int]]:
-        """Token ids of each question, cut on the right to ``max_length`` (the final ``</s>`` kept) as UniEval."""
+        """Token ids of each question, cut on the right to ``max_length`` (the final ``</s>`` kept) as
+        UniEval."""
         if not texts:
             return []
         return tokenize(
@@ -215,7 +216,8 @@ class UniEvalScorer(Scorer):
         return out
 
     def resolve_options(self, options: dict) -> dict:
-        """``dimensions`` (a name or a list) and ``questions`` checked against the task, as lists and dicts."""
+        """``dimensions`` (a name or a list) and ``questions`` checked against the task, as lists and
+        dicts."""
         dimensions, questions = options["dimensions"], options["questions"]
         known = self.task.dimensions
         if dimensions is not None:
@@ -257,8 +259,8 @@ class UniEvalScorer(Scorer):
                     raise ValueError(f"questions[{name!r}] must contain {{prediction}}")
                 if other := [PLACEHOLDERS[p] for p in read if PLACEHOLDERS[p] not in self.inputs]:
                     raise ValueError(
-                        f"questions[{name!r}] reads {', '.join(other)}, which unieval {self.task.name} does not "
-                        f"take; its inputs are {', '.join(self.inputs)}"
+                        f"questions[{name!r}] reads {', '.join(other)}, which unieval {self.task.name} "
+                        f"does not take; its inputs are {', '.join(self.inputs)}"
                     )
             questions = dict(questions)
         if not chosen and not questions:

@@ -2,7 +2,8 @@
 
 >>> list(TASKS["summarization"].dimensions)
 ['coherence', 'consistency', 'fluency', 'relevance']
->>> TASKS["dialogue"].dimensions["engagingness"].fields, TASKS["dialogue"].dimensions["engagingness"].per_sentence
+>>> engagingness = TASKS["dialogue"].dimensions["engagingness"]
+>>> engagingness.fields, engagingness.per_sentence
 (('predictions', 'sources', 'contexts'), 'sum')
 >>> TASKS["fact"].model, TASKS["data2text"].model
 ('unieval-fact', 'unieval-sum')
@@ -100,16 +101,16 @@ TASKS: dict[str, Task] = {
             "unieval-sum",
             (
                 "coherence",
-                "question: Is this a coherent summary to the document? </s> summary: {prediction} </s> document: "
-                "{source}",
+                "question: Is this a coherent summary to the document? </s> summary: {prediction} </s> "
+                "document: {source}",
                 None,
             ),
             ("consistency", _CONSISTENCY, "mean"),
             ("fluency", "question: Is this a fluent paragraph? </s> paragraph: {prediction}", "mean"),
             (
                 "relevance",
-                "question: Is this summary relevant to the reference? </s> summary: {prediction} </s> reference: "
-                "{reference}",
+                "question: Is this summary relevant to the reference? </s> summary: {prediction} </s> "
+                "reference: {reference}",
                 None,
             ),
         ),
@@ -123,20 +124,20 @@ TASKS: dict[str, Task] = {
             ),
             (
                 "coherence",
-                "question: Is this a coherent response given the dialogue history? </s> response: {prediction} </s> "
-                "dialogue history: {source}",
+                "question: Is this a coherent response given the dialogue history? </s> response: "
+                "{prediction} </s> dialogue history: {source}",
                 None,
             ),
             (
                 "engagingness",
-                "question: Is this an engaging and informative response according to the dialogue history and "
-                "fact? </s> response: {prediction} </s> dialogue history: {source} </s> fact: {context}",
+                "question: Is this an engaging and informative response according to the dialogue history "
+                "and fact? </s> response: {prediction} </s> dialogue history: {source} </s> fact: {context}",
                 "sum",
             ),
             (
                 "groundedness",
-                "question: Is this response consistent with knowledge in the fact? </s> response: {prediction} </s> "
-                "fact: {context}",
+                "question: Is this response consistent with knowledge in the fact? </s> response: "
+                "{prediction} </s> fact: {context}",
                 None,
             ),
             (
@@ -151,8 +152,8 @@ TASKS: dict[str, Task] = {
             ("naturalness", "question: Is this a fluent utterance? </s> utterance: {prediction}", None),
             (
                 "informativeness",
-                "question: Is this sentence informative according to the reference? </s> sentence: {prediction} "
-                "</s> reference: {reference}",
+                "question: Is this sentence informative according to the reference? </s> sentence: "
+                "{prediction} </s> reference: {reference}",
                 None,
             ),
         ),

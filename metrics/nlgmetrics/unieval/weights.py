@@ -1,7 +1,8 @@
 """UniEval's registered weights: the authors' three T5 evaluators on the Hub (not pinned yet).
 
 >>> [w.repo_id for w in WEIGHTS.values()], sorted(AWAITING_PIN)
-(['MingZhong/unieval-sum', 'MingZhong/unieval-dialog', 'MingZhong/unieval-fact'], ['unieval-dialog', 'unieval-fact', 'unieval-sum'])
+(['MingZhong/unieval-sum', 'MingZhong/unieval-dialog', 'MingZhong/unieval-fact'], ['unieval-dialog',
+'unieval-fact', 'unieval-sum'])
 """
 
 from __future__ import annotations

@@ -139,8 +139,9 @@ def build_model(
     missing, unexpected = sorted(expected - set(mapped)), sorted(set(mapped) - expected)
     if missing or unexpected:
         raise ConversionError(
-            f"the checkpoint does not fit {architecture}: missing {missing[:5]}{' ...' if len(missing) > 5 else ''}, "
-            f"unexpected {unexpected[:5]}{' ...' if len(unexpected) > 5 else ''}"
+            f"the checkpoint does not fit {architecture}: missing "
+            f"{missing[:5]}{' ...' if len(missing) > 5 else ''}, unexpected "
+            f"{unexpected[:5]}{' ...' if len(unexpected) > 5 else ''}"
         )
     try:
         model.load_state_dict(mapped, strict=True)
@@ -295,17 +296,18 @@ USR_PARTS = {
         "fill-mask",
         "`roberta-base` fine-tuned with the masked-LM objective on Topical-Chat dialogs "
         "(`<utterance> _eos _go <response> _eos` lines, `run_lm_finetuning.py`)",
-        "the **mean natural-log probability** of each token of `<s> <last utterance> _eos _go <response> _eos </s>` "
-        "(the last 100 ids), masked one at a time, over every position but the first and the last of the window "
-        "(how understandable and natural the response is)",
+        "the **mean natural-log probability** of each token of `<s> <last utterance> _eos _go <response> "
+        "_eos </s>` (the last 100 ids), masked one at a time, over every position but the first and the "
+        "last of the window (how understandable and natural the response is)",
     ),
     "dr_c": (
         "USR-DR-c",
         "text-classification",
-        "`roberta-base` fine-tuned as dialog retrieval on Topical-Chat: (context + fact, true response) labelled 1, "
-        "(context + fact, random response) labelled 0 (`train_understandable.py`, the `both/` data)",
-        "P(label 1 = `TRUE_RESPONSE`) of the pair (`<last utterance> _eos <fact> _eos`, `_go <response> _eos`), "
-        "cut to 128 tokens with transformers 2.1.1's longest_first (maintains context, interesting)",
+        "`roberta-base` fine-tuned as dialog retrieval on Topical-Chat: (context + fact, true response) "
+        "labelled 1, (context + fact, random response) labelled 0 (`train_understandable.py`, the `both/` "
+        "data)",
+        "P(label 1 = `TRUE_RESPONSE`) of the pair (`<last utterance> _eos <fact> _eos`, `_go <response> "
+        "_eos`), cut to 128 tokens with transformers 2.1.1's longest_first (maintains context, interesting)",
     ),
     "dr_f": (
         "USR-DR-f",

@@ -40,7 +40,7 @@ class Usr(NLGMetric):
         ... )  # doctest: +SKIP
         >>> [round(score, 2) for score in results["scores"]]  # doctest: +SKIP
         [...]
-    """
+    """  # noqa: E501
 
     spec = SPECS["usr"]
 

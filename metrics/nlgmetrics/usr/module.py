@@ -32,12 +32,12 @@ CITATION = """\
 """
 
 DESCRIPTION = (
-    "USR (Mehri & Eskenazi 2020): a reference-free score for a dialog response from three RoBERTa-base models "
-    "fine-tuned on Topical-Chat. USR-MLM is the mean log-probability a masked language model gives each token "
-    "of the last utterance and the response, masked one at a time (understandable, natural); USR-DR-c is the "
-    "probability a retrieval model gives the response as the right one for the context and fact (maintains "
-    "context, interesting); USR-DR-f the same for the fact alone (uses knowledge). The released linear "
-    "regression combines them into one overall-quality score on the 1–5 scale."
+    "USR (Mehri & Eskenazi 2020): a reference-free score for a dialog response from three RoBERTa-base "
+    "models fine-tuned on Topical-Chat. USR-MLM is the mean log-probability a masked language model gives "
+    "each token of the last utterance and the response, masked one at a time (understandable, natural); "
+    "USR-DR-c is the probability a retrieval model gives the response as the right one for the context and "
+    "fact (maintains context, interesting); USR-DR-f the same for the fact alone (uses knowledge). The "
+    "released linear regression combines them into one overall-quality score on the 1–5 scale."
 )
 
 
@@ -52,7 +52,8 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
     """The three registered weights a config loads (for user interfaces that check availability).
 
     >>> [w.repo_id for w in config_weights(None, "topical_chat")]
-    ['nlgmetrics/usr-mlm-topical_chat', 'nlgmetrics/usr-dr_c-topical_chat', 'nlgmetrics/usr-dr_f-topical_chat']
+    ['nlgmetrics/usr-mlm-topical_chat', 'nlgmetrics/usr-dr_c-topical_chat',
+    'nlgmetrics/usr-dr_f-topical_chat']
     """
     return [WEIGHTS[usr_weight_name(part, config)] for part in ("mlm", "dr_c", "dr_f")]
 
@@ -89,8 +90,8 @@ SPEC = ModuleSpec(
     precision={
         "int8": {
             "": refused(
-                "it moved the dr_c and dr_f sub-scores of classifiers of roberta-base's shape past the bound that "
-                "keeps correlations within 0.01 of float32's"
+                "it moved the dr_c and dr_f sub-scores of classifiers of roberta-base's shape past the "
+                "bound that keeps correlations within 0.01 of float32's"
             )
         }
     },
@@ -106,7 +107,8 @@ SPEC = ModuleSpec(
     },
     details=token_log_probs,
     parts=parts,
-    default_why="The only released models (Topical-Chat); the paper's PersonaChat models were never released.",
+    default_why="The only released models (Topical-Chat); the paper's PersonaChat models were never "
+    "released.",
 )
 
 SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}

@@ -14,7 +14,8 @@ data around the response. Only the last utterance of the dialog history is read.
 >>> inputs.mlm
 "do you like jazz ? _eos _go sure , i 'd love to ! _eos"
 >>> inputs.dr_c_a, inputs.dr_f_a, inputs.dr_b
-('do you like jazz ? _eos jazz began in new orleans . _eos', 'jazz began in new orleans . _eos', "_go sure , i 'd love to ! _eos")
+('do you like jazz ? _eos jazz began in new orleans . _eos', 'jazz began in new orleans . _eos', "_go sure , i
+'d love to ! _eos")
 >>> longest_first([1, 2, 3, 4, 5], [6, 7, 8], 5)
 ([1, 2, 3], [6, 7])
 >>> longest_first([1, 2], [3, 4], 2)
@@ -65,7 +66,8 @@ def normalise(text: str) -> str:
 
 
 def last_utterance(history: str) -> str:
-    """The last non-blank line of ``history``; in Topical-Chat's ``a _eos b _eos`` style, its last utterance."""
+    """The last non-blank line of ``history``; in Topical-Chat's ``a _eos b _eos`` style, its last
+    utterance."""
     lines = [line for line in history.split("\n") if line.strip()]
     if not lines:
         return ""

@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 
 
 def pair_layout(tokenizer) -> tuple[list[int], list[int], list[int]]:
-    """The special tokens a tokenizer puts before, between and after a pair (``<s>``, ``</s></s>``, ``</s>``)."""
+    """The special tokens a tokenizer puts before, between and after a pair (``<s>``, ``</s></s>``,
+    ``</s>``)."""
     a = tokenize(tokenizer, "hello", add_special_tokens=False)["input_ids"]
     b = tokenize(tokenizer, "world", add_special_tokens=False)["input_ids"]
     full = tokenize(tokenizer, "hello", "world")["input_ids"]
@@ -127,7 +128,8 @@ class USRScorer(Scorer):
         mlm, dr_c, dr_f: a registered weight name, a Hub repo id or a folder replacing the registered
             (converted, released) model of that sub-metric.
         runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize: where and how to run, as
-            :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a masked copy for USR-MLM, a pair for DR).
+            :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a masked copy for USR-MLM, a pair for
+            DR).
     """
 
     def __init__(
@@ -296,7 +298,7 @@ class USRScorer(Scorer):
             undefined = sum(bool(e.blank) for e in examples)
             warn(
                 f"usr: {listed(blank)} have no words (empty, or only whitespace, _go/_eos tags or control "
-                "characters); the sub-metrics reading them (mlm: response and history; dr_c: response, history "
-                f"and fact; dr_f: response and fact) and usr are NaN for {undefined} of {len(examples)} examples "
-                "and left out of the means."
+                "characters); the sub-metrics reading them (mlm: response and history; dr_c: response, "
+                f"history and fact; dr_f: response and fact) and usr are NaN for {undefined} of "
+                f"{len(examples)} examples and left out of the means."
             )

@@ -3,7 +3,10 @@ with the way to get them.
 
 >>> from nlgmetrics.core.registry import how_to_get
 >>> print(how_to_get(WEIGHTS["usr-dr_c-topical_chat"], "cli"))  # doctest: +ELLIPSIS
-not published on the Hub yet: convert the original release (the folders roberta_ft/, ctx/ and uk/ in https://drive...) with `nlgmetrics convert usr --mlm roberta_ft --dr-c ctx --dr-f uk --output ./usr-topical_chat`, then load with --mlm ./usr-topical_chat/mlm --dr-c ./usr-topical_chat/dr_c --dr-f ./usr-topical_chat/dr_f
+not published on the Hub yet: convert the original release (the folders roberta_ft/, ctx/ and uk/ in
+https://drive...) with `nlgmetrics convert usr --mlm roberta_ft --dr-c ctx --dr-f uk --output
+./usr-topical_chat`, then load with --mlm ./usr-topical_chat/mlm --dr-c ./usr-topical_chat/dr_c --dr-f
+./usr-topical_chat/dr_f
 """
 
 from __future__ import annotations

@@ -56,5 +56,6 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("Space load test: concurrent /score requests on 127.0.0.1")
         terminalreporter.write_line(
             f"{LOAD_REPORT['requests']} requests, all answered with the direct results: p50 "
-            f"{LOAD_REPORT['p50']:.2f} s, p95 {LOAD_REPORT['p95']:.2f} s, all done in {LOAD_REPORT['total']:.2f} s"
+            f"{LOAD_REPORT['p50']:.2f} s, p95 {LOAD_REPORT['p95']:.2f} s, all done in "
+            f"{LOAD_REPORT['total']:.2f} s"
         )

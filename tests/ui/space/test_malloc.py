@@ -50,7 +50,8 @@ def last_word(code: str, *, unset: str, **env: str) -> str:
 
 
 def arenas(setup: str) -> int:
-    """The malloc arenas of a fresh Python process after ``setup`` and {THREADS} threads allocating at once."""
+    """The malloc arenas of a fresh Python process after ``setup`` and {THREADS} threads allocating at
+    once."""
     return int(last_word(COUNT_ARENAS.format(setup=setup), unset="MALLOC_ARENA_MAX"))
 
 

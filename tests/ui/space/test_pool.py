@@ -341,7 +341,8 @@ def test_models_run_on_their_own_threads_in_the_callers_context(fresh_model_cach
 
 
 def test_pool_and_context_do_not_import_each_other():
-    """``context`` may name the pool's type; the pool imports nothing from ``context`` (DEFAULT is the pool's)."""
+    """``context`` may name the pool's type; the pool imports nothing from ``context`` (DEFAULT is the
+    pool's)."""
     import ast
     from pathlib import Path
 

@@ -336,7 +336,8 @@ def test_the_fallback_line_says_one_fact_per_sentence(roberta_missing):
     ],
 )
 def test_an_upload_without_rows_is_refused_as_the_command_line_refuses_it(tmp_path, capsys, name, content):
-    """Issue 40 §17: not "Scored 0 examples ... mean score NaN"; the command line's words, with the file's name."""
+    """Issue 40 §17: not "Scored 0 examples ... mean score NaN"; the command line's words, with the file's
+    name."""
     from nlgmetrics import cli
 
     path = tmp_path / name

@@ -75,7 +75,8 @@ def no_progress(pairs: float) -> None:
 
 
 def blank_pairs(pairs: Sequence[tuple[str, str]]) -> list[bool]:
-    """Which pairs have a blank text (:func:`~nlgmetrics.core.validation.is_blank`): ``align``'s default mask."""
+    """Which pairs have a blank text (:func:`~nlgmetrics.core.validation.is_blank`): ``align``'s default
+    mask."""
     return [is_blank(a) or is_blank(b) for a, b in pairs]
 
 
@@ -164,7 +165,8 @@ class AlignerSource:
 
     def describe(self) -> str:
         layer = "" if self.layer is None else f"@layer{self.layer}"
-        return f"{self.kind}:{self.weights or ResolvedWeight(self.source, self.source, self.revision).describe()}{layer}"
+        weights = self.weights or ResolvedWeight(self.source, self.source, self.revision).describe()
+        return f"{self.kind}:{weights}{layer}"
 
 
 def source_of(spec: WeightSpec, kind: str) -> AlignerSource:
@@ -190,8 +192,9 @@ def parse_custom_aligner(text: str, revision: str | None = None) -> AlignerSourc
     kind, sep, rest = text.partition(":")
     if not sep or kind not in ALIGNER_KINDS or not rest:
         raise ValueError(
-            f"aligner={text!r} is not understood; use one of {', '.join(f'{k}:<repo-or-dir>' for k in ALIGNER_KINDS)}"
-            " (E also takes @<layer>), or a registered config name"
+            f"aligner={text!r} is not understood; use one of "
+            f"{', '.join(f'{k}:<repo-or-dir>' for k in ALIGNER_KINDS)} (E also takes @<layer>), or a "
+            "registered config name"
         )
     source, layer = _split_layer(text, kind, rest)
     check_source(source, f"aligner={text!r}")
@@ -213,8 +216,8 @@ def _split_layer(text: str, kind: str, rest: str) -> tuple[str, int | None]:
         )
     if not (tail.isascii() and tail.isdigit()):
         raise ValueError(
-            f"aligner={text!r}: the layer {tail!r} after '@' must be a whole number >= 0, e.g. 'E:org/model@9' "
-            "(the hidden layer whose embeddings align)"
+            f"aligner={text!r}: the layer {tail!r} after '@' must be a whole number >= 0, e.g. "
+            "'E:org/model@9' (the hidden layer whose embeddings align)"
         )
     if not source:
         raise ValueError(f"aligner={text!r} names no model before '@{tail}'; use 'E:<repo-or-dir>@{tail}'")

@@ -124,8 +124,8 @@ def load_classifier(source: AlignerSource):
     )
     if model.config.num_labels != 2:
         raise ValueError(
-            f"{source.source!r} is not a D aligner: its classifier has {model.config.num_labels} labels, not 2 "
-            "(aligned, hallucinated)"
+            f"{source.source!r} is not a D aligner: its classifier has {model.config.num_labels} labels, "
+            "not 2 (aligned, hallucinated)"
         )
     return model, tokenizer
 
@@ -188,12 +188,13 @@ class DiscriminativeAligner(Aligner):
         groups: list[list[list[int]]],
         done: Callable[[float], None] = lambda share: None,
     ) -> list[torch.Tensor]:
-        """P(aligned) for each word of each encoded pair; ``done`` gets the share of rows run after each batch.
+        """P(aligned) for each word of each encoded pair; ``done`` gets the share of rows run after each
+        batch.
 
-        Per batch: the word index of every piece is built on the CPU, the pieces' hidden states are
-        summed into words with one ``index_add_``, and the classifier and softmax run once over all
-        the batch's words, with one copy back: no per-example work on the device. A batch's copy back
-        waits until the next batch is queued, so the host prepares batch k+1 while the device runs k.
+                Per batch: the word index of every piece is built on the CPU, the pieces' hidden states are
+                summed into words with one ``index_add_``, and the classifier and softmax run once over all
+                the batch's words, with one copy back: no per-example work on the device. A batch's copy back
+                waits until the next batch is queued, so the host prepares batch k+1 while the device runs k.
         """
         out: list[torch.Tensor | None] = [None] * len(rows)
         pad = {"input_ids": self.tokenizer.pad_token_id or 0}

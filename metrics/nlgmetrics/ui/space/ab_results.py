@@ -29,7 +29,8 @@ def preferred(a: float | None, b: float | None, higher_is_better: bool | None) -
     """Which of two scores the metric prefers: ``"A"``, ``"B"``, ``"tie"``, ``"n/a"`` (a score is missing)
     or ``"?"`` (the direction is unknown).
 
-    >>> preferred(0.1, 0.3, True), preferred(0.1, 0.3, False), preferred(0.3, 0.3, None), preferred(None, 1, True)
+    >>> (preferred(0.1, 0.3, True), preferred(0.1, 0.3, False), preferred(0.3, 0.3, None),
+    ...  preferred(None, 1, True))
     ('B', 'A', 'tie', 'n/a')
     """
     if a is None or b is None or math.isnan(a) or math.isnan(b):
@@ -171,9 +172,9 @@ def significance_markdown(comparisons: Sequence[MetricComparison]) -> str:
             dropped.append(f"`{c.name}`: {stats['dropped']}")
     lines = ["**B against A: a difference beyond chance?**", "", *lines] if len(lines) > 2 else []
     notes = [
-        f"Paired bootstrap percentile interval and two-sided approximate randomization test "
-        f"(`nlgmetrics.compare`, {RESAMPLES} resamples, seed {SEED}); B wins where its score is better in the "
-        "metric's direction."
+        "Paired bootstrap percentile interval and two-sided approximate randomization test "
+        f"(`nlgmetrics.compare`, {RESAMPLES} resamples, seed {SEED}); B wins where its score is better in "
+        "the metric's direction."
     ]
     if dropped:
         notes.append(f"Pairs with a NaN score were left out ({', '.join(dropped)}).")
@@ -200,7 +201,8 @@ def differences(comparison: MetricComparison) -> list[tuple[int, float]]:
 
 
 def _svg_row(comparison: MetricComparison, labels: Sequence[Any], stats: dict | None, top: int) -> list[str]:
-    """One metric's row of :func:`delta_plot`: the zero line, a dot per example, the mean Δ and its interval."""
+    """One metric's row of :func:`delta_plot`: the zero line, a dot per example, the mean Δ and its
+    interval."""
     diffs = differences(comparison)
     values = [d for _, d in diffs] + ([stats["ci_low"], stats["ci_high"]] if stats else [])
     reach = max((abs(v) for v in values), default=0.0) or 1.0
@@ -216,10 +218,12 @@ def _svg_row(comparison: MetricComparison, labels: Sequence[Any], stats: dict | 
     out = [
         f'<text x="8" y="{mid + 4}" font-weight="bold">{html.escape(comparison.name)}</text>',
         f'<text x="8" y="{mid + 20}" fill="#555">{html.escape(comparison.config)}</text>',
-        f'<line x1="{zero}" y1="{top + 10}" x2="{zero}" y2="{top + 66}" stroke="#888" stroke-dasharray="4 3"/>',
+        f'<line x1="{zero}" y1="{top + 10}" x2="{zero}" y2="{top + 66}" stroke="#888" stroke-dasharray="4 '
+        '3"/>',
         f'<text x="{LEFT}" y="{top + 84}" fill="#555">{_signed(-reach)}</text>',
         f'<text x="{zero}" y="{top + 84}" fill="#555" text-anchor="middle">0</text>',
-        f'<text x="{PLOT_WIDTH - RIGHT}" y="{top + 84}" fill="#555" text-anchor="end">{_signed(reach)}</text>',
+        f'<text x="{PLOT_WIDTH - RIGHT}" y="{top + 84}" fill="#555" '
+        f'text-anchor="end">{_signed(reach)}</text>',
     ]
     if better:
         out.append(f'<text x="{zero - 6}" y="{top + 12}" fill="#555" text-anchor="end">← {better[0]}</text>')
@@ -241,8 +245,8 @@ def _svg_row(comparison: MetricComparison, labels: Sequence[Any], stats: dict | 
     elif diffs:
         delta = sum(d for _, d in diffs) / len(diffs)
         out.append(
-            f'<g class="nlgm-mean"><title>mean Δ {_signed(delta)} (no interval: fewer than 2 examples)</title>'
-            f'<circle cx="{x(delta)}" cy="{mid + 16}" r="6" fill="#d62728"/></g>'
+            f'<g class="nlgm-mean"><title>mean Δ {_signed(delta)} (no interval: fewer than 2 '
+            f'examples)</title><circle cx="{x(delta)}" cy="{mid + 16}" r="6" fill="#d62728"/></g>'
         )
     return out
 
@@ -260,10 +264,11 @@ def delta_plot(comparisons: Sequence[MetricComparison], records: Sequence[dict])
         rows += _svg_row(c, labels, significance(c), 4 + k * ROW_HEIGHT)
     caption = (
         '<p class="nlgm-caption" style="margin:0 0 4px;font-size:13px">Each blue dot: one example, score B − '
-        f"score A (hover for the example). Red: the mean Δ and its 95% interval ({RESAMPLES} paired bootstrap "
-        "resamples); an interval that crosses the dashed zero line is no clear difference.</p>"
+        f"score A (hover for the example). Red: the mean Δ and its 95% interval ({RESAMPLES} paired "
+        "bootstrap resamples); an interval that crosses the dashed zero line is no clear difference.</p>"
     )
     return (
-        f'{caption}<svg class="nlgm-delta" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_WIDTH} {height}" '
-        f'width="100%" style="max-width:{PLOT_WIDTH}px;font:12px sans-serif">{"".join(rows)}</svg>'
+        f'{caption}<svg class="nlgm-delta" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {PLOT_WIDTH} '
+        f'{height}" width="100%" style="max-width:{PLOT_WIDTH}px;font:12px '
+        f'sans-serif">{"".join(rows)}</svg>'
     )

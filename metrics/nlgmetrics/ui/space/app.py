@@ -44,8 +44,9 @@ def family_title(specs: Sequence[ModuleSpec]) -> str:
 
 
 def banner(limits: Limits) -> str:
-    """Which configs load now, which download on first use, which are not on the Hub yet (and, collapsed,
-    how to convert those on one's own machine), and the limits (:func:`nlgmetrics.availability.banner_markdown`)."""
+    """Which configs load now, which download on first use, which are not on the Hub yet (and, collapsed, how
+    to convert those on one's own machine), and the limits
+    (:func:`nlgmetrics.availability.banner_markdown`)."""
     return banner_markdown([SPECS[name] for name in sorted(SPECS)], limits.describe())
 
 
@@ -57,8 +58,8 @@ def loaded_line(status: dict) -> str:
         for w in status["weights"]
     )
     return (
-        f"Weights loaded: {shown or 'none yet'} ({status['total_mb']:.0f} of {status['budget_mb']:.0f} MB in all, "
-        "each set of weights counted once; the least recently used leaves first)"
+        f"Weights loaded: {shown or 'none yet'} ({status['total_mb']:.0f} of {status['budget_mb']:.0f} MB "
+        "in all, each set of weights counted once; the least recently used leaves first)"
     )
 
 
@@ -97,8 +98,8 @@ def build_space(limits: Limits | None = None):
     def api_score(module: str, config: str, records: str, options: str) -> dict:
         """Score records (a JSON list of objects with the module's input fields) with a registered config
         (``"default"`` for the module's default) and compute() options (a JSON object, which may also choose
-        the precision: ``{"dtype": "bfloat16"}`` or ``{"quantize": "int8"}``); returns the compute() result
-        with ``config`` (the config that scored), ``note`` (why it is not the one asked for, when the default's
+        the precision: ``{"dtype": "bfloat16"}`` or ``{"quantize": "int8"}``); returns compute()'s result with
+        ``config`` (the config that scored), ``note`` (why it is not the one asked for, when the default's
         weights are missing here; else "") and ``ignored_fields`` (the records' other fields, not scored)."""
         if module in SPECS and (not isinstance(config, str) or not config.strip()):
             raise SpaceError(f"config is empty: give 'default' or one of {', '.join(SPECS[module].configs)}")
@@ -114,11 +115,11 @@ def build_space(limits: Limits | None = None):
         }
 
     def api_loaded() -> dict:
-        """The weights loaded now: ``{"budget_mb", "total_mb", "models": [{"module", "config", "mb", "weights",
-        "last_used"}], "weights": [{"name", "mb", "models"}]}`` (megabytes of weights, 2**20 bytes; ``total_mb``
-        counts each set of weights once, as the budget does, while a model's ``mb`` is its own weights, shared
-        or not; ``last_used`` in seconds since the epoch; ``load`` too when a precision was chosen, e.g.
-        ``{"quantize": "int8"}``), models most recent first."""
+        """The weights loaded now: ``{"budget_mb", "total_mb", "models": [{"module", "config", "mb",
+        "weights", "last_used"}], "weights": [{"name", "mb", "models"}]}`` (megabytes of weights, 2**20 bytes;
+        ``total_mb`` counts each set of weights once, as the budget does, while a model's ``mb`` is its own
+        weights, shared or not; ``last_used`` in seconds since the epoch; ``load`` too when a precision was
+        chosen, e.g. ``{"quantize": "int8"}``), models most recent first."""
         return pool.status()
 
     with gr.Blocks(title="nlgmetrics") as demo:

@@ -90,8 +90,8 @@ def build(ctx: FamilyContext) -> None:
     gr.Markdown(
         "Upload a `.csv` or `.tsv` (a header row naming the module's input fields; several references in "
         'one cell as a JSON list, `["r1", "r2"]`) or a `.jsonl` / `.json` file (one object per example with '
-        f"those fields), read as `nlgmetrics score` reads it; other columns are not scored (they are kept in the "
-        f"downloads). Limits: {ctx.limits.describe()}."
+        f"those fields), read as `nlgmetrics score` reads it; other columns are not scored (they are kept in "
+        f"the downloads). Limits: {ctx.limits.describe()}."
     )
     b_module, b_config, b_status, b_fields, upload, b_columns, b_opts = _input_panel(ctx)
     b_button = gr.Button("Score the file", variant="primary", elem_id=f"{family}-batch-run")

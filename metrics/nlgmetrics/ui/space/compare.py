@@ -42,8 +42,8 @@ def two_predictions(
     empty = [side for side, text in (("A", a), ("B", b)) if blank(text)]
     if empty:
         raise SpaceError(
-            f"prediction {' and '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty: write both systems' "
-            "predictions of the same input to compare them"
+            f"prediction {' and '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty: write both "
+            "systems' predictions of the same input to compare them"
         )
     specs_used = [SPECS[n] for n in selected or []]
     record_a = {}
@@ -86,7 +86,10 @@ def missing_inputs(name: str, inputs: Sequence[str], records: list[dict], files:
     if not missing:
         return ""
     if not files:
-        return f"{name} needs {', '.join(missing)}: fill {'it' if len(missing) == 1 else 'them'} in or deselect {name}"
+        return (
+            f"{name} needs {', '.join(missing)}: fill {'it' if len(missing) == 1 else 'them'} in or "
+            f"deselect {name}"
+        )
     columns = " and ".join(f"a `{f}` column" for f in missing)
     label, labels = example_labels(records)
     first = next(n for n, r in zip(labels, records) if any(blank(r.get(f)) for f in missing))
@@ -130,7 +133,8 @@ def compared_note(comparisons: Sequence[MetricComparison], examples: int, ignore
 
     >>> one = MetricComparison("m", "E-minilm", {"scores": [0.1]}, {"scores": [0.2]}, note="why")
     >>> compared_note([one], 1, ["id"])
-    'Compared 1 example with `m` (config `E-minilm` instead of its default: see above). Columns not scored: `id`.'
+    'Compared 1 example with `m` (config `E-minilm` instead of its default: see above). Columns not scored:
+    `id`.'
     """
     metrics = [
         f"`{c.name}`" + (f" (config `{c.config}` instead of its default: see above)" if c.note else "")
@@ -168,7 +172,8 @@ def build(ctx: FamilyContext) -> None:
         return [status, hidden, hidden, "", hidden, ""]
 
     def on_upload(path):
-        """A new system file: the previous comparison cleared, and what is wrong with the file said at once."""
+        """A new system file: the previous comparison cleared, and what is wrong with the file said at
+        once."""
         return [hidden, hidden, "", hidden, upload_problem(path, ctx.limits)]
 
     for control in (c_modules, c_config):
@@ -256,8 +261,8 @@ def _files_panel(ctx: FamilyContext) -> tuple[Any, Any]:
     import gradio as gr
 
     gr.Markdown(
-        "Two files (`.csv`, `.tsv`, `.jsonl` or `.json`) with the same rows: the same inputs, each with its own "
-        "`predictions`; other columns are not scored."
+        "Two files (`.csv`, `.tsv`, `.jsonl` or `.json`) with the same rows: the same inputs, each with "
+        "its own `predictions`; other columns are not scored."
     )
     with gr.Row():  # any file type: one the Space does not read gets a message in the note at once
         file_a = gr.File(label="System A", elem_id=f"{ctx.family}-ab-file-a")
@@ -266,7 +271,8 @@ def _files_panel(ctx: FamilyContext) -> tuple[Any, Any]:
 
 
 def _result_panel(ctx: FamilyContext) -> tuple[Any, Any, Any, Any]:
-    """The summary, the paired plot, the significance and the per-example table (tables hidden until filled)."""
+    """The summary, the paired plot, the significance and the per-example table (tables hidden until
+    filled)."""
     import gradio as gr
 
     family = ctx.family

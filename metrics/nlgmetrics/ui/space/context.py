@@ -1,4 +1,5 @@
-"""What every mode of a family tab shares: one frozen :class:`FamilyContext` instead of positional parameters."""
+"""What every mode of a family tab shares: one frozen :class:`FamilyContext` instead of positional
+parameters."""
 
 from __future__ import annotations
 

@@ -112,9 +112,9 @@ def render(pairs: Sequence[tuple[str, float | None]], text: str, description: st
         if len(pieces) > 1:
             shown += f" (the mean of {len(pieces)} pieces: {' '.join(pieces)})"
         spans.append(
-            f'<span class="nlgm-word" title="{html.escape(shown)}" data-value="{"" if value is None else value}" '
-            f'style="background: {colour(value)}; padding: 1px 3px; border-radius: 3px; margin: 1px; '
-            f'display: inline-block">{html.escape(word)}</span>'
+            f'<span class="nlgm-word" title="{html.escape(shown)}" '
+            f'data-value="{"" if value is None else value}" style="background: {colour(value)}; padding: '
+            f'1px 3px; border-radius: 3px; margin: 1px; display: inline-block">{html.escape(word)}</span>'
         )
     gradient = (
         "linear-gradient(to right, rgba(220, 38, 38, 0.75), rgba(255, 255, 255, 0), rgba(22, 163, 74, 0.75))"

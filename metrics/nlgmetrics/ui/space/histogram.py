@@ -24,7 +24,8 @@ MANTISSAS = (1.0, 2.0, 2.5, 5.0, 10.0)
 TARGET_BINS = 8
 """About how many bins the scores' range is cut into."""
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP, RIGHT = 720, 240, 48, 44, 12, 16
-"""The plot's size in pixels and its margins (the count labels on the left, the edges and the axis title below)."""
+"""The plot's size in pixels and its margins (the count labels on the left, the edges and the axis title
+below)."""
 _EPS = 1e-9
 
 

@@ -9,7 +9,8 @@ requests one by one, so that each gets its own result or error.
 
 >>> merged = {"scores": [0.5, 1.0, float("nan")], "mean_score": 0.75, "signature": "s"}
 >>> split_result(merged, [1, 2])
-[{'scores': [0.5], 'mean_score': 0.5, 'signature': 's'}, {'scores': [1.0, nan], 'mean_score': 1.0, 'signature': 's'}]
+[{'scores': [0.5], 'mean_score': 0.5, 'signature': 's'}, {'scores': [1.0, nan], 'mean_score': 1.0,
+'signature': 's'}]
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ class Merger:
         score: Callable[[dict[str, list]], dict],
         turn: Callable[[], AbstractContextManager],
     ) -> dict:
-        """``score(fields)``'s result for this request, computed with the other waiting requests of ``key``."""
+        """``score(fields)``'s result for this request, computed with the other waiting requests of
+        ``key``."""
         request = _Request(fields, len(fields["predictions"]))
         with self._lock:
             self._pending.setdefault(key, []).append(request)

@@ -38,7 +38,8 @@ def config_inputs(spec: ModuleSpec, chosen: str | None) -> tuple[str, ...]:
 
 
 def precision_options() -> dict[str, Option]:
-    """The load options a visitor chooses (:data:`~.pool.SPACE_LOAD_OPTIONS`), as every module declares them."""
+    """The load options a visitor chooses (:data:`~.pool.SPACE_LOAD_OPTIONS`), as every module declares
+    them."""
     return {o.name: o for o in COMMON_LOAD_OPTIONS if o.name in SPACE_LOAD_OPTIONS}
 
 
@@ -182,10 +183,10 @@ def config_dropdown(ctx: FamilyContext, mode: str, spec: ModuleSpec):
 
 
 def field_updates(ctx: FamilyContext, spec: ModuleSpec, chosen: str, texts: Sequence[str]) -> list:
-    """The text boxes (``texts``: what they hold, in ``ctx.fields``' order) for ``spec`` with config ``chosen``:
-    its fields shown, each blank one it reads filled with the module's example text (a field a previous
-    module did not read, such as CTC relevance's references, is not left blank to score NaN); a visitor's
-    text is kept."""
+    """The text boxes (``texts``: what they hold, in ``ctx.fields``' order) for ``spec`` with config
+    ``chosen``: its fields shown, each blank one it reads filled with the module's example text (a field a
+    previous module did not read, such as CTC relevance's references, is not left blank to score NaN); a
+    visitor's text is kept."""
     import gradio as gr
 
     inputs = config_inputs(spec, chosen)

@@ -96,15 +96,15 @@ class ConfigUnavailable(SpaceError):
 
 
 def api_message(status: ConfigStatus) -> str:
-    """Why the config cannot load here, self-contained (an API client sees no page): each missing weight
-    with the one way to get it (``hf download``, or where the authors' checkpoint is, the conversion
-    command and the command-line flag that scores with the converted folder), and the configs that load now."""
+    """Why the config cannot load here, self-contained (an API client sees no page): each missing weight with
+    the one way to get it (``hf download``, or where the authors' checkpoint is, the conversion command and
+    the command-line flag that scores with the converted folder), and the configs that load now."""
     where = "this machine is offline" if hub_offline() else "not downloaded yet"
     needs = [
         f"{w.repo_id} is not in the Space's cache ({where}): {how_to_get(w, 'cli')}"
         if is_published(w)
-        else f"{w.repo_id} is not published on the Hub yet, so this Space cannot load it; on your own machine "
-        f"(pip install nlgmetrics), {w.unpublished_advice.format(hint=load_hint(w, 'cli'))}"
+        else f"{w.repo_id} is not published on the Hub yet, so this Space cannot load it; on your own "
+        f"machine (pip install nlgmetrics), {w.unpublished_advice.format(hint=load_hint(w, 'cli'))}"
         for w in status.missing
     ]
     instead = f"; configs that load now: {', '.join(status.loads_now)}" if status.loads_now else ""
@@ -293,7 +293,8 @@ class ModelPool:
 
     @staticmethod
     def _load(name: str, config: str, *load: tuple[str, Any]):
-        """Module ``name`` with ``config``, loaded with the chosen load options (the rest of a :data:`Key`)."""
+        """Module ``name`` with ``config``, loaded with the chosen load options (the rest of a
+        :data:`Key`)."""
         try:
             return loading.load(name, config, **dict(load))
         except WeightsUnavailableError as err:
@@ -382,8 +383,8 @@ class ModelPool:
     def status(self) -> dict:
         """What ``/loaded`` answers: the budget, the weights held in all (``total_mb``, each set once), each
         loaded module (its own weights' ``mb`` and the sets it uses, most recently used first) and each set of
-        weights (its ``mb`` and the modules built on it); a model loaded with chosen load options (a precision)
-        has them as ``load``."""
+        weights (its ``mb`` and the modules built on it); a model loaded with chosen load options (a
+        precision) has them as ``load``."""
         with self._lock:
             ordered = sorted(self._held.items(), key=lambda item: -item[1].last_used)
             models = [
@@ -520,9 +521,9 @@ def user_error(err: BaseException):
 
 def chosen_load_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the precision a request chose, the rest of its options): each of :data:`SPACE_LOAD_OPTIONS` given is
-    checked by its declaration and by what this machine runs (a one-line refusal before any model loads,
-    e.g. bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module. The precision
-    comes back under one name per mode (:func:`canonical_load`), so ``bf16`` and ``bfloat16`` share a model."""
+    checked by its declaration and by what this machine runs (a one-line refusal before any model loads, e.g.
+    bfloat16 on a CPU without bf16 units); None or "(default)" leaves it to the module. The precision comes
+    back under one name per mode (:func:`canonical_load`), so ``bf16`` and ``bfloat16`` share a model."""
     from ...core.runtime import Runtime  # torch: loaded when used (docs/architecture.md)
 
     load = {k: options[k] for k in SPACE_LOAD_OPTIONS if options.get(k) not in (None, DEFAULT)}
@@ -536,8 +537,8 @@ def chosen_load_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[s
 
 def canonical_load(runtime: Any) -> dict[str, Any]:
     """The precision of a resolved :class:`~nlgmetrics.core.runtime.Runtime` under one name per mode: the
-    default (float32, no quantization) is ``{}``, bf16 is ``{"dtype": "bfloat16"}``, int8 ``{"quantize": "int8"}``:
-    the pool's key and the merged requests' (:func:`pool_key`)."""
+    default (float32, no quantization) is ``{}``, bf16 is ``{"dtype": "bfloat16"}``, int8
+    ``{"quantize": "int8"}``: the pool's key and the merged requests' (:func:`pool_key`)."""
     load: dict[str, Any] = {}
     if runtime.dtype_name != "float32":
         load["dtype"] = runtime.dtype_name
@@ -582,8 +583,8 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
     given = [f for f in FIELDS if f in options]
     if given:
         raise SpaceError(
-            f"{', '.join(given)} {'is an input' if len(given) == 1 else 'are inputs'}, not an option: inputs go "
-            "in the records (one object per example with the fields "
+            f"{', '.join(given)} {'is an input' if len(given) == 1 else 'are inputs'}, not an option: "
+            "inputs go in the records (one object per example with the fields "
             f"{', '.join(spec.inputs_for(config if config in spec.configs else None))}); options only take "
             f"{name}.compute() options"
         )

@@ -55,7 +55,10 @@ def column_widths(table: Table) -> list[str]:
     text wraps in its cell): a label, a number or a name as wide as its longest entry (7% to 24%), the text
     columns sharing the rest ([]: a table without text columns sizes itself).
 
-    >>> column_widths(Table(("id", "scores", "predictions", "sources"), [["d1", 0.5, "a", "b"]], ("predictions", "sources")))
+    >>> table = Table(
+    ...     ("id", "scores", "predictions", "sources"), [["d1", 0.5, "a", "b"]], ("predictions", "sources")
+    ... )
+    >>> column_widths(table)
     ['7%', '10%', '41%', '41%']
     """
     texts = [c for c in table.columns if c in table.text_columns]
