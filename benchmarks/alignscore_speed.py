@@ -1,16 +1,16 @@
-"""AlignScore speed on the CPU: ours against the authors' ``Inferencer`` and against the bare forward of the same
-pairs, on random weights of the roberta-large shape, float32 and bf16.
+"""AlignScore speed on the CPU: ours against the authors' ``Inferencer`` and against the bare forward of the
+same pairs, on random weights of the roberta-large shape, float32 and bf16.
 
     NLGMETRICS_ALIGNSCORE_SRC=/tmp/alignscore_src python -m benchmarks.alignscore_speed --examples 4
 
 SummEval (document, summary) pairs from ``../shared/data/meta_eval/summeval/summeval.jsonl`` (the first
-``--examples`` documents, one system summary each, mode ``nli_sp``). A byte-level BPE is trained on those texts (no
-roberta-large vocabulary offline; its tokens are about as long as roberta-large's on this text) and a random
-roberta-large (24 layers, hidden 1024, the 50,265-entry vocabulary) with the three heads and the masked-LM head is
-saved as a Lightning checkpoint, then converted (``nlgmetrics convert alignscore``).
+``--examples`` documents, one system summary each, mode ``nli_sp``). A byte-level BPE is trained on those
+texts (no roberta-large vocabulary offline; its tokens are about as long as roberta-large's on this text) and
+a random roberta-large (24 layers, hidden 1024, the 50,265-entry vocabulary) with the three heads and the
+masked-LM head is saved as a Lightning checkpoint, then converted (``nlgmetrics convert alignscore``).
 
-- ``inferencer``: the authors' ``AlignScore(...).score`` (one document at a time, every pair padded to 512, the
-  masked-LM head run), from the checkout ``NLGMETRICS_ALIGNSCORE_SRC`` with the shims of
+- ``inferencer``: the authors' ``AlignScore(...).score`` (one document at a time, every pair padded to 512,
+  the masked-LM head run), from the checkout ``NLGMETRICS_ALIGNSCORE_SRC`` with the shims of
   ``references.alignscore.authors_alignscore``;
 - ``ours``: ``nlgmetrics.load("alignscore", model=FOLDER).compute(...)``;
 - ``bare``: the encoder alone over the same encoded pairs in the same batches (no heads, no text steps).
@@ -140,17 +140,19 @@ def write(result: dict) -> None:
         "# AlignScore speed (CPU, random roberta-large weights)",
         "",
         f"{result['examples']} SummEval (document, summary) pairs (a subset: 256 do not fit the time on "
-        f"{result['threads']} CPU threads), mode nli_sp; `python -m benchmarks.alignscore_speed`. {result['cpu']}.",
+        f"{result['threads']} CPU threads), mode nli_sp; `python -m benchmarks.alignscore_speed`. "
+        f"{result['cpu']}.",
         "",
-        "| dtype | pairs | tokens | Inferencer (s) | ours (s) | bare forward (s) | ours vs Inferencer | ours / bare |",
+        "| dtype | pairs | tokens | Inferencer (s) | ours (s) | bare forward (s) | ours vs Inferencer | "
+        "ours / bare |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in result["runs"]:
         inf = f"{r['inferencer_s']:.1f}" if "inferencer_s" in r else "not run"
         speed = f"{r['speedup_vs_inferencer']:.2f}×" if "inferencer_s" in r else "-"
         lines.append(
-            f"| {r['dtype']} | {r['pairs']} | {r['tokens']} | {inf} | {r['ours_s']:.1f} | {r['bare_s']:.1f} | "
-            f"{speed} | {r['ours_over_bare']:.2f} |"
+            f"| {r['dtype']} | {r['pairs']} | {r['tokens']} | {inf} | {r['ours_s']:.1f} | "
+            f"{r['bare_s']:.1f} | {speed} | {r['ours_over_bare']:.2f} |"
         )
     (RESULTS / "alignscore_speed.md").write_text("\n".join(lines) + "\n")
 

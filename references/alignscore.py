@@ -1,12 +1,12 @@
 """AlignScore's inference, step by step as the authors' ``Inferencer`` does it (github.com/yuh-zha/AlignScore,
 ``src/alignscore/inference.py`` at a0936d5), independent of the package.
 
-The Lightning checkpoint is read here (``base_model.*`` into a ``RobertaModel`` with its pooler, the three heads as
-linear layers; the masked-LM head is not needed for the scores, so it is not built); sentences come from
-``nltk.sent_tokenize`` (punkt_tab files written into an NLTK data folder); one example at a time, its
+The Lightning checkpoint is read here (``base_model.*`` into a ``RobertaModel`` with its pooler, the three
+heads as linear layers; the masked-LM head is not needed for the scores, so it is not built); sentences come
+from ``nltk.sent_tokenize`` (punkt_tab files written into an NLTK data folder); one example at a time, its
 (chunk, sentence) pairs are made in the reference's order, each pair tokenized alone with
-``truncation="only_first"`` (``True`` when that fails) and padded to ``model_max_length`` (512), run one pair at a
-time; then ``view(chunks, sentences).max(dim=0).values.mean()``.
+``truncation="only_first"`` (``True`` when that fails) and padded to ``model_max_length`` (512), run one pair
+at a time; then ``view(chunks, sentences).max(dim=0).values.mean()``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ MODES = ("nli_sp", "bin_sp", "reg_sp", "nli", "bin", "reg")
 
 
 class ReferenceAlignScore:
-    """The authors' model at inference, from a ``.ckpt`` and the base model's folder (config and tokenizer)."""
+    """The authors' model at inference, from a ``.ckpt`` and the base model's folder (config and
+    tokenizer)."""
 
     def __init__(self, checkpoint: str | Path, base_folder: str | Path):
         from transformers import AutoConfig, AutoTokenizer, RobertaModel
@@ -41,7 +42,8 @@ class ReferenceAlignScore:
         self.tokenizer = AutoTokenizer.from_pretrained(base_folder)
 
     def pair(self, premise: str, hypo: str) -> tuple[float, float, float]:
-        """(reg, binary p(aligned), 3-way p(aligned)) of one pair, padded to the window as the reference pads."""
+        """(reg, binary p(aligned), 3-way p(aligned)) of one pair, padded to the window as the reference
+        pads."""
         kwargs = {
             "padding": "max_length",
             "max_length": self.tokenizer.model_max_length,
@@ -77,10 +79,12 @@ class ReferenceAlignScore:
 
 
 def authors_alignscore(source: str | Path):
-    """The authors' ``AlignScore`` class, imported from their checkout ``source`` with only the shims a current
-    stack needs (see tests/alignscore/test_authors_code.py): transformers 5's missing ``AdamW``, pytorch-lightning
-    2's ``load_from_checkpoint`` (built from the checkpoint's hyper_parameters, its ``model`` the instance's, then
-    ``load_state_dict(strict=False)`` as pytorch-lightning 1 did), and spaCy's ``en_core_web_sm`` (None where it is
+    """The authors' ``AlignScore`` class, imported from their checkout ``source`` with only the shims a
+    current
+    stack needs (see tests/alignscore/test_authors_code.py): transformers 5's missing ``AdamW``,
+    pytorch-lightning 2's ``load_from_checkpoint`` (built from the checkpoint's hyper_parameters, its
+    ``model`` the instance's, then ``load_state_dict(strict=False)`` as pytorch-lightning 1 did), and spaCy's
+    ``en_core_web_sm`` (None where it is
     not installed: only the SMART modes read it)."""
     import spacy
     import transformers

@@ -1,5 +1,5 @@
-"""What the AlignScore tests share: the tiny checkpoints' files in the offline cache, and examples whose contexts
-make two or more chunks and whose claims have several sentences."""
+"""What the AlignScore tests share: the tiny checkpoints' files in the offline cache, and examples whose
+contexts make two or more chunks and whose claims have several sentences."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ _WORDS = sorted({w.strip(".,;:!?'") for s in CORPUS for w in s.split()} - {""})
 
 
 def _document(seed: int, sentences: int) -> str:
-    """``sentences`` different sentences (each 8-20 words from the tiny corpus' vocabulary), so that chunks differ."""
+    """``sentences`` different sentences (each 8-20 words from the tiny corpus' vocabulary), so that chunks
+    differ."""
     rng = random.Random(seed)
     return " ".join(
         " ".join(rng.choice(_WORDS) for _ in range(rng.randint(8, 20))).capitalize() + "."

@@ -1,5 +1,5 @@
-"""AlignScore: the first-use conversion, ``nlgmetrics convert alignscore``, a converted folder as ``model=``, bad
-and odd input, precision and the details."""
+"""AlignScore: the first-use conversion, ``nlgmetrics convert alignscore``, a converted folder as ``model=``,
+bad and odd input, precision and the details."""
 
 from __future__ import annotations
 

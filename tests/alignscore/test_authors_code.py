@@ -1,19 +1,19 @@
-"""AlignScore against the authors' own code (github.com/yuh-zha/AlignScore at the commit the card names), run from
-a checkout given by ``NLGMETRICS_ALIGNSCORE_SRC`` on the same tiny checkpoints, with only the shims today's stack
-needs:
+"""AlignScore against the authors' own code (github.com/yuh-zha/AlignScore at the commit the card names), run
+from a checkout given by ``NLGMETRICS_ALIGNSCORE_SRC`` on the same tiny checkpoints, with only the shims
+today's stack needs:
 
 - transformers 5 has no ``AdamW`` (model.py imports it for training): torch's is put there for the import;
-- pytorch-lightning 2 refuses ``load_from_checkpoint`` called on an instance (``Inferencer`` does so): the model is
-  built from the checkpoint's ``hyper_parameters`` (its ``model`` replaced by the instance's, a local folder: the
-  checkpoint names ``roberta-base``, a Hub id) and loaded with ``load_state_dict(strict=False)``, which is what
-  pytorch-lightning 1 did;
-- ``Inferencer`` loads spaCy's ``en_core_web_sm`` at start-up, which only its SMART modes read (not the six modes
-  here): where the model is not installed, ``spacy.load`` gives None for it.
+- pytorch-lightning 2 refuses ``load_from_checkpoint`` called on an instance (``Inferencer`` does so): the
+  model is built from the checkpoint's ``hyper_parameters`` (its ``model`` replaced by the instance's, a local
+  folder: the checkpoint names ``roberta-base``, a Hub id) and loaded with ``load_state_dict(strict=False)``,
+  which is what pytorch-lightning 1 did;
+- ``Inferencer`` loads spaCy's ``en_core_web_sm`` at start-up, which only its SMART modes read (not the six
+  modes here): where the model is not installed, ``spacy.load`` gives None for it.
 
 Without the variable (CI has no GitHub) the tests skip, saying so.
 
-    git clone https://github.com/yuh-zha/AlignScore /tmp/alignscore_src && git -C /tmp/alignscore_src checkout a0936d5
-    NLGMETRICS_ALIGNSCORE_SRC=/tmp/alignscore_src pytest tests/alignscore/test_authors_code.py
+    git clone https://github.com/yuh-zha/AlignScore /tmp/alignscore_src && git -C /tmp/alignscore_src checkout
+    a0936d5 NLGMETRICS_ALIGNSCORE_SRC=/tmp/alignscore_src pytest tests/alignscore/test_authors_code.py
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from tests.helpers import assert_parity
 SOURCE = os.environ.get("NLGMETRICS_ALIGNSCORE_SRC")
 pytestmark = pytest.mark.skipif(
     not SOURCE,
-    reason="NLGMETRICS_ALIGNSCORE_SRC is not set: it names a checkout of github.com/yuh-zha/AlignScore (CI has no "
-    "GitHub); references/alignscore.py's step-by-step parity runs instead",
+    reason="NLGMETRICS_ALIGNSCORE_SRC is not set: it names a checkout of github.com/yuh-zha/AlignScore (CI "
+    "has no GitHub); references/alignscore.py's step-by-step parity runs instead",
 )
 
 

@@ -37,8 +37,8 @@ def test_every_mode_matches_the_reference(pair, mode):
 
 @pytest.mark.filterwarnings("ignore::nlgmetrics.core.warnings.NLGMetricsWarning")
 def test_a_wrong_chunk_or_sentence_would_show(pair):
-    """The chunks of one context score differently, and so do the sentences of one claim: another chunk than the
-    best, or another sentence aggregation than the mean, moves the score by far more than 1e-5."""
+    """The chunks of one context score differently, and so do the sentences of one claim: another chunk than
+    the best, or another sentence aggregation than the mean, moves the score by far more than 1e-5."""
     _, module, _ = pair
     details = module.compute(predictions=CLAIMS, sources=CONTEXTS, return_details=True)["details"]
     several = [d["matrix"] for d in details if len(d["chunks"]) >= 2 and len(d["claim_sentences"]) >= 2]

@@ -1,4 +1,5 @@
-"""AlignScore (Zha, Yang, Li & Hu, ACL 2023): factual consistency as the alignment of a claim with its context.
+"""AlignScore (Zha, Yang, Li & Hu, ACL 2023): factual consistency as the alignment of a claim with its
+context.
 
 The context is split into chunks of about 350 words, the claim into sentences; a RoBERTa encoder with three
 heads (binary, 3-way NLI, regression) scores every (chunk, sentence) pair; each sentence keeps its best chunk

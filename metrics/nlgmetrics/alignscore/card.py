@@ -22,14 +22,15 @@ The steps are the reference's (`src/alignscore/inference.py`, `Inferencer.infere
 5. AlignScore = mean over the claim's sentences of the max over chunks:
    `score = 1/|S| Σ_s max_c f(c, s)`.
 
-The unsplit modes (`nli`, `bin`, `reg`) score the whole context (cut to the window) against the whole claim."""
+The unsplit modes (`nli`, `bin`, `reg`) score the whole context (cut to the window) against the whole
+claim."""
 
 OUTPUTS = """\
 - **scores** (`list[float]`): one score per claim; NaN for a blank claim or context.
 - **mean_score** (`float`): the mean of the finite scores.
-- **details** (with `return_details=True`): per example `mode`, `chunks`, `claim_sentences`, `matrix` (chunks ×
-  sentences scores) and `sentence_scores` (each sentence's best chunk); the Space draws the sentences as a heat
-  map."""
+- **details** (with `return_details=True`): per example `mode`, `chunks`, `claim_sentences`, `matrix` (chunks
+  × sentences scores) and `sentence_scores` (each sentence's best chunk); the Space draws the sentences as a
+  heat map."""
 
 PAPER_VALUES = """\
 From the paper and the authors' README (AUC-ROC on the SummaC and TRUE benchmarks; Spearman on the six other
@@ -57,10 +58,10 @@ print(result["details"][0]["sentence_scores"])  # the second sentence should sco
 ```"""
 
 HOW_TO_USE = f"""\
-With the Hub, the first use downloads the authors' Lightning checkpoint (`{REPO}`, `AlignScore-large.ckpt`, 1.4 GB;
-`AlignScore-base.ckpt`, 0.5 GB) and converts it once into a transformers folder in the Hub cache
-(`$HF_HUB_CACHE/nlgmetrics-converted/`); later loads read the folder. Without the Hub, convert a downloaded
-checkpoint yourself and load the folder:
+With the Hub, the first use downloads the authors' Lightning checkpoint (`{REPO}`,
+`AlignScore-large.ckpt`, 1.4 GB; `AlignScore-base.ckpt`, 0.5 GB) and converts it once into a transformers
+folder in the Hub cache (`$HF_HUB_CACHE/nlgmetrics-converted/`); later loads read the folder. Without the Hub,
+convert a downloaded checkpoint yourself and load the folder:
 
 ```bash
 nlgmetrics convert alignscore --checkpoint AlignScore-large.ckpt --output alignscore-large
@@ -79,20 +80,20 @@ alignscore = nlgmetrics.load("alignscore", model="alignscore-large")
 LIMITATIONS = """\
 - Trained on English: other languages are scored (the byte-level tokenizer reads any text) but the sentence
   splitter is English punkt and the scores are not validated.
-- A blank claim or a blank context scores NaN with a warning (the reference crashes on a claim with no sentence
-  and scores a blank context as an empty chunk).
+- A blank claim or a blank context scores NaN with a warning (the reference crashes on a claim with no
+  sentence and scores a blank context as an empty chunk).
 - A context of one very long sentence is one chunk, cut to the window of 512 tokens: its end is not read (a
   warning says so). A claim sentence longer than the window is cut too (a warning).
 - `reg` is a regression output: about [0, 1], not bounded.
 - Scores of a context longer than about 350 words depend on where its sentences fall into chunks."""
 
 DEVIATIONS = f"""\
-Against the authors' code at commit {REFERENCE_COMMIT[:7]} (`Inferencer`, parity tested on the same weights for
-every mode, per example within 1e-5):
+Against the authors' code at commit {REFERENCE_COMMIT[:7]} (`Inferencer`, parity tested on
+the same weights for every mode, per example within 1e-5):
 
 - **Batching**: every pair of every example goes into length-sorted batches padded to their longest (the
-  reference scores one example at a time and pads every pair to 512 tokens). Padding is masked, so scores agree
-  to float rounding.
+  reference scores one example at a time and pads every pair to 512 tokens). Padding is masked, so scores
+  agree to float rounding.
 - **No masked-LM head**: the reference runs its masked-LM head over the whole vocabulary for every token and
   reads none of it; the converted folder does not hold it.
 - **Blank claim or context**: NaN with a warning; the reference crashes on a claim with no sentence (`view` of
@@ -114,11 +115,12 @@ def notes(name: str) -> CardNotes:
         description=DESCRIPTION,
         example_needs=f"# needs network weights: {REPO} (AlignScore-large.ckpt, ~1.4 GB) on first use",
         example_output="""# {'scores': [...], 'mean_score': ..., 'higher_is_better': True,
-#  'signature': 'nlgmetrics:<version>|module:alignscore|config:large|weights:yzha/AlignScore/AlignScore-large.ckpt@main|dtype:float32|...'}""",
+#  'signature':
+'nlgmetrics:<version>|module:alignscore|config:large|weights:yzha/AlignScore/AlignScore-large.ckpt@main|dtype:float32|...'}""",
         how_to_use=HOW_TO_USE,
         outputs=OUTPUTS,
-        signature="The signature names the config, the checkpoint file and its Hub revision (or the converted "
-        "folder given with `model=`), the dtype and the package versions.",
+        signature="The signature names the config, the checkpoint file and its Hub revision (or the "
+        "converted folder given with `model=`), the dtype and the package versions.",
         paper_values=PAPER_VALUES,
         examples=EXAMPLES,
         limitations=LIMITATIONS,

@@ -2,14 +2,14 @@
 
     nlgmetrics convert alignscore --checkpoint AlignScore-large.ckpt --output out/alignscore-large
 
-The checkpoint holds the state dict of the authors' ``BERTAlignModel``: ``base_model.*`` (the encoder, with its
-pooler), ``mlm_head.*`` (the masked-LM head of its training, which no score reads: dropped), and the three heads
-``bin_layer`` (2 outputs), ``tri_layer`` (3) and ``reg_layer`` (1); its ``hyper_parameters["model"]`` names the
-base model (``roberta-large``), whose config and tokenizer the folder takes unless ``--base`` names others. The
-folder holds the encoder (``config.json``, ``model.safetensors``), the tokenizer, the heads
+The checkpoint holds the state dict of the authors' ``BERTAlignModel``: ``base_model.*`` (the encoder, with
+its pooler), ``mlm_head.*`` (the masked-LM head of its training, which no score reads: dropped), and the three
+heads ``bin_layer`` (2 outputs), ``tri_layer`` (3) and ``reg_layer`` (1); its ``hyper_parameters["model"]``
+names the base model (``roberta-large``), whose config and tokenizer the folder takes unless ``--base`` names
+others. The folder holds the encoder (``config.json``, ``model.safetensors``), the tokenizer, the heads
 (``alignscore_heads.safetensors``) and ``alignscore.json`` (what was converted), and loads with
-``nlgmetrics.load("alignscore", model=FOLDER)``. With the Hub, a registered config's checkpoint is downloaded and
-converted once into the cache on first use (:func:`converted_for`).
+``nlgmetrics.load("alignscore", model=FOLDER)``. With the Hub, a registered config's checkpoint is downloaded
+and converted once into the cache on first use (:func:`converted_for`).
 """
 
 from __future__ import annotations
@@ -130,7 +130,8 @@ def converted_cache_root() -> Path:
 
 def converted_for(spec: WeightSpec) -> str:
     """The converted folder of registered checkpoint ``spec``: downloaded at its registered revision (or read
-    from the cache) and converted once, keyed on the downloaded file's blob, so a new revision converts again."""
+    from the cache) and converted once, keyed on the downloaded file's blob, so a new revision converts
+    again."""
     from huggingface_hub import hf_hub_download
 
     filename = CHECKPOINT_FILES[spec.name]
@@ -147,9 +148,9 @@ def converted_for(spec: WeightSpec) -> str:
 
 
 def save_tiny(spec: WeightSpec, folder: str | Path, seed: int, save_base) -> Path:
-    """A tiny random checkpoint of ``spec``'s layout in ``folder`` (its registered file name), for offline tests
-    (:mod:`nlgmetrics.testing` calls it with its ``save_tiny_model``): the tiny base of ``spec.base`` with the
-    three heads scaled so that scores spread over (0, 1)."""
+    """A tiny random checkpoint of ``spec``'s layout in ``folder`` (its registered file name), for offline
+    tests (:mod:`nlgmetrics.testing` calls it with its ``save_tiny_model``): the tiny base of ``spec.base``
+    with the three heads scaled so that scores spread over (0, 1)."""
     from transformers import AutoConfig, AutoModel, RobertaForMaskedLM
 
     folder = Path(folder)

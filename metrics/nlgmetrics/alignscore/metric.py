@@ -1,4 +1,5 @@
-"""The alignscore module's evaluate class: :class:`~nlgmetrics.modules.metric.NLGMetric` with its declaration from
+"""The alignscore module's evaluate class: :class:`~nlgmetrics.modules.metric.NLGMetric` with its declaration
+from
 :mod:`.module` (importing this file imports evaluate; the declarations do not)."""
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class Alignscore(NLGMetric):
         ... )  # doctest: +SKIP
         >>> [round(score, 2) for score in results["scores"]]  # doctest: +SKIP
         [...]
-    """
+    """  # noqa: E501
 
     spec = SPECS["alignscore"]
 

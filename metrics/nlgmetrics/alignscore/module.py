@@ -1,5 +1,5 @@
-"""The alignscore module: its declaration (inputs, configs, options, direction); its evaluate class ``Alignscore``
-is written in :mod:`.metric`.
+"""The alignscore module: its declaration (inputs, configs, options, direction); its evaluate class
+``Alignscore`` is written in :mod:`.metric`.
 
 >>> SPEC.configs, SPEC.default_config, SPEC.inputs
 (('large', 'base'), 'large', ('predictions', 'sources'))
@@ -21,7 +21,8 @@ CITATION = """\
 @inproceedings{zha-etal-2023-alignscore,
     title = "{A}lign{S}core: Evaluating Factual Consistency with A Unified Alignment Function",
     author = "Zha, Yuheng and Yang, Yichi and Li, Ruichen and Hu, Zhiting",
-    booktitle = "Proceedings of the 61st Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)",
+    booktitle = "Proceedings of the 61st Annual Meeting of the Association for Computational Linguistics
+                 (Volume 1: Long Papers)",
     year = "2023",
     publisher = "Association for Computational Linguistics",
     url = "https://aclanthology.org/2023.acl-long.634",
@@ -30,11 +31,11 @@ CITATION = """\
 """
 
 DESCRIPTION = (
-    "AlignScore (Zha et al. 2023): how far a claim (the prediction) is supported by its context (the source). A "
-    "RoBERTa alignment function trained on 4.7M examples of seven tasks (NLI, QA, paraphrase, fact verification, "
-    "retrieval, semantic similarity, summarization) scores every pair of a context chunk (about 350 words) and a "
-    "claim sentence; each sentence keeps its best chunk and the score is the mean over the claim's sentences. "
-    "Higher is better."
+    "AlignScore (Zha et al. 2023): how far a claim (the prediction) is supported by its context (the "
+    "source). A RoBERTa alignment function trained on 4.7M examples of seven tasks (NLI, QA, paraphrase, "
+    "fact verification, retrieval, semantic similarity, summarization) scores every pair of a context "
+    "chunk (about 350 words) and a claim sentence; each sentence keeps its best chunk and the score is the "
+    "mean over the claim's sentences. Higher is better."
 )
 
 
@@ -46,7 +47,8 @@ def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
 
 
 def sentence_heat(details: dict) -> list[tuple[str, float | None]]:
-    """Each claim sentence with its best chunk's score, for the heat map (the unsplit modes: the whole claim)."""
+    """Each claim sentence with its best chunk's score, for the heat map (the unsplit modes: the whole
+    claim)."""
     return [
         (s, round(v, 3))
         for s, v in zip(details.get("claim_sentences", []), details.get("sentence_scores", []))
@@ -72,8 +74,8 @@ SPEC = ModuleSpec(
     load_options=LOAD_OPTIONS,
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=True,
-    score_range="[0, 1] for the nli and bin modes (probabilities); reg: the regression head's output, about [0, 1] "
-    "but unbounded",
+    score_range="[0, 1] for the nli and bin modes (probabilities); reg: the regression head's output, "
+    "about [0, 1] but unbounded",
     range_labels={"": "[0, 1] (reg: about [0, 1])"},
     codebase_urls=("https://github.com/yuh-zha/AlignScore",),
     reference_urls=("https://arxiv.org/abs/2305.16739",),
@@ -91,8 +93,8 @@ SPEC = ModuleSpec(
             )
         }
     },
-    default_why="The paper's best checkpoint (SummaC 88.6, TRUE 83.8 AUC); `base` is 3× smaller and 1-2 points "
-    "behind.",
+    default_why="The paper's best checkpoint (SummaC 88.6, TRUE 83.8 AUC); `base` is 3× smaller and 1-2 "
+    "points behind.",
 )
 
 SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}

@@ -23,8 +23,8 @@ CHUNK_WORDS = 350
 LOAD_OPTIONS = (
     name_option(
         "model",
-        "a converted AlignScore folder (nlgmetrics convert alignscore) or a Hub repo holding one, instead of a "
-        "config",
+        "a converted AlignScore folder (nlgmetrics convert alignscore) or a Hub repo holding one, instead "
+        "of a config",
     ),
     MODEL_REVISION,
 )

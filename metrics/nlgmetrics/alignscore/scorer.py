@@ -41,8 +41,8 @@ COLUMNS = {"reg": 0, "bin": 1, "tri": 2}
 
 
 class AlignScoreModel(torch.nn.Module):
-    """The encoder (with its pooler) and the three heads; ``forward`` gives ``[reg, p(aligned) of the binary head,
-    p(aligned) of the 3-way head]`` per row, in float32."""
+    """The encoder (with its pooler) and the three heads; ``forward`` gives ``[reg, p(aligned) of the binary
+    head, p(aligned) of the 3-way head]`` per row, in float32."""
 
     def __init__(self, encoder: torch.nn.Module, heads: dict[str, torch.Tensor]):
         super().__init__()
@@ -70,8 +70,9 @@ def load_heads(source: str, revision: str | None) -> dict[str, torch.Tensor]:
         path = os.path.join(os.path.expanduser(source), HEADS_FILE)
         if not os.path.isfile(path):
             raise ValueError(
-                f"the folder {source!r} has no {HEADS_FILE}: it is not a converted AlignScore folder (make one "
-                "with: nlgmetrics convert alignscore --checkpoint AlignScore-large.ckpt --output FOLDER)"
+                f"the folder {source!r} has no {HEADS_FILE}: it is not a converted AlignScore folder (make "
+                "one with: nlgmetrics convert alignscore --checkpoint AlignScore-large.ckpt --output "
+                "FOLDER)"
             )
     else:
 
@@ -106,9 +107,9 @@ class AlignScoreNet(ModelWrapper):
         return 512 if length is None or length > 1_000_000 else length
 
     def encode(self, premises: list[str], hypotheses: list[str]) -> list[tuple[dict[str, list[int]], bool]]:
-        """(token rows, was the claim cut too) per pair, as the reference tokenizes: only the context is cut to
-        the window; a pair whose claim alone does not fit is cut on both sides (the reference does so for its
-        whole batch of 32 pairs, we only for that pair)."""
+        """(token rows, was the claim cut too) per pair, as the reference tokenizes: only the context is cut
+        to the window; a pair whose claim alone does not fit is cut on both sides (the reference does so for
+        its whole batch of 32 pairs, we only for that pair)."""
         kwargs = {"max_length": self.window, "return_attention_mask": False}
         try:
             encoded = tokenize(self.tokenizer, premises, hypotheses, truncation="only_first", **kwargs)
@@ -174,8 +175,8 @@ def plan(prediction: str, source: str, split: bool) -> _Example:
 
 
 class AlignScoreScorer(Scorer):
-    """AlignScore on a registered config (``large``, ``base``: the authors' checkpoints, converted on first use)
-    or a converted folder or Hub repo (``model=``)."""
+    """AlignScore on a registered config (``large``, ``base``: the authors' checkpoints, converted on first
+    use) or a converted folder or Hub repo (``model=``)."""
 
     def __init__(
         self,
@@ -242,8 +243,8 @@ class AlignScoreScorer(Scorer):
 
     @staticmethod
     def _details(example: _Example, matrix: torch.Tensor, best: torch.Tensor, mode: str) -> dict:
-        """One example's explanation: its chunks, claim sentences, the chunk × sentence matrix and each sentence's
-        best score (the unsplit modes: one chunk, one sentence)."""
+        """One example's explanation: its chunks, claim sentences, the chunk × sentence matrix and each
+        sentence's best score (the unsplit modes: one chunk, one sentence)."""
         return {
             "mode": mode,
             "chunks": example.chunks,
@@ -258,9 +259,9 @@ class AlignScoreScorer(Scorer):
             blank = [f"{name}[{i}]" for i, e in enumerate(examples) if e.why_nan == what]
             if blank:
                 warn(
-                    f"alignscore: {listed(blank)} {'is' if len(blank) == 1 else 'are'} blank: no {what} to align, "
-                    f"so {len(blank)} of {n} examples score NaN and are left out of mean_score (the reference "
-                    "crashes on a claim with no sentence)."
+                    f"alignscore: {listed(blank)} {'is' if len(blank) == 1 else 'are'} blank: no {what} to "
+                    f"align, so {len(blank)} of {n} examples score NaN and are left out of mean_score (the "
+                    "reference crashes on a claim with no sentence)."
                 )
         no_sentence = [i for i, e in enumerate(examples) if not e.why_nan and not e.sentences]
         if no_sentence:  # not reached with punkt (a non-blank text has a sentence); kept as the contract
@@ -274,12 +275,14 @@ class AlignScoreScorer(Scorer):
                 both.add(i)
         if cut:
             warn(
-                f"alignscore: in {examples_at(sorted(cut))} a (context chunk, claim sentence) pair reached the "
-                f"model's window of {self.net.window} tokens and its context was cut, as the reference does: the "
-                "end of that chunk is not read (a context of one very long sentence is one chunk)."
+                f"alignscore: in {examples_at(sorted(cut))} a (context chunk, claim sentence) pair reached "
+                f"the model's window of {self.net.window} tokens and its context was cut, as the reference "
+                "does: the end of that chunk is not read (a context of one very long sentence is one "
+                "chunk)."
             )
         if both:
             warn(
-                f"alignscore: in {examples_at(sorted(both))} a claim sentence alone is longer than the window and "
-                "was cut too (the reference cuts so its whole batch of 32 pairs; here only that pair)."
+                f"alignscore: in {examples_at(sorted(both))} a claim sentence alone is longer than the "
+                "window and was cut too (the reference cuts so its whole batch of 32 pairs; here only "
+                "that pair)."
             )

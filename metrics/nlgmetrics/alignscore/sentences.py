@@ -38,8 +38,9 @@ def sent_tokenize(text: str) -> list[str]:
 
 
 def chunk_context(context: str, words_per_chunk: int = CHUNK_WORDS) -> list[str]:
-    """The reference's chunks: ``n = words // 350 + 1`` chunks wanted, the sentences joined ``len(sentences) // n``
-    (at least 1) at a time with single spaces; a context with no sentence is one empty chunk."""
+    """The reference's chunks: ``n = words // 350 + 1`` chunks wanted, the sentences joined
+    ``len(sentences) // n`` (at least 1) at a time with single spaces; a context with no sentence is one empty
+    chunk."""
     sentences = sent_tokenize(context) or [""]
     wanted = len(context.strip().split()) // words_per_chunk + 1
     size = max(len(sentences) // wanted, 1)

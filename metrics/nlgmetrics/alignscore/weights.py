@@ -2,8 +2,10 @@
 and roberta-base, whose config and tokenizer the base checkpoint is converted with (roberta-large is CTC's,
 pinned).
 
->>> [(name, WEIGHTS[name].repo_id, CHECKPOINT_FILES[name]) for name in ("alignscore-large", "alignscore-base")]
-[('alignscore-large', 'yzha/AlignScore', 'AlignScore-large.ckpt'), ('alignscore-base', 'yzha/AlignScore', 'AlignScore-base.ckpt')]
+>>> for name in ("alignscore-large", "alignscore-base"):
+...     print(name, WEIGHTS[name].repo_id, CHECKPOINT_FILES[name])
+alignscore-large yzha/AlignScore AlignScore-large.ckpt
+alignscore-base yzha/AlignScore AlignScore-base.ckpt
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ CHECKPOINT_FILES = {"alignscore-large": "AlignScore-large.ckpt", "alignscore-bas
 CONFIG_WEIGHTS = {"large": "alignscore-large", "base": "alignscore-base"}
 """Config → its registered checkpoint."""
 BASES = {"roberta-large": "roberta-large", "roberta-base": "roberta-base"}
-"""A checkpoint's ``hyper_parameters["model"]`` → the registered weight whose config and tokenizer it takes."""
+"""A checkpoint's ``hyper_parameters["model"]`` → the registered weight whose config and tokenizer it
+takes."""
 
 _PIN_NOTE = (
     "NOT YET PINNED: the commit id of the Hub repo could not be looked up from this project's machines; it "
-    "must be verified on the Hub and written here (a 40-hex commit) before release. Until then it loads 'main'."
+    "must be verified on the Hub and written here (a 40-hex commit) before release. Until then it loads "
+    "'main'."
 )
 
 WEIGHTS: dict[str, WeightSpec] = {
@@ -39,9 +43,9 @@ WEIGHTS: dict[str, WeightSpec] = {
             base=base,
             cached_file=CHECKPOINT_FILES[name],
             awaiting_pin=True,
-            notes=f"A pytorch-lightning checkpoint of {base} with three heads (binary, 3-way, regression) and "
-            "the masked-LM head of its training (not used to score); converted once into a transformers "
-            f"folder on first use (nlgmetrics convert alignscore). {_PIN_NOTE}",
+            notes=f"A pytorch-lightning checkpoint of {base} with three heads (binary, 3-way, regression) "
+            "and the masked-LM head of its training (not used to score); converted once into a "
+            f"transformers folder on first use (nlgmetrics convert alignscore). {_PIN_NOTE}",
         )
         for name, base, layers in (
             ("alignscore-large", "roberta-large", 24),

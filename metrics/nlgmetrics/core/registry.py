@@ -80,8 +80,8 @@ class WeightSpec:
     release: tuple[str, str] = ()
     """For converted weights: (the original release's name, the folder it is downloaded from)."""
     cached_file: str = "config.json"
-    """The file whose presence in the Hub cache shows the weight is on this machine (a checkpoint file, for a repo
-    that holds no transformers folder)."""
+    """The file whose presence in the Hub cache shows the weight is on this machine (a checkpoint file, for a
+    repo that holds no transformers folder)."""
     awaiting_pin: bool = False
     """A third-party weight registered without network: its Hub commit id could not be looked up, so it loads
     a branch (``pinned`` is False) until someone verifies the commit on the Hub and writes it in its family's

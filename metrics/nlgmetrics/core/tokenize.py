@@ -64,7 +64,8 @@ def encode_within_window(
     tokenizer, texts: Sequence[str], window: int, n_suffix: int | None = None
 ) -> list[tuple[list[int], bool]]:
     """(token ids with special tokens, was it cut) per text, cut to ``window`` as the tokenizer's truncation
-    does; ``n_suffix``: the special tokens after a text (a wrapper reads :func:`special_token_layout` once, at load)."""
+    does; ``n_suffix``: the special tokens after a text (a wrapper reads :func:`special_token_layout` once, at
+    load)."""
     if n_suffix is None:
         n_suffix = special_token_layout(tokenizer)[1]
     out = []
