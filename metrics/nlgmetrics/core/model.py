@@ -4,9 +4,11 @@ run on."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, TypedDict
 
+from .batching import forward_in_batches
 from .hub import load_model_and_tokenizer
 from .precision import place
 from .runtime import Runtime
@@ -95,3 +97,30 @@ class ModelWrapper:
         return cls(
             model, tokenizer, *extra, batch_size=batch_size, name=name, max_batch_tokens=run.max_batch_tokens
         )
+
+    def per_row(
+        self,
+        rows: Sequence[Sequence[int]],
+        forward: Callable[[dict], list[float]],
+        done: Callable[[int], None] = lambda n: None,
+        *,
+        name: str,
+    ) -> list[float]:
+        """``forward(tensors)``'s one value per row for every token row, in length-sorted batches padded with
+        the tokenizer's pad id; ``done(n)`` after each batch. A batch that runs out of memory is retried in
+        halves; a single row that does not fit is an error naming ``name``."""
+        out = [math.nan] * len(rows)
+        batches = forward_in_batches(
+            [{"input_ids": row} for row in rows],
+            self.batch_size,
+            {"input_ids": self.tokenizer.pad_token_id or 0},
+            self.device,
+            lambda batch, tensors: forward(tensors),
+            name=name,
+            max_tokens=self.max_batch_tokens,
+        )
+        for batch, values in batches:
+            for i, value in zip(batch, values):
+                out[i] = value
+            done(len(batch))
+        return out

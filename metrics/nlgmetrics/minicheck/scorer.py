@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ..core.batching import forward_in_batches
 from ..core.hub import naming_option
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
@@ -73,21 +72,7 @@ class MiniCheckModel(ModelWrapper):
     ) -> list[float]:
         """The "supported" probability of every token row, in length-sorted batches; ``done(n)`` after
         each."""
-        out = [math.nan] * len(rows)
-        batches = forward_in_batches(
-            [{"input_ids": row} for row in rows],
-            self.batch_size,
-            {"input_ids": self.tokenizer.pad_token_id or 0},
-            self.device,
-            lambda batch, tensors: self._support(tensors),
-            name="minicheck",
-            max_tokens=self.max_batch_tokens,
-        )
-        for batch, values in batches:
-            for i, value in zip(batch, values):
-                out[i] = value
-            done(len(batch))
-        return out
+        return self.per_row(rows, self._support, done, name="minicheck")
 
 
 class MiniCheckT5(MiniCheckModel):

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..core.batching import forward_in_batches
 from ..core.hub import naming_option
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
@@ -105,21 +104,7 @@ class UniEvalModel(ModelWrapper):
 
         A batch that runs out of memory is retried in halves; a single row that does not fit is an error.
         """
-        out = [math.nan] * len(rows)
-        batches = forward_in_batches(
-            [{"input_ids": row} for row in rows],
-            self.batch_size,
-            {"input_ids": self.tokenizer.pad_token_id or 0},
-            self.device,
-            lambda batch, tensors: self._answer(tensors),
-            name="unieval",
-            max_tokens=self.max_batch_tokens,
-        )
-        for batch, values in batches:
-            for i, value in zip(batch, values):
-                out[i] = value
-            done(len(batch))
-        return out
+        return self.per_row(rows, self._answer, done, name="unieval")
 
 
 @dataclass
