@@ -76,6 +76,7 @@ def pytest_terminal_summary(terminalreporter):
 
 
 NUMERIC = {
+    "tests/alignscore/test_parity.py",
     "tests/core/test_core.py",
     "tests/core/test_cpu_precision.py",
     "tests/core/test_precision.py",
