@@ -104,5 +104,5 @@ def test_list_piped_into_head_prints_one_line_and_no_traceback():
         text=True,
         timeout=120,
     )
-    assert done.stdout.count("\n") == 1 and done.stdout.startswith(sorted(SPECS)[0])
+    assert done.stdout.count("\n") == 1 and done.stdout.startswith(nlgmetrics.list_modules()[0])
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr

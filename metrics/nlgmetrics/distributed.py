@@ -28,7 +28,7 @@ from .core.options import check_positive_int
 from .core.result import mean_key, mean_of, package_versions
 from .core.validation import check_inputs
 from .core.warnings import NLGMetricsWarning
-from .modules import SPECS, loading
+from .modules import SPECS, loading, module_names
 
 UNKEYED_LOAD_OPTIONS = ("device", "batch_size")
 """Load options that do not change the scores: a shard scored with other values is still reused."""
@@ -68,7 +68,7 @@ def score_dataset(
     from .core.device import requested_device, wants_cuda  # torch: imported when a job runs
 
     if metric not in SPECS:
-        raise ValueError(f"unknown module {metric!r}; choose one of {', '.join(sorted(SPECS))}")
+        raise ValueError(f"unknown module {metric!r}; choose one of {', '.join(module_names())}")
     spec = SPECS[metric]
     fields = spec.inputs_for(spec.check_config(config))
     load_options, compute_options = dict(load_options or {}), dict(compute_options or {})

@@ -188,10 +188,7 @@ def test_list_verbose_shows_the_option_help(capsys):
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (
-            ["--metric", "ctc_consitency"],
-            "unknown metric 'ctc_consitency'; choose one of alignscore, ctc_consistency",
-        ),
+        (["--metric", "ctc_consitency"], "unknown metric 'ctc_consitency'; choose one of ctc_consistency"),
         (["--metric", "ctc_consistency", "--config", "E-bret"], "has no config 'E-bret'; valid configs are"),
         (["--metric", "ctc_consistency", "--option", "aggregaton=sum"], "has no option 'aggregaton'; valid:"),
         (["--metric", "ctc_consistency", "--option", "aggregation"], "must be NAME=VALUE"),

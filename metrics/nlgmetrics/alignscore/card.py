@@ -115,8 +115,8 @@ def notes(name: str) -> CardNotes:
         description=DESCRIPTION,
         example_needs=f"# needs network weights: {REPO} (AlignScore-large.ckpt, ~1.4 GB) on first use",
         example_output="""# {'scores': [...], 'mean_score': ..., 'higher_is_better': True,
-#  'signature':
-'nlgmetrics:<version>|module:alignscore|config:large|weights:yzha/AlignScore/AlignScore-large.ckpt@main|dtype:float32|...'}""",
+#  'signature': 'nlgmetrics:<version>|module:alignscore|config:large|'
+#               'weights:yzha/AlignScore/AlignScore-large.ckpt@main|dtype:float32|...'}""",
         how_to_use=HOW_TO_USE,
         outputs=OUTPUTS,
         signature="The signature names the config, the checkpoint file and its Hub revision (or the "

@@ -80,7 +80,7 @@ def base_source(name: str, revision: str | None = None) -> tuple[str, str | None
     registered revision, else ``name`` as a folder or Hub repo."""
     registered = BASES.get(name, name if name in WEIGHTS else None)
     if registered is not None and revision is None:
-        weight = resolve_weight(registered, role="encoder", option="--base")
+        weight = resolve_weight(registered, role=WEIGHTS[registered].roles[0], option="--base")
         return weight.path, weight.revision
     return name, revision
 

@@ -22,7 +22,7 @@ from ..console import argument_type, one_line_warnings, quiet_downloads
 from ..core.hub import WeightsUnavailableError, quiet_loading
 from ..core.registry import cli_wording
 from ..core.validation import EXAMPLES_AT, check_inputs
-from ..modules import SPECS, loading
+from ..modules import SPECS, loading, module_names
 from ..modules.spec import COMMON_LOAD_OPTIONS
 from ..records import file_format, read_records
 
@@ -65,8 +65,8 @@ def known_specs(names: list[str]) -> list[ModuleSpec]:
     """The modules named (all of them when none is), or an error naming the first unknown one."""
     unknown = [name for name in names if name not in SPECS]
     if unknown:
-        raise CLIError(f"unknown metric {unknown[0]!r}; choose one of {', '.join(sorted(SPECS))}")
-    return [SPECS[name] for name in names or sorted(SPECS)]
+        raise CLIError(f"unknown metric {unknown[0]!r}; choose one of {', '.join(module_names())}")
+    return [SPECS[name] for name in names or module_names()]
 
 
 OPTIONS_DECIDE = "depends on the options (the result's higher_is_better says)"

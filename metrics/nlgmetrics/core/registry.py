@@ -39,6 +39,7 @@ ROLES = {
     "seq2seq": "seq2seq model",
     "sequence_classifier": "sequence classifier",
     "lightning_checkpoint": "Lightning checkpoint",
+    "base_model": "base model (the config and tokenizer a checkpoint is converted with)",
 }
 """What a weight can serve as, with the words error messages use."""
 

@@ -23,7 +23,7 @@ import evaluate
 from ..core.options import check_bool, plain_scalar
 from ..core.validation import FIELDS, as_list
 from ..core.warnings import warn
-from ..modules import SPECS
+from ..modules import SPECS, module_names
 from ..modules.evaluate_state import (
     check_batch,
     compute_keywords,
@@ -392,7 +392,7 @@ def _evaluate_load(module: str) -> Any:
     except FileNotFoundError:
         offline = " (HF_EVALUATE_OFFLINE is set: evaluate does not look on the Hub)"
         raise ValueError(
-            f"combine: {module!r} is not an nlgmetrics module ({', '.join(sorted(SPECS))}) and evaluate "
+            f"combine: {module!r} is not an nlgmetrics module ({', '.join(module_names())}) and evaluate "
             f"found no module of that name{offline if evaluate.config.HF_EVALUATE_OFFLINE else ''}; check "
             "the name, or pass the module loaded (evaluate.load('rouge') needs the network once; a local "
             "module loads from its folder)"

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..modules import SPECS, loading
+from ..modules import SPECS, loading, module_names
 from ..modules.spec import EVALUATE_OPTIONS
 
 FORMS = (
@@ -99,7 +99,7 @@ def _by_name(
 ) -> NamedMetric:
     """Our module ``name``: its config and options checked (names and values), nothing loaded."""
     if name not in SPECS:
-        modules = ", ".join(sorted(SPECS))
+        modules = ", ".join(module_names())
         if others:
             raise ValueError(
                 f"{argument}: {name!r} is not an nlgmetrics module ({modules}); pass any other module "

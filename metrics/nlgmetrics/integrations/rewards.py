@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 
-from ..modules import SPECS
+from ..modules import SPECS, module_names
 from .reward import Reward
 
 COLUMNS = {"sources": "source", "contexts": "context", "references": "reference"}
@@ -38,7 +38,7 @@ def ready(name: str) -> Reward:
     """The ready reward of module ``name``: its default config, its fields from :data:`COLUMNS`."""
     if name not in SPECS:
         raise ValueError(
-            f"nlgmetrics.rewards has no module {name!r}; its modules: {', '.join(sorted(SPECS))}"
+            f"nlgmetrics.rewards has no module {name!r}; its modules: {', '.join(module_names())}"
         )
     inputs = SPECS[name].inputs_for(None)
     return Reward(name, **{field: column for field, column in COLUMNS.items() if field in inputs})

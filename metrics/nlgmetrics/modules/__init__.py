@@ -54,6 +54,13 @@ def family_of(name: str) -> str:
     raise KeyError(name)
 
 
+def module_names() -> list[str]:
+    """Every module's name, family by family in the table's order and sorted within a family: the order in
+    which messages, the CLI's listings and the Space's tabs name them (the first family's first module
+    first; a family added at the table's end comes last)."""
+    return [name for family in list(FAMILIES) for name in sorted(family_part(family, "module").SPECS)]
+
+
 def family_part(family: str, part: str) -> ModuleType:
     """``<family's package>.<part>`` (``module``, ``card``, ``weights``, ``convert``), imported on first
     use."""
@@ -132,4 +139,5 @@ __all__ = [
     "families_with",
     "family_part",
     "family_weights",
+    "module_names",
 ]

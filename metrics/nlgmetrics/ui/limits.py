@@ -26,7 +26,7 @@ from typing import Any
 
 from ..availability import config_status, default_choice
 from ..core.options import check_positive_int
-from ..modules import SPECS
+from ..modules import SPECS, module_names
 
 ENV_PREFIX = "NLGMETRICS_SPACE_"
 
@@ -151,7 +151,7 @@ def preload_pairs(text: str | None) -> list[tuple[str, str]]:
         name, _, config = entry.partition(":")
         if name not in SPECS:
             raise ValueError(
-                f"NLGMETRICS_SPACE_PRELOAD: unknown module {name!r}; the modules: {', '.join(sorted(SPECS))}"
+                f"NLGMETRICS_SPACE_PRELOAD: unknown module {name!r}; the modules: {', '.join(module_names())}"
             )
         config = config or SPECS[name].default_config
         if config not in SPECS[name].configs:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from ..console import OneLineErrorParser, argument_type
 from ..core.hub import WeightsUnavailableError, quiet_loading
 from ..core.validation import FIELDS
-from ..modules import SPECS, loading
+from ..modules import SPECS, loading, module_names
 from ..modules.spec import COMMON_LOAD_OPTIONS
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ INSTALL_HINT = 'the widget needs gradio, which is not installed: pip install "nl
 
 def _spec(name: str):
     if name not in SPECS:
-        raise ValueError(f"unknown module {name!r}; choose one of {', '.join(sorted(SPECS))}")
+        raise ValueError(f"unknown module {name!r}; choose one of {', '.join(module_names())}")
     return SPECS[name]
 
 

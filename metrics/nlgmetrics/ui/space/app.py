@@ -14,7 +14,7 @@ from typing import Any
 
 from ...availability import banner_markdown
 from ...core.validation import FIELDS
-from ...modules import SPECS
+from ...modules import SPECS, module_names
 from ...modules.spec import ModuleSpec
 from ...records import json_safe
 from ..limits import Limits, preload_pairs
@@ -47,7 +47,7 @@ def banner(limits: Limits) -> str:
     """Which configs load now, which download on first use, which are not on the Hub yet (and, collapsed, how
     to convert those on one's own machine), and the limits
     (:func:`nlgmetrics.availability.banner_markdown`)."""
-    return banner_markdown([SPECS[name] for name in sorted(SPECS)], limits.describe())
+    return banner_markdown([SPECS[name] for name in module_names()], limits.describe())
 
 
 def loaded_line(status: dict) -> str:
@@ -65,7 +65,7 @@ def loaded_line(status: dict) -> str:
 
 def _by_family() -> dict[str, list[ModuleSpec]]:
     families: dict[str, list[ModuleSpec]] = {}
-    for name in sorted(SPECS):
+    for name in module_names():
         families.setdefault(SPECS[name].family, []).append(SPECS[name])
     return families
 

@@ -38,7 +38,7 @@ from ...core.hub import WeightsUnavailableError, hub_offline
 from ...core.modes import refuse_undeclared
 from ...core.registry import how_to_get, is_published, load_hint
 from ...core.validation import FIELDS
-from ...modules import SPECS, loading
+from ...modules import SPECS, loading, module_names
 from ...modules.spec import ModuleSpec
 from ..limits import Limits, check_option_sizes
 from ..uploads import records_to_fields
@@ -572,7 +572,7 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
     not the config's inputs are ignored and named (one rule with the command line). ``options`` holds
     compute() options and the precision the visitor chose (:data:`SPACE_LOAD_OPTIONS`)."""
     if name not in SPECS:
-        raise SpaceError(f"unknown module {name!r}; this Space has {', '.join(sorted(SPECS))}")
+        raise SpaceError(f"unknown module {name!r}; this Space has {', '.join(module_names())}")
     spec = SPECS[name]
     records, options = _parsed(records, "records"), _parsed(options, "options")
     if options is None:
