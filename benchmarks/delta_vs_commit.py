@@ -89,10 +89,15 @@ def score_tree(metrics_dir: Path, env: dict[str, str], inputs: dict) -> dict:
 
 
 def compare(before: dict, after: dict) -> list[dict]:
-    """Per module: configs, numbers compared and the largest |Δ| (NaN in both places counts as equal)."""
-    if before.keys() != after.keys():
-        raise SystemExit(f"different module/configs scored: {sorted(before.keys() ^ after.keys())}")
+    """Per module: configs, numbers compared and the largest |Δ| (NaN in both places counts as equal); a
+    module/config this tree adds is listed as new (nothing to compare), one it lost is an error."""
+    if before.keys() - after.keys():
+        raise SystemExit(f"module/configs no longer scored: {sorted(before.keys() - after.keys())}")
     rows: dict[str, dict] = {}
+    for key in sorted(after.keys() - before.keys()):
+        module, config = key.split("/")
+        row = rows.setdefault(module, {"module": module, "configs": [], "numbers": 0, "max_abs_delta": None})
+        row["configs"].append(config)
     for key in sorted(before):
         a, b = numbers(before[key]), numbers(after[key])
         if a.keys() != b.keys():
@@ -119,7 +124,8 @@ def markdown(commit: str, rows: list[dict]) -> str:
     ]
     for row in rows:
         configs = ", ".join(row["configs"])
-        lines.append(f"| {row['module']} | {configs} | {row['numbers']} | {row['max_abs_delta']:.3g} |")
+        delta = "new" if row["max_abs_delta"] is None else f"{row['max_abs_delta']:.3g}"
+        lines.append(f"| {row['module']} | {configs} | {row['numbers']} | {delta} |")
     return "\n".join(lines) + "\n"
 
 
