@@ -108,10 +108,9 @@ KNOWN: dict[str, tuple[str, str]] = {
         "every module's outputs against another commit's: a refactor shows max |Δ| 0.",
     ),
     "house_fourth_pass_delta": (
-        "python -m benchmarks.delta_vs_commit a513eea "
-        "--out benchmarks/results/house_fourth_pass_delta.md",
-        "the house's fourth pass (issue 41) against the commit before it: max |Δ| 0; AlignScore and MiniCheck "
-        "are new.",
+        "python -m benchmarks.delta_vs_commit a513eea --out benchmarks/results/house_fourth_pass_delta.md",
+        "the house's fourth pass (issue 41) against the commit before it: max |Δ| 0; AlignScore and "
+        "MiniCheck are new.",
     ),
     "house_third_pass_delta": (
         "python -m benchmarks.delta_vs_commit 029daa6 --out benchmarks/results/house_third_pass_delta.md",
