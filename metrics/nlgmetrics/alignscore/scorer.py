@@ -115,9 +115,7 @@ class AlignScoreNet(ModelWrapper):
             encoded = tokenize(self.tokenizer, premises, hypotheses, truncation="only_first", **kwargs)
             rows = [{k: encoded[k][i] for k in encoded} for i in range(len(premises))]
             return [(row, False) for row in rows]
-        except (
-            Exception
-        ):  # the tokenizers library raises its own error type for a claim longer than the window
+        except Exception:  # tokenizers' own error type: a claim longer than the window
             return [self._encode_one(p, h, kwargs) for p, h in zip(premises, hypotheses)]
 
     def _encode_one(self, premise: str, hypothesis: str, kwargs: dict) -> tuple[dict[str, list[int]], bool]:
