@@ -111,6 +111,29 @@ def test_details_hold_the_chunk_by_sentence_matrix_and_the_heat_map(base):
         assert [s for s, _ in heat] == details["claim_sentences"]
 
 
+def test_a_pair_met_twice_in_a_call_is_scored_once(base):
+    """The same claim on the same context (one document's summaries share sentences) costs one forward per
+    distinct (chunk, sentence) pair, and scores as it does alone."""
+    from nlgmetrics.alignscore.sentences import chunk_context, sent_tokenize
+
+    rows: list[int] = []
+    encoder = base.ready_scorer().net.model.encoder
+    hook = encoder.register_forward_hook(
+        lambda module, args, kwargs, out: rows.append(len(kwargs["input_ids"])), with_kwargs=True
+    )
+    try:
+        claims = [CLAIMS[0], CLAIMS[1], CLAIMS[0], CLAIMS[0] + " " + CLAIMS[1]]
+        result = base.compute(predictions=claims, sources=[CONTEXTS[0]] * 4)
+    finally:
+        hook.remove()
+    chunks, per_claim = len(chunk_context(CONTEXTS[0])), [sent_tokenize(claim) for claim in claims]
+    distinct = {s for sentences in per_claim for s in sentences}
+    assert sum(rows) == chunks * len(distinct) < chunks * sum(map(len, per_claim))
+    alone = [base.compute(predictions=[c], sources=[CONTEXTS[0]])["scores"][0] for c in claims]
+    assert result["scores"][0] == result["scores"][2]
+    assert max(abs(a - b) for a, b in zip(result["scores"], alone)) <= 1e-5  # the parity tolerance
+
+
 def test_int8_is_refused_until_its_drift_is_measured():
     with pytest.raises(ValueError, match="quantize='int8' is refused for alignscore large: its drift"):
         nlgmetrics.load("alignscore", quantize="int8", device="cpu")

@@ -91,9 +91,10 @@ DEVIATIONS = f"""\
 Against the authors' code at commit {REFERENCE_COMMIT[:7]} (`Inferencer`, parity tested on
 the same weights for every mode, per example within 1e-5):
 
-- **Batching**: every pair of every example goes into length-sorted batches padded to their longest (the
-  reference scores one example at a time and pads every pair to 512 tokens). Padding is masked, so scores
-  agree to float rounding.
+- **Batching**: every distinct (chunk, sentence) pair of every example goes once into length-sorted batches
+  padded to their longest (the reference scores one example at a time, pads every pair to 512 tokens and
+  scores a pair again wherever it recurs, as when one document's summaries share a sentence). Padding is
+  masked, so scores agree to float rounding.
 - **No masked-LM head**: the reference runs its masked-LM head over the whole vocabulary for every token and
   reads none of it; the converted folder does not hold it.
 - **Blank claim or context**: NaN with a warning; the reference crashes on a claim with no sentence (`view` of

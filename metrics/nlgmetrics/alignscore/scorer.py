@@ -1,5 +1,6 @@
 """AlignScore's scorer: the reference's steps (chunks × claim sentences, max over chunks, mean over sentences)
-with every pair of every example in length-sorted batches padded to their longest, and no masked-LM head.
+with every distinct pair of every example scored once, in length-sorted batches padded to their longest, and no
+masked-LM head.
 
 The model is the authors' ``BERTAlignModel`` at inference: the encoder's pooled output (``<s>`` through the
 pooler's dense layer and tanh) into three linear heads; dropout is off. ``nli`` reads the 3-way head's
@@ -151,8 +152,8 @@ class _Example:
 
     chunks: list[str]
     sentences: list[str]
-    first: int = 0
-    """Index of its first pair among all pairs."""
+    slots: list[int] = field(default_factory=list)
+    """Index of each of its pairs (chunk-major) among the distinct pairs of the call."""
     why_nan: str = ""
     truncated: list[bool] = field(default_factory=list)
 
@@ -212,12 +213,12 @@ class AlignScoreScorer(Scorer):
         column = COLUMNS[MODE_HEADS[mode.removesuffix("_sp")]]
         predictions, sources = data["predictions"], data["sources"]
         examples = [plan(p, s, mode.endswith("_sp")) for p, s in zip(predictions, sources)]
-        premises, hypotheses = [], []
+        distinct: dict[tuple[str, str], int] = {}  # a pair met twice (the same claim sentence) is scored once
         for example in examples:
-            example.first = len(premises)
             if example.n_pairs:
-                premises += [c for c in example.chunks for _ in example.sentences]
-                hypotheses += example.sentences * len(example.chunks)
+                pairs = [(c, s) for c in example.chunks for s in example.sentences]
+                example.slots = [distinct.setdefault(pair, len(distinct)) for pair in pairs]
+        premises, hypotheses = [p for p, _ in distinct], [h for _, h in distinct]
         encoded = self.net.encode(premises, hypotheses) if premises else []
         rows = [row for row, _ in encoded]
         lengths = [len(row["input_ids"]) for row in rows]
@@ -226,7 +227,7 @@ class AlignScoreScorer(Scorer):
             pair_scores = self.net.score_pairs(rows, done)[:, column] if rows else torch.empty(0)
         scores, details = [], []
         for example in examples:
-            matrix = pair_scores[example.first : example.first + example.n_pairs]
+            matrix = pair_scores[example.slots]
             matrix = matrix.view(len(example.chunks), len(example.sentences)) if example.n_pairs else matrix
             best = matrix.max(dim=0).values if example.n_pairs else matrix
             scores.append(best.mean().item() if example.n_pairs else math.nan)
@@ -266,10 +267,9 @@ class AlignScoreScorer(Scorer):
             warn(f"alignscore: the claims of {examples_at(no_sentence)} have no sentence: NaN.")
         cut, both = set(), set()
         for i, e in enumerate(examples):
-            span = range(e.first, e.first + e.n_pairs)
-            if any(lengths[k] >= self.net.window for k in span):
+            if any(lengths[k] >= self.net.window for k in e.slots):
                 cut.add(i)
-            if any(encoded[k][1] for k in span):
+            if any(encoded[k][1] for k in e.slots):
                 both.add(i)
         if cut:
             warn(
