@@ -87,6 +87,25 @@ def test_the_functional_form_and_batching_give_the_module_s_scores():
     assert one["scores"] == pytest.approx(module["scores"], abs=1e-6)
 
 
+def test_a_chunk_and_claim_met_twice_in_a_call_are_scored_once():
+    """Two examples with the same claim on the same document cost one forward per distinct (chunk, claim)
+    pair, and score as they do alone."""
+    module = nlgmetrics.load("minicheck", "roberta-large", device="cpu")
+    rows: list[int] = []
+    hook = module.ready_scorer().checker.model.register_forward_hook(
+        lambda model, args, kwargs, out: rows.append(len(kwargs["input_ids"])), with_kwargs=True
+    )
+    try:
+        result = module.compute(predictions=[CLAIMS[0], CLAIMS[1], CLAIMS[0]], sources=[LONG] * 3)
+    finally:
+        hook.remove()
+    alone = [module.compute(predictions=[c], sources=[LONG], return_details=True) for c in CLAIMS[:2]]
+    chunks = len(alone[0]["details"][0]["chunks"])
+    assert chunks >= 2 and sum(rows) == 2 * chunks
+    assert result["scores"][0] == result["scores"][2]
+    assert result["scores"][:2] == pytest.approx([a["scores"][0] for a in alone], abs=1e-5)  # parity's
+
+
 def test_the_command_line_lists_scores_and_names_the_weights(tmp_path, capsys):
     from nlgmetrics import cli
 
