@@ -107,14 +107,22 @@ def authors_inferencer(source: str, config: str, repo: str, **from_pretrained):
     """The authors' ``minicheck.inference.Inferencer`` of ``config`` from the checkout ``source``, with only
     the
     shims this machine needs: their Hub repo read as ``repo`` with ``from_pretrained`` keywords (a revision,
-    or a local folder as ``repo``) instead of ``revision='main'`` and accelerate's ``device_map``, and
-    ``sent_tokenize`` reading the punkt_tab parameters offline (theirs would download them)."""
+    or a local folder as ``repo``) instead of ``revision='main'`` and accelerate's ``device_map``,
+    ``sent_tokenize`` reading the punkt_tab parameters offline, and no punkt download when their package is
+    imported (it would fail offline, and write to a closed stream after a test that captured the output)."""
     import functools
     import sys
 
     if source not in sys.path:
         sys.path.insert(0, source)
-    import minicheck.inference as inference
+    import nltk
+
+    # their package downloads punkt when imported; offline it cannot (nor need: punkt_tab is written below)
+    download, nltk.download = nltk.download, lambda *args, **kwargs: False
+    try:
+        import minicheck.inference as inference
+    finally:
+        nltk.download = download
 
     inference.sent_tokenize = nltk_sent_tokenize
     for auto in (
