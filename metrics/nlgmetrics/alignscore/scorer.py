@@ -1,6 +1,6 @@
 """AlignScore's scorer: the reference's steps (chunks × claim sentences, max over chunks, mean over sentences)
-with every distinct pair of every example scored once, in length-sorted batches padded to their longest, and no
-masked-LM head.
+with every distinct pair of every example scored once, in length-sorted batches padded to their longest, and
+no masked-LM head.
 
 The model is the authors' ``BERTAlignModel`` at inference: the encoder's pooled output (``<s>`` through the
 pooler's dense layer and tanh) into three linear heads; dropout is off. ``nli`` reads the 3-way head's
@@ -88,6 +88,9 @@ class AlignScoreNet(ModelWrapper):
     """A converted AlignScore model and its tokenizer from the weight cache; scores (context, claim) pairs."""
 
     cache_kind = "alignscore"
+    cpu_batch_tokens = 2048
+    """On the CPU, batches of about 2,048 padded tokens: roberta-large's cheapest shape for its (chunk,
+    sentence) pairs (``benchmarks/results/cpu_batch_shapes.md``)."""
 
     @classmethod
     def load_weights(cls, source: str, revision: str | None) -> tuple:

@@ -49,6 +49,10 @@ class ModelWrapper:
     """The transformers Auto class that loads the model, e.g. ``AutoModelForSeq2SeqLM``."""
     head: ClassVar[str | None] = None
     """The trained head the checkpoint must have, in words (None: no check)."""
+    cpu_batch_tokens: ClassVar[int | None] = None
+    """The padded tokens per forward pass on the CPU when the user gives neither ``batch_size`` nor
+    ``max_batch_tokens`` (None: ``batch_size`` rows). A wrapper of long rows sets it where its measured cost
+    per token grows with the batch (``benchmarks/cpu_batch_shapes.py``)."""
 
     def __init__(
         self, model, tokenizer, *, batch_size: int, name: str = "", max_batch_tokens: int | None = None
@@ -88,15 +92,16 @@ class ModelWrapper:
         """The wrapper over ``load()``'s weights, cached under ``(kind, source, revision)`` and ``run``'s
         device, dtype and quantization: ``load()`` runs on a miss and returns the weights as loaded, then
         :func:`~nlgmetrics.core.precision.place` (the one cast) puts them on ``run``'s device in its dtype,
-        quantized as it says; ``run`` gives the batch sizes."""
+        quantized as it says; ``run`` gives the batch sizes (on the CPU with none given, the class's
+        :attr:`cpu_batch_tokens`)."""
         with slot(run.cache_key(*key)) as entry:
             if entry.empty:
                 entry.fill(place(load(), run.device, run.dtype, run.quantize))
             model, tokenizer, *extra = entry.value
-        batch_size = run.rows(per_text=cls.rows_per_text)
-        return cls(
-            model, tokenizer, *extra, batch_size=batch_size, name=name, max_batch_tokens=run.max_batch_tokens
-        )
+        batch_size, max_tokens = run.rows(per_text=cls.rows_per_text), run.max_batch_tokens
+        if max_tokens is None and run.batch_size is None and run.device.type == "cpu":
+            max_tokens = cls.cpu_batch_tokens
+        return cls(model, tokenizer, *extra, batch_size=batch_size, name=name, max_batch_tokens=max_tokens)
 
     def per_row(
         self,
