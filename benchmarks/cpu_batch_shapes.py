@@ -62,6 +62,19 @@ def per_token_ms(model: torch.nn.Module, length: int, rows: int) -> float:
     return 1000 * seconds / (rows * length)
 
 
+BUDGET = 2048
+"""The ``cpu_batch_tokens`` of AlignScore's and MiniCheck's model wrappers."""
+
+
+def interpolated(by_rows: dict[str, float], rows: int) -> float:
+    """The cost at ``rows``, linear between the measured neighbours (the nearest end outside them)."""
+    points = sorted((int(r), ms) for r, ms in by_rows.items())
+    below = [p for p in points if p[0] <= rows] or points[:1]
+    above = [p for p in points if p[0] >= rows] or points[-1:]
+    (r0, m0), (r1, m1) = below[-1], above[0]
+    return m0 if r1 == r0 else m0 + (m1 - m0) * (rows - r0) / (r1 - r0)
+
+
 def markdown(data: dict) -> str:
     lines = [
         "# The CPU's cost per token against the batch's rows",
@@ -83,12 +96,21 @@ def markdown(data: dict) -> str:
                 )
     lines += [
         "",
-        "Batches of about 2,048 padded tokens (2-8 rows of these lengths) are within a few percent of the "
-        "cheapest shape for both encoders; batches of 16 rows of Flan-T5's 720-token pairs cost about a "
-        "fifth more per token, and their padding adds to it. So AlignScore and MiniCheck batch by "
-        "`cpu_batch_tokens = 2048` on the CPU when the user gives neither `batch_size` nor "
-        "`max_batch_tokens`.",
+        f"At `cpu_batch_tokens = {BUDGET}` (AlignScore's and MiniCheck's CPU batches, rows = {BUDGET} // "
+        "tokens per row, at least one; linear between the measured rows where that count was not run) "
+        "against 16 rows (their `batch_size` before):",
+        "",
     ]
+    for model, lengths in data["runs"].items():
+        for length, by_rows in lengths.items():
+            best = min(by_rows.values())
+            at_budget = interpolated(by_rows, max(1, BUDGET // int(length)))
+            sixteen = by_rows.get("16")
+            shown = f"{sixteen / best:.2f}× the cheapest" if sixteen else "not run"
+            lines.append(
+                f"- {model}, {length} tokens: {at_budget / best:.2f}× the cheapest at the budget; "
+                f"16 rows: {shown}."
+            )
     return "\n".join(lines) + "\n"
 
 

@@ -37,6 +37,14 @@ KNOWN: dict[str, tuple[str, str]] = {
         "NLGMETRICS_MINICHECK_SRC=/path/to/MiniCheck python -m benchmarks.minicheck_speed",
         "MiniCheck against the authors' `Inferencer` and the bare forward on the same random weights.",
     ),
+    "alignscore_speed": (
+        "NLGMETRICS_ALIGNSCORE_SRC=/path/to/AlignScore python -m benchmarks.alignscore_speed",
+        "AlignScore against the authors' `Inferencer` and the bare forward on the same random roberta-large.",
+    ),
+    "cpu_batch_shapes": (
+        "python -m benchmarks.cpu_batch_shapes",
+        "the CPU's cost per token against the rows of a batch: AlignScore's and MiniCheck's CPU batches.",
+    ),
     "usr_speed": ("python -m benchmarks.usr_speed", "USR against the released loops."),
     "gpu_speed": (
         "python -m benchmarks.gpu_speed",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..modules.card_notes import CardNotes
+from ..modules.card_notes import CardNotes, Results
 from .weights import REPO
 
 REFERENCE_COMMIT = "a0936d5afee642a46b22f6c02a163478447aa493"
@@ -108,6 +108,31 @@ the same weights for every mode, per example within 1e-5):
 - **int8** is refused until its drift is measured; bf16 runs on accelerators and on CPUs with bf16 units."""
 
 
+RUNTIME = """One forward pass per distinct (context chunk, claim sentence) pair: a claim of S sentences
+against a context of N words costs about S × (N/350 + 1) pairs. `benchmarks/alignscore_speed.py` compares
+this module with the authors' `Inferencer` and with the bare forward of the same pairs."""
+
+
+def runtime(results: Results) -> str:
+    """The authors' Inferencer against ours (``benchmarks/alignscore_speed.py``)."""
+    data = results("alignscore_speed")
+    work = data["workload"]
+    timed = "; ".join(
+        f"{r['dtype']} {r['inferencer_s']:.1f} vs {r['ours_s']:.1f} s ({r['speedup_vs_inferencer']:.2f}×; "
+        f"the bare forward {r['bare_s']:.1f})"
+        for r in data["runs"]
+        if "inferencer_s" in r
+    )
+    return (
+        f"On the issue's {work['examples']} SummEval (document, summary) pairs the authors' `Inferencer` "
+        f"runs {work['pairs']} (chunk, sentence) pairs of 512 tokens each, {work['reference_tokens']:,} "
+        f"tokens; this module runs the {work['distinct_pairs']} distinct ones unpadded, "
+        f"{work['ours_tokens']:,} tokens. Timed on {data['threads']} CPU threads, random weights of the "
+        f"roberta-large shape, one of those documents with its {data['examples']} summaries, the authors' "
+        f"`Inferencer` against this module: {timed}. See `benchmarks/results/alignscore_speed.md`."
+    )
+
+
 def notes(name: str) -> CardNotes:
     return CardNotes(
         emoji="🧷",
@@ -134,4 +159,6 @@ def notes(name: str) -> CardNotes:
             "mode": "`nli_sp` is the paper's. `reg` modes read the regression head, not a probability."
         },
         further=("The authors' README leaderboards: https://github.com/yuh-zha/AlignScore#leaderboards",),
+        runtime=RUNTIME,
+        runtime_measured=runtime,
     )

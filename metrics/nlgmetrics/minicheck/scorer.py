@@ -44,8 +44,8 @@ class MiniCheckModel(ModelWrapper):
     prefix = ""
     """Text put before every pair (Flan-T5: ``"predict: "``)."""
     cpu_batch_tokens = 2048
-    """On the CPU, batches of about 2,048 padded tokens: Flan-T5-large's cost per token at 720-token pairs is
-    20% higher in batches of 16 than of 1-4 (``benchmarks/results/cpu_batch_shapes.md``)."""
+    """On the CPU, batches of about 2,048 padded tokens: Flan-T5-large's cost per token at SummEval's
+    720-token pairs grows with a batch's rows past two (``benchmarks/results/cpu_batch_shapes.md``)."""
 
     def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
         super().__init__(model, tokenizer, **common)
