@@ -47,3 +47,19 @@ def test_padded_batches_by_token_budget():
     assert [tuple(t["input_ids"].shape) for _, t in batches] == [(1, 9), (2, 7), (2, 2)]
     assert batches[1][1]["attention_mask"].tolist() == [[1] * 7, [1, 1, 1, 0, 0, 0, 0]]
     assert [b for b, _ in batching.padded_batches(rows, 2, {"input_ids": 0})] == [[1, 3], [0, 4], [2]]
+
+
+@pytest.mark.parametrize(("module", "config"), [("alignscore", "base"), ("minicheck", "flan-t5-large")])
+def test_a_wrapper_s_cpu_budget_applies_on_the_cpu_only_when_the_user_gave_neither_option(module, config):
+    """AlignScore's and MiniCheck's long pairs batch by ``cpu_batch_tokens`` on the CPU; the user's
+    ``batch_size`` or ``max_batch_tokens`` wins (benchmarks/results/cpu_batch_shapes.md)."""
+    import nlgmetrics
+
+    def wrapper(**where):
+        scorer = nlgmetrics.load(module, config, device="cpu", **where).ready_scorer()
+        return scorer.net if module == "alignscore" else scorer.checker
+
+    default = wrapper()
+    assert default.max_batch_tokens == type(default).cpu_batch_tokens == 2048
+    assert wrapper(batch_size=4).max_batch_tokens is None and wrapper(batch_size=4).batch_size == 4
+    assert wrapper(max_batch_tokens=300).max_batch_tokens == 300
