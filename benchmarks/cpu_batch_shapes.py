@@ -15,14 +15,13 @@ its claim). Each shape is run after a warm-up of one row, enough times for 16 ro
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import time
-from pathlib import Path
 
 import torch
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from benchmarks import write_results
+
 SHAPES = {
     "roberta-large": {275: [1, 4, 8, 16, 32], 512: [1, 4, 16, 32]},
     "flan-t5-large": {300: [1, 6, 16], 720: [1, 2, 4, 8, 16]},
@@ -116,8 +115,7 @@ def markdown(data: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--output", type=Path, default=RESULTS / "cpu_batch_shapes")
-    args = parser.parse_args(argv)
+    parser.parse_args(argv)
     runs: dict = {}
     for name, lengths in SHAPES.items():
         model = encoder(name)
@@ -132,9 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         "torch": torch.__version__,
         "runs": runs,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n")
-    args.output.with_suffix(".md").write_text(markdown(data))
+    write_results("cpu_batch_shapes", data, markdown(data))
     print(markdown(data))
     return 0
 
