@@ -60,6 +60,10 @@ def test_a_wrapper_s_cpu_budget_applies_on_the_cpu_only_when_the_user_gave_neith
         return scorer.net if module == "alignscore" else scorer.checker
 
     default = wrapper()
-    assert default.max_batch_tokens == type(default).cpu_batch_tokens == 2048
+    assert (
+        default.max_batch_tokens
+        == type(default).cpu_batch_tokens
+        == (2048 if module == "alignscore" else 1024)
+    )
     assert wrapper(batch_size=4).max_batch_tokens is None and wrapper(batch_size=4).batch_size == 4
     assert wrapper(max_batch_tokens=300).max_batch_tokens == 300

@@ -44,8 +44,8 @@ class MiniCheckModel(ModelWrapper):
     prefix = ""
     """Text put before every pair (Flan-T5: ``"predict: "``)."""
     cpu_batch_tokens = 2048
-    """On the CPU, batches of about 2,048 padded tokens: Flan-T5-large's cost per token at SummEval's
-    720-token pairs grows with a batch's rows past two (``benchmarks/results/cpu_batch_shapes.md``)."""
+    """On the CPU, batches of about 2,048 padded tokens, RoBERTa-large's cheapest shape for these pairs
+    (``benchmarks/results/cpu_batch_shapes.md``)."""
 
     def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
         super().__init__(model, tokenizer, **common)
@@ -84,6 +84,11 @@ class MiniCheckT5(MiniCheckModel):
     cache_kind = "SEQ2SEQ"
     auto_class = "AutoModelForSeq2SeqLM"
     prefix = "predict: "
+    cpu_batch_tokens = 1024
+    """On the CPU, batches of about 1,024 padded tokens (a SummEval pair of about 720 tokens alone):
+    Flan-T5-large's cost per token grows with a batch's rows, and two such pairs at a time ran 7% (float32)
+    to 20% (bf16) slower than the authors' one at a time (``benchmarks/results/cpu_batch_shapes.md``,
+    ``minicheck_speed.md``)."""
 
     def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
         super().__init__(model, tokenizer, **common)
