@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ..core.batching import forward_in_batches
 from ..core.hub import naming_option
 from ..core.masked_lm import MaskedLanguageModel
 from ..core.model import ModelWrapper
@@ -88,25 +87,11 @@ class SequenceClassifier(ModelWrapper):
     @torch.inference_mode()
     def positive_probabilities(self, rows: Sequence[list[int]], done=lambda n: None) -> list[float]:
         """P(label 1) per row of token ids; ``done(k)`` after each forward pass of ``k`` rows."""
-        out = [math.nan] * len(rows)
 
-        def forward(batch: list[int], tensors: dict[str, torch.Tensor]) -> list[float]:
+        def positive(tensors: dict[str, torch.Tensor]) -> list[float]:
             return torch.softmax(self.model(**tensors).logits.float(), dim=-1)[:, 1].tolist()
 
-        batches = forward_in_batches(
-            [{"input_ids": ids} for ids in rows],
-            self.batch_size,
-            {"input_ids": self.tokenizer.pad_token_id},
-            self.device,
-            forward,
-            name=self.name or "usr",
-            max_tokens=self.max_batch_tokens,
-        )
-        for batch, probabilities in batches:
-            for i, p in zip(batch, probabilities):
-                out[i] = p
-            done(len(batch))
-        return out
+        return self.per_row(rows, positive, done, name=self.name or "usr")
 
 
 @dataclass
