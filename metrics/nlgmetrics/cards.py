@@ -370,6 +370,7 @@ def int8_decided(spec: ModuleSpec) -> str:
 
 def precision_section(spec: ModuleSpec, notes: CardNotes) -> str:
     measured = notes.precision(results) if notes.precision else ""
+    moved = f"moved {measured}" if measured else "has not been measured against float32 for this module yet"
     bound = _PRECISION_BOUND.format(more=f"; {notes.precision_bound}" if notes.precision_bound else "")
     cpu = _CPU_MODES.format(
         int8=" ".join(opt_in_status(spec, m.name) for m in MODES if m.opt_in), measured=cpu_measured(spec)
@@ -377,7 +378,7 @@ def precision_section(spec: ModuleSpec, notes: CardNotes) -> str:
     return f"""## Precision
 
 `float32` (the default) gives the reference numbers. `dtype="bfloat16"` (accelerators, and CPUs with bf16
-units) moved {measured}.
+units) {moved}.
 {bound}
 
 {cpu}"""

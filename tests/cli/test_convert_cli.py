@@ -5,6 +5,7 @@ commands, in subprocesses, on a tiny base model and a tiny USR release)."""
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import torch
 from transformers import AutoModel
 
 from nlgmetrics import __version__
+from nlgmetrics.alignscore.weights import CHECKPOINT_FILES
 from nlgmetrics.core.registry import WeightSpec
 from nlgmetrics.testing import save_tiny_model
 from references.ctc import original_checkpoint
@@ -255,3 +257,117 @@ def test_a_folder_of_other_files_is_not_replaced_by_a_conversion(ctc_inputs, tmp
         "conversion), which the converted folder would replace: give a new or empty folder\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+# --- issue 47 §1, §7, §9: nlgmetrics convert alignscore --------------------------------------------------
+
+
+class WritesAMarker:
+    """Unpickled, it runs ``os.system`` (what a hostile checkpoint would do): here, it creates a file."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+@pytest.fixture(scope="module")
+def alignscore_inputs(tmp_path_factory, tiny_snapshots) -> Path:
+    """inputs/A.ckpt (the tiny AlignScore-base checkpoint), a checkpoint that would run code, text files, a
+    checkpoint with a NaN weight, and the tiny bert-base-uncased (a base of other sizes)."""
+    root = tmp_path_factory.mktemp("convert-alignscore") / "inputs"
+    root.mkdir()
+    shutil.copyfile(tiny_snapshots["alignscore-base"] / CHECKPOINT_FILES["alignscore-base"], root / "A.ckpt")
+    contents = torch.load(root / "A.ckpt", map_location="cpu", weights_only=True)
+    hyper = {**contents["hyper_parameters"], "callback": WritesAMarker(root.parent / "ran")}
+    torch.save({**contents, "hyper_parameters": hyper}, root / "evil.ckpt")
+    state = {k: v.clone() for k, v in contents["state_dict"].items()}
+    state["reg_layer.weight"][0, 0] = float("nan")
+    torch.save({**contents, "state_dict": state}, root / "nan.ckpt")
+    (root / "notes.txt").write_text("hello world\nline two\n")  # torch.load: KeyError: 101
+    (root / "e.txt").write_text("e")  # torch.load: IndexError: pop from empty list
+    shutil.copytree(tiny_snapshots["bert-base-uncased"], root / "bert")
+    return root
+
+
+def alignscore(*args: str) -> list[str]:
+    return ["convert", "alignscore", *args]
+
+
+@pytest.mark.parametrize(
+    ("case", "parts"),
+    [
+        ("a text file", ["notes.txt: not a pytorch-lightning checkpoint (not a file torch.save wrote"]),
+        ("a one-byte file", ["e.txt: not a pytorch-lightning checkpoint (not a file torch.save wrote"]),
+        (
+            "a base of other sizes",
+            ["the base", "does not match its weights (", "in the checkpoint", "--base"],
+        ),
+        ("an empty --base", ["--base is empty"]),
+        ("a NaN weight", ["nan.ckpt: its tensor reg_layer.weight holds NaN or infinite values"]),
+    ],
+)
+def test_convert_alignscore_errors_are_one_line_exit_2_and_leave_the_inputs(
+    alignscore_inputs, tmp_path, capsys, case, parts
+):
+    from nlgmetrics import cli
+
+    before, out, inputs = hashes(alignscore_inputs), tmp_path / "out", alignscore_inputs
+    checkpoint = {"a text file": "notes.txt", "a one-byte file": "e.txt", "a NaN weight": "nan.ckpt"}
+    argv = alignscore("--checkpoint", str(inputs / checkpoint.get(case, "A.ckpt")), "--output", str(out))
+    base = {"a base of other sizes": str(inputs / "bert"), "an empty --base": ""}
+    code = cli.main([*argv, "--base", base[case]] if case in base else argv)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("nlgmetrics: error: "), err
+    for part in parts:
+        assert part in err, (part, err)
+    assert hashes(alignscore_inputs) == before and not out.exists()
+
+
+def test_convert_alignscore_refuses_a_checkpoint_that_would_run_code(alignscore_inputs, tmp_path):
+    """The real command: one line naming what the file holds, and the file's code never runs."""
+    evil, out = alignscore_inputs / "evil.ckpt", tmp_path / "out"
+    done = run("-m", "nlgmetrics", *alignscore("--checkpoint", str(evil), "--output", str(out)))
+    assert_one_line_error(done, f"{evil} holds posix.system: refused, because loading it could run code")
+    assert not (alignscore_inputs.parent / "ran").exists() and not out.exists()
+
+
+def test_a_conversion_never_replaces_a_folder_holding_its_input_or_files_it_did_not_write(
+    alignscore_inputs, tmp_path, capsys
+):
+    from nlgmetrics import cli
+
+    out = tmp_path / "out"
+    assert cli.main(alignscore("--checkpoint", str(alignscore_inputs / "A.ckpt"), "--output", str(out))) == 0
+    assert cli.main(alignscore("--checkpoint", str(alignscore_inputs / "A.ckpt"), "--output", str(out))) == 0
+    capsys.readouterr()  # an earlier conversion's folder, only its own files: replaced
+    shutil.copyfile(alignscore_inputs / "A.ckpt", out / "A.ckpt")
+    before = hashes(out)
+    assert cli.main(alignscore("--checkpoint", str(out / "A.ckpt"), "--output", str(out))) == 2
+    assert capsys.readouterr().err == (
+        f"nlgmetrics: error: --output {out} holds the input {out / 'A.ckpt'}, which the converted folder "
+        "would replace: give another folder\n"
+    )
+    assert hashes(out) == before
+    (out / "A.ckpt").rename(out / "mine.ckpt")
+    before = hashes(out)
+    assert cli.main(alignscore("--checkpoint", str(alignscore_inputs / "A.ckpt"), "--output", str(out))) == 2
+    assert "holds mine.ckpt, which no conversion wrote (its alignscore.json does not list it)" in (
+        capsys.readouterr().err
+    )
+    assert hashes(out) == before
+
+
+def test_a_ctc_conversion_never_replaces_a_folder_holding_its_checkpoint(ctc_inputs, tmp_path, capsys):
+    from nlgmetrics.ctc.convert import main as convert_ctc
+
+    out = tmp_path / "out"
+    assert convert_ctc(ctc_args(ctc_inputs, out)) == 0
+    shutil.copyfile(ctc_inputs / "doc_to_summ.ckpt", out / "doc_to_summ.ckpt")
+    before = hashes(out)
+    moved = ctc_args(ctc_inputs, out)
+    moved[1] = str(out / "doc_to_summ.ckpt")
+    assert convert_ctc(moved) == 2
+    assert f"--output {out} holds the input {out / 'doc_to_summ.ckpt'}" in capsys.readouterr().err
+    assert hashes(out) == before

@@ -75,7 +75,18 @@ alignscore = nlgmetrics.load("alignscore", model="alignscore-large")
 ```
 
 `--base NAME_OR_FOLDER` gives the config and tokenizer when the checkpoint's `hyper_parameters["model"]`
-(`roberta-large`) cannot be loaded here."""
+(`roberta-large`) cannot be loaded here. The output folder is new, empty, or one this command wrote earlier
+(its `alignscore.json` lists the files it wrote): a folder holding the checkpoint or other files is never
+replaced.
+
+**What a checkpoint may hold.** A `.ckpt` is a pickle, and unpickling can run code, so it is read with
+torch's weights-only loader and nothing else: tensors, dicts, lists, tuples, numbers, strings, and
+Lightning's `AttributeDict` of hyper-parameters (`pytorch_lightning.utilities.parsing.AttributeDict`, or
+`lightning_fabric.utilities.data.AttributeDict` / `lightning.fabric.utilities.data.AttributeDict`), read as
+a plain dict. A checkpoint holding any other object is refused, in one line naming it, before anything of it
+runs; so is one with NaN or infinite weights. The first-use conversion is keyed by the Hub commit it was
+downloaded at and the checkpoint's sha256 (both in the folder's `alignscore.json`): when `main` moves, the
+new checkpoint is converted again, and a damaged converted folder is converted again too."""
 
 LIMITATIONS = """\
 - Trained on English: other languages are scored (the byte-level tokenizer reads any text) but the sentence

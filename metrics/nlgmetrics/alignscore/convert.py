@@ -10,14 +10,19 @@ others. The folder holds the encoder (``config.json``, ``model.safetensors``), t
 (``alignscore_heads.safetensors``) and ``alignscore.json`` (what was converted), and loads with
 ``nlgmetrics.load("alignscore", model=FOLDER)``. With the Hub, a registered config's checkpoint is downloaded
 and converted once into the cache on first use (:func:`converted_for`).
+
+A checkpoint is read with torch's weights-only unpickler (:func:`load_checkpoint`): tensors, dicts, lists,
+tuples, numbers and strings, and Lightning's hyper-parameter dict (:data:`LIGHTNING_CLASSES`) read as a plain
+dict; a checkpoint holding any other object is refused, because unpickling it could run code.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import pickle
+import re
+import shutil
 import sys
+import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
@@ -25,7 +30,15 @@ from typing import Any
 import torch
 
 from ..console import OneLineErrorParser, quiet_downloads
-from ..convert import check_output_folder, error_line, os_error_line, written_folder
+from ..convert import (
+    check_output_folder,
+    error_line,
+    os_error_line,
+    read_metadata,
+    recorded_files,
+    sha256_of,
+    written_folder,
+)
 from ..core.hub import from_pretrained, load_tokenizer, quiet_loading
 from ..core.registry import WEIGHTS, WeightSpec
 from ..core.resolve import resolve_weight
@@ -41,31 +54,94 @@ HEADS = {"bin_layer": 2, "tri_layer": 3, "reg_layer": 1}
 ENCODER_PREFIX = "base_model."
 
 
+LIGHTNING_CLASSES = (
+    "pytorch_lightning.utilities.parsing.AttributeDict",  # pytorch-lightning 1.x, which AlignScore used
+    "lightning_fabric.utilities.data.AttributeDict",  # pytorch-lightning 2.x
+    "lightning.fabric.utilities.data.AttributeDict",  # the same, in the lightning package
+)
+"""The classes a checkpoint may hold besides torch's weights-only types (tensors, dicts, lists, tuples,
+numbers, strings): Lightning's ``hyper_parameters`` container, a dict subclass, read as a plain dict."""
+
+
+def _plain_dict_named(full_name: str) -> type:
+    """A class registered under ``full_name`` whose instances are plain dicts (nothing of it runs but
+    ``dict()``): what :func:`load_checkpoint` reads a Lightning ``AttributeDict`` as."""
+    module, _, name = full_name.rpartition(".")
+    new = staticmethod(lambda cls, *args: dict(*args))
+    return type(name, (), {"__new__": new, "__module__": module, "__qualname__": name})
+
+
+_READ_AS_DICTS = [_plain_dict_named(name) for name in LIGHTNING_CLASSES]
+_ALLOWED = "tensors, dicts, lists, tuples, numbers, strings and Lightning's AttributeDict"
+
+
 def load_checkpoint(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
-    """(state dict, hyper_parameters) of a Lightning checkpoint; a file that is not one is a ValueError."""
-    try:
+    """(state dict, hyper_parameters) of a Lightning checkpoint, read by torch's weights-only unpickler
+    with :data:`LIGHTNING_CLASSES` read as dicts; a file that is not one, or that holds any other object
+    (whose unpickling could run code: refused, never loaded), is a ValueError."""
+    with torch.serialization.safe_globals(_READ_AS_DICTS):
+        _refuse_other_objects(path, _pickled_globals(path))
         try:
             saved = torch.load(path, map_location="cpu", weights_only=True)
-        except pickle.UnpicklingError as err:
-            if "weights only load failed" not in str(err).lower():
-                raise
-            # Lightning may pickle other objects beside the tensors (hyper-parameter containers): the file is
-            # the registered, pinned checkpoint or the user's own
-            saved = torch.load(path, map_location="cpu", weights_only=False)
-    except (pickle.UnpicklingError, RuntimeError, EOFError, AttributeError, ModuleNotFoundError) as err:
-        first = (str(err).strip().splitlines() or [""])[0]
-        raise ValueError(
-            f"{path}: not a pytorch-lightning checkpoint ({type(err).__name__}: {first})"
-        ) from None
+        except MemoryError:
+            raise
+        except Exception as err:  # the weights-only unpickler runs no code of the file, whatever it raises
+            first = (str(err).strip().splitlines() or [""])[0]
+            _refuse_other_objects(path, re.findall(r"GLOBAL (\S+)", str(err)))  # a legacy (non-zip) file
+            raise ValueError(
+                f"{path}: not a pytorch-lightning checkpoint ({type(err).__name__}: {first})"
+            ) from None
     if not isinstance(saved, dict) or not isinstance(saved.get("state_dict"), dict):
         raise ValueError(f"{path}: not a pytorch-lightning checkpoint (no state_dict)")
-    return saved["state_dict"], dict(saved.get("hyper_parameters") or {})
+    hyper = saved.get("hyper_parameters")
+    if hyper is not None and not isinstance(hyper, dict):
+        raise ValueError(f"{path}: its hyper_parameters are a {type(hyper).__name__}, not a dict")
+    return saved["state_dict"], dict(hyper or {})
+
+
+def _pickled_globals(path: str | Path) -> list[str]:
+    """The classes and functions the pickle of checkpoint ``path`` names that torch's weights-only unpickler
+    does not allow, read without unpickling (a torch.save zip file; a legacy one's are named when it
+    loads); a file that torch.save did not write is a ValueError."""
+    with open(path, "rb") as handle:
+        head = handle.read(2)
+    if zipfile.is_zipfile(path):
+        try:
+            return torch.serialization.get_unsafe_globals_in_checkpoint(path)
+        except Exception:  # no data.pkl, a damaged archive: torch.load says what is wrong
+            return []
+    if head[:1] != b"\x80":  # every pickle of protocol 2 or later starts so (torch's legacy format)
+        raise ValueError(
+            f"{path}: not a pytorch-lightning checkpoint (not a file torch.save wrote; it starts with "
+            f"{head!r}: a text file, or a failed download's HTML page?)"
+        )
+    return []
+
+
+def _refuse_other_objects(path: str | Path, names: list[str]) -> None:
+    """A checkpoint whose pickle names ``names`` (neither torch's weights-only types nor
+    :data:`LIGHTNING_CLASSES`) is refused in one line naming them."""
+    if names:
+        raise ValueError(
+            f"{path} holds {', '.join(sorted(set(names)))}: refused, because loading it could run code (a "
+            f"checkpoint may hold only {_ALLOWED})"
+        )
 
 
 def split_state(state: dict[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
     """(encoder weights without their prefix, the three heads' weights); the masked-LM head is dropped."""
     encoder = {k.removeprefix(ENCODER_PREFIX): v for k, v in state.items() if k.startswith(ENCODER_PREFIX)}
     heads = {k: v for k, v in state.items() if k.split(".")[0] in HEADS}
+    for name, value in [*((ENCODER_PREFIX + k, v) for k, v in encoder.items()), *heads.items()]:
+        if not isinstance(value, torch.Tensor):
+            raise ValueError(
+                f"not an AlignScore checkpoint: its {name} is a {type(value).__name__}, not a tensor"
+            )
+        if value.is_floating_point() and not bool(torch.isfinite(value).all()):
+            raise ValueError(
+                f"its tensor {name} holds NaN or infinite values (a damaged checkpoint, or a training run "
+                "that diverged): refused"
+            )
     missing = [
         f"{head}.{part}" for head in HEADS for part in ("weight", "bias") if f"{head}.{part}" not in heads
     ]
@@ -86,17 +162,28 @@ def base_source(name: str, revision: str | None = None) -> tuple[str, str | None
 
 
 def convert_checkpoint(
-    checkpoint: str | Path, output: str | Path, base: str | None = None, base_revision: str | None = None
+    checkpoint: str | Path,
+    output: str | Path,
+    base: str | None = None,
+    base_revision: str | None = None,
+    made_from: dict[str, str] | None = None,
 ) -> Path:
-    """Write the converted folder of ``checkpoint`` to ``output`` (whole, or not at all); returns it."""
+    """Write the converted folder of ``checkpoint`` to ``output`` (whole, or not at all); returns it. Its
+    ``alignscore.json`` records the checkpoint's sha256 and ``made_from`` (the first-use cache's key)."""
     from safetensors.torch import save_file
     from transformers import AutoConfig, AutoModel
 
     output = check_output_folder(output, [checkpoint], replaces=METADATA)
+    for option, given in (("--base", base), ("--base-revision", base_revision)):
+        if given is not None and not given.strip():
+            raise ValueError(f"{option} is empty: give a value, or leave {option} out (the checkpoint's)")
     if not Path(checkpoint).is_file():
         raise ValueError(f"--checkpoint {checkpoint}: no such file")
     state, hyper = load_checkpoint(checkpoint)
-    encoder_state, heads = split_state(state)
+    try:
+        encoder_state, heads = split_state(state)
+    except ValueError as err:
+        raise ValueError(f"{checkpoint}: {err}") from None
     named = base or hyper.get("model")
     if not isinstance(named, str) or not named:
         raise ValueError(f"{checkpoint}: its hyper_parameters name no base model; give --base NAME_OR_FOLDER")
@@ -104,21 +191,33 @@ def convert_checkpoint(
     config = from_pretrained(AutoConfig.from_pretrained, source, revision)
     tokenizer = load_tokenizer(source, revision)
     encoder = AutoModel.from_config(config)  # with its pooler: the heads read the pooled output
-    result = encoder.load_state_dict(encoder_state, strict=False)
+    _load_encoder(encoder, encoder_state, f"{checkpoint}: the base {named!r}")
+    made_from = made_from or {"checkpoint_sha256": sha256_of(checkpoint)}
+    with written_folder(output, METADATA) as folder:
+        encoder.save_pretrained(folder)
+        tokenizer.save_pretrained(folder)
+        save_file({k: v.contiguous().float() for k, v in heads.items()}, str(folder / HEADS_FILE))
+        meta = {"checkpoint": Path(checkpoint).name, **made_from, "base": named, "nlgmetrics": __version__}
+        (folder / METADATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return output
+
+
+def _load_encoder(encoder: torch.nn.Module, weights: dict[str, torch.Tensor], the_base: str) -> None:
+    """Load the checkpoint's encoder ``weights`` into the base's ``encoder``; weights of other names or
+    shapes (another base model) are one ValueError line beginning with ``the_base``."""
+    expected = encoder.state_dict()
+    for key, tensor in weights.items():
+        if key in expected and expected[key].shape != tensor.shape:
+            raise ValueError(
+                f"{the_base} does not match its weights ({key} is {list(tensor.shape)} in the checkpoint, "
+                f"{list(expected[key].shape)} in the base): give --base the model it was trained from"
+            )
+    result = encoder.load_state_dict(weights, strict=False)
     unexpected = [k for k in result.unexpected_keys if not k.endswith("position_ids")]
     if result.missing_keys or unexpected:
         keys = (result.missing_keys or unexpected)[:3]
         how = "missing from the checkpoint" if result.missing_keys else "not in the base model"
-        raise ValueError(
-            f"{checkpoint}: the base {named!r} does not match its weights ({', '.join(keys)} {how})"
-        )
-    with written_folder(output) as folder:
-        encoder.save_pretrained(folder)
-        tokenizer.save_pretrained(folder)
-        save_file({k: v.contiguous().float() for k, v in heads.items()}, str(folder / HEADS_FILE))
-        meta = {"checkpoint": Path(checkpoint).name, "base": named, "nlgmetrics": __version__}
-        (folder / METADATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    return output
+        raise ValueError(f"{the_base} does not match its weights ({', '.join(keys)} {how})")
 
 
 def converted_cache_root() -> Path:
@@ -130,8 +229,10 @@ def converted_cache_root() -> Path:
 
 def converted_for(spec: WeightSpec) -> str:
     """The converted folder of registered checkpoint ``spec``: downloaded at its registered revision (or read
-    from the cache) and converted once, keyed on the downloaded file's blob, so a new revision converts
-    again."""
+    from the cache) and converted once, keyed on what it was made from: the snapshot's commit and the
+    checkpoint's sha256 (a copied cache without links has the same file name at every revision), both
+    recorded in its ``alignscore.json``. A folder that does not record them, or misses a file it records, is
+    converted again."""
     from huggingface_hub import hf_hub_download
 
     filename = CHECKPOINT_FILES[spec.name]
@@ -140,11 +241,29 @@ def converted_for(spec: WeightSpec) -> str:
         return hf_hub_download(repo, filename, revision=revision, **kwargs)
 
     checkpoint = from_pretrained(download, spec.repo_id, spec.revision)
-    blob = os.path.basename(os.path.realpath(checkpoint))
-    folder = converted_cache_root() / spec.name / blob[:16]
-    if not (folder / METADATA).is_file():
-        convert_checkpoint(checkpoint, folder)
+    made_from = {"commit": Path(checkpoint).parent.name, "checkpoint_sha256": sha256_of(checkpoint)}
+    folder = (
+        converted_cache_root()
+        / spec.name
+        / f"{made_from['commit'][:16]}-{made_from['checkpoint_sha256'][:16]}"
+    )
+    if not is_conversion_of(folder, made_from):
+        shutil.rmtree(folder, ignore_errors=True)  # damaged (or stale): ours to replace
+        convert_checkpoint(checkpoint, folder, made_from=made_from)
     return str(folder)
+
+
+def is_conversion_of(folder: Path, made_from: dict[str, str]) -> bool:
+    """Whether ``folder`` is a whole conversion made from ``made_from``: its ``alignscore.json`` records the
+    same values, and every file it records is there at its recorded size (the heads and config among them)."""
+    meta, files = read_metadata(folder, METADATA), recorded_files(folder, METADATA)
+    if meta is None or files is None or not {HEADS_FILE, "config.json"} <= files.keys():
+        return False
+    if any(meta.get(key) != value for key, value in made_from.items()):
+        return False
+    return all(
+        (folder / name).is_file() and (folder / name).stat().st_size == size for name, size in files.items()
+    )
 
 
 def save_tiny(spec: WeightSpec, folder: str | Path, seed: int, save_base) -> Path:

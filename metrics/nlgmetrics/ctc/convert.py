@@ -18,7 +18,6 @@ model, the base tokenizer, a model card and ``ctc_conversion.json`` (what was co
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ import torch
 import transformers
 
 from ..console import OneLineErrorParser, quiet_downloads
-from ..convert import card_header, check_output_folder, error_line, os_error_line, written_folder
+from ..convert import card_header, check_output_folder, error_line, os_error_line, sha256_of, written_folder
 from ..core.hub import quiet_loading
 from ..core.registry import WEIGHTS, WeightSpec
 from ..version import __version__
@@ -152,12 +151,12 @@ def convert(
             + ", ".join(f"{v} {d}" for v, ds in CTC_CHECKPOINTS.items() for d in ds)
         )
     architecture = architecture_for(variant)
-    output = check_output_folder(output, [base], replaces=METADATA)
+    output = check_output_folder(output, [base, checkpoint], replaces=METADATA)
     state = read_checkpoint(checkpoint)
     base_config = from_base(transformers.AutoConfig, base, base_revision, "config")
     model = build_model(state, architecture, base_config)
     tokenizer = from_base(transformers.AutoTokenizer, base, base_revision, "tokenizer")
-    with written_folder(output) as folder:  # an interrupted conversion leaves no half folder
+    with written_folder(output, METADATA) as folder:  # an interrupted conversion leaves no half folder
         model.save_pretrained(folder)
         tokenizer.save_pretrained(folder)
         write_metadata(folder, checkpoint, variant, direction, architecture, base, base_revision)
@@ -185,7 +184,7 @@ def write_metadata(
         "base": base,
         "base_revision": base_revision,
         "checkpoint": Path(checkpoint).name,
-        "checkpoint_sha256": hashlib.sha256(Path(checkpoint).read_bytes()).hexdigest(),
+        "checkpoint_sha256": sha256_of(checkpoint),
         "converted_with": f"nlgmetrics {__version__}, transformers {transformers.__version__}",
     }
     (folder / METADATA).write_text(json.dumps(metadata, indent=2) + "\n")
@@ -208,7 +207,7 @@ def convert_all(checkpoints_dir: str | Path, output_root: str | Path) -> list[Pa
     for variant, direction, checkpoint in found:  # every target before the first conversion
         if checkpoint.is_file():
             name = WEIGHTS[ctc_weight_name(variant, direction)].name
-            check_output_folder(Path(output_root) / name, [checkpoints_dir], replaces=METADATA)
+            check_output_folder(Path(output_root) / name, [checkpoints_dir, checkpoint], replaces=METADATA)
     done = []
     for variant, direction, checkpoint in found:
         if not checkpoint.is_file():

@@ -19,7 +19,6 @@ buffers; the model card lists what was dropped. The 2.x MLM head kept its output
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import sys
@@ -29,7 +28,7 @@ import torch
 import transformers
 
 from ..console import OneLineErrorParser, quiet_downloads
-from ..convert import card_header, check_output_folder, error_line, os_error_line, written_folder
+from ..convert import card_header, check_output_folder, error_line, os_error_line, sha256_of, written_folder
 from ..core.hub import quiet_loading
 from ..core.registry import WEIGHTS, WeightSpec
 from ..version import __version__
@@ -184,7 +183,7 @@ def convert_one(
         raise ConversionError(
             f"the tokenizer has {len(loaded_tokenizer)} tokens but the model only {model.config.vocab_size}"
         )
-    with written_folder(output) as written:  # an interrupted conversion leaves no half folder
+    with written_folder(output, METADATA) as written:  # an interrupted conversion leaves no half folder
         model.save_pretrained(written)
         loaded_tokenizer.save_pretrained(written)
         write_metadata(written, part, folder, dropped, tokenizer, tokenizer_revision)
@@ -207,7 +206,7 @@ def write_metadata(
         "released_folder": released,
         "architecture": architecture,
         "checkpoint": f"{released}/pytorch_model.bin",
-        "checkpoint_sha256": hashlib.sha256(weights.read_bytes()).hexdigest(),
+        "checkpoint_sha256": sha256_of(weights),
         "dropped_keys": dropped,
         "tokenizer": "the checkpoint folder's vocab.json/merges.txt"
         if (folder / "vocab.json").is_file()
