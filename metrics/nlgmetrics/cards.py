@@ -250,7 +250,7 @@ def configs_section(spec: ModuleSpec, notes: CardNotes) -> str:
         )
     unpinned = awaiting_pin(spec)
     if unpinned:
-        repos = sorted({w.repo_id for c in unpinned for w in config_weights(spec, c)})
+        repos = sorted({w.repo_id for c in unpinned for w in config_weights(spec, c) if w.awaiting_pin})
         parts.append(
             f"**Not yet pinned:** {', '.join(f'`{c}`' for c in unpinned)}. Their Hub repos "
             f"({', '.join(f'`{r}`' for r in repos)}) are not yet pinned to a commit: the registry loads "

@@ -12,6 +12,7 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics import cli
+from nlgmetrics.core.registry import ROLES
 from nlgmetrics.modules import SPECS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "metrics" / "nlgmetrics" / "examples" / "summaries.jsonl"
@@ -294,3 +295,16 @@ def test_boolean_load_flags_parse_words(flag, expected):
 
     args = build_parser().parse_args(["score", "data.jsonl", "--metric", "infolm", "--allow-tf32", flag])
     assert load_options(SPECS["infolm"], args)["allow_tf32"] is expected
+
+
+def test_the_model_flag_says_each_module_s_kind(capsys):
+    """`--model` is taken by several families: its help names what each takes (from the module's declaration),
+    not one family's "masked LM" for all (issue 47 §13)."""
+    assert cli.main(["score", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    model = text.split("--model MODEL ")[1].split("--model-revision")[0]
+    for spec in SPECS.values():
+        if any(o.name == "model" for o in spec.load_options):
+            kinds = {spec.weight_role(config, "model") for config in spec.configs}
+            assert f"{spec.family}: " in model and all(ROLES[kind] in model for kind in kinds)
+    assert model.count("masked LM") == 1 and "infolm: a masked LM" in model

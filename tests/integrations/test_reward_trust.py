@@ -72,6 +72,12 @@ REFUSED_AT_LOAD = [
     ("ctc_consistency", "D-cnndm", {"quantize": "int8"}),
     ("unieval", None, {"quantize": "int8"}),
     ("usr", None, {"quantize": "int8"}),
+    # issue 47 §13: the weights options, checked as every load checks them (ModuleSpec.check_weights)
+    ("alignscore", "large", {"model": "/tmp"}),
+    ("alignscore", None, {"model": "/tmp"}),
+    ("alignscore", None, {"model_revision": "v2"}),
+    ("infolm", None, {"model_revision": "v2"}),
+    ("minicheck", "roberta-large", {"model": "minicheck-deberta-v3-large"}),
 ]
 
 

@@ -188,8 +188,14 @@ def convert_checkpoint(
     if not isinstance(named, str) or not named:
         raise ValueError(f"{checkpoint}: its hyper_parameters name no base model; give --base NAME_OR_FOLDER")
     source, revision = base_source(named, base_revision)
-    config = from_pretrained(AutoConfig.from_pretrained, source, revision)
-    tokenizer = load_tokenizer(source, revision)
+    try:
+        config = from_pretrained(AutoConfig.from_pretrained, source, revision)
+        tokenizer = load_tokenizer(source, revision)
+    except OSError as err:  # WeightsUnavailableError: the base is neither here nor reachable
+        raise ValueError(
+            f"{checkpoint}: its base {named!r} (the config and tokenizer it is converted with) cannot load: "
+            f"give --base FOLDER_OR_REPO holding them, or get it: {getattr(err, 'summary', err)}"
+        ) from err
     encoder = AutoModel.from_config(config)  # with its pooler: the heads read the pooled output
     _load_encoder(encoder, encoder_state, f"{checkpoint}: the base {named!r}")
     made_from = made_from or {"checkpoint_sha256": sha256_of(checkpoint)}

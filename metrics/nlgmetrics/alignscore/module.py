@@ -15,7 +15,7 @@ from ..core.options import split_options
 from ..core.registry import WEIGHTS
 from ..modules.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
-from .weights import CONFIG_WEIGHTS
+from .weights import BASES, CONFIG_WEIGHTS
 
 CITATION = """\
 @inproceedings{zha-etal-2023-alignscore,
@@ -56,8 +56,21 @@ def sentence_heat(details: dict) -> list[tuple[str, float | None]]:
 
 
 def config_weights(spec: ModuleSpec, config: str) -> list:
-    """The registered checkpoint a config loads."""
-    return [WEIGHTS[CONFIG_WEIGHTS[config]]] if config in CONFIG_WEIGHTS else []
+    """The registered checkpoint a config loads and the base it is converted with on first use (its config
+    and tokenizer): both must be on the machine.
+
+    >>> [w.repo_id for w in config_weights(SPEC, "large")]
+    ['yzha/AlignScore', 'FacebookAI/roberta-large']
+    """
+    if config not in CONFIG_WEIGHTS:
+        return []
+    checkpoint = WEIGHTS[CONFIG_WEIGHTS[config]]
+    return [checkpoint, WEIGHTS[BASES[checkpoint.base]]]
+
+
+def weight_role(config: str, option: str) -> str:
+    """``model=`` names a converted folder or Hub repo: the encoder of its checkpoint (and the heads)."""
+    return "encoder"
 
 
 SPEC = ModuleSpec(
@@ -85,6 +98,7 @@ SPEC = ModuleSpec(
     },
     details=sentence_heat,
     config_weights=config_weights,
+    weight_role=weight_role,
     precision={
         "int8": {
             "": refused(
@@ -106,4 +120,4 @@ def alignscore(
     """Functional form: ``alignscore(claims, contexts, "base", mode="nli_sp")``; load options (``model``,
     ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
     load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return make_scorer(SPEC, SPEC.check_config(config), **load).score(predictions, sources, **rest)
+    return SPEC.build_scorer(config, **load).score(predictions, sources, **rest)

@@ -22,7 +22,7 @@ from ..core.hub import from_pretrained, load_model, load_tokenizer, naming_optio
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
 from ..core.registry import WEIGHTS
-from ..core.resolve import check_source, resolve_weight
+from ..core.resolve import is_registered, resolve_weight
 from ..core.scorer import Scorer
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
     from ..core.runtime import WhereToRun
 
+CHECKPOINT_CONFIGS = {weight: config for config, weight in CONFIG_WEIGHTS.items()}
+"""Registered checkpoint → its config (``model="alignscore-large"`` loads as config ``large``)."""
 COLUMNS = {"reg": 0, "bin": 1, "tri": 2}
 """Column of each head's score in the model's output."""
 
@@ -188,21 +190,16 @@ class AlignScoreScorer(Scorer):
         model_revision: str | None = None,
         **where: Unpack[WhereToRun],
     ):
-        if config and model:
-            raise ValueError(f"give a config ({config!r}) or model={model!r}, not both")
+        if model in CHECKPOINT_CONFIGS and is_registered(model):  # a registered checkpoint: as its config
+            config, model = CHECKPOINT_CONFIGS[model], None
         super().__init__(spec, config_key=model or config, **where)
-        if model is None and model_revision is not None:
-            raise ValueError(
-                "model_revision is for model='<repo>'; the configs load their registered revision"
-            )
         self.config = None if model else (config or spec.default_config)
         if model is None:
             weight = WEIGHTS[CONFIG_WEIGHTS[self.config]]
             self.described = f"{weight.repo_id}/{CHECKPOINT_FILES[weight.name]}@{weight.revision}"
             source, revision, option = converted_for(weight), None, None
         else:
-            check_source(model, "model")
-            resolved = resolve_weight(model, model_revision, role="encoder", option="model")
+            resolved = resolve_weight(model, model_revision, role="encoder", option="model", given=True)
             source, revision, option = resolved.path, resolved.revision, f"model={model!r}"
             self.described = resolved.describe()
         with naming_option(option):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..columns import gather_columns, parse_column_items
 from ..console import argument_type, one_line_warnings, quiet_downloads
 from ..core.hub import WeightsUnavailableError, quiet_loading
-from ..core.registry import cli_wording
+from ..core.registry import ROLES, a_or_an, cli_wording
 from ..core.validation import EXAMPLES_AT, check_inputs
 from ..modules import SPECS, loading, module_names
 from ..modules.spec import COMMON_LOAD_OPTIONS
@@ -243,14 +243,14 @@ def add_scoring_flags(parser: argparse.ArgumentParser, config_help: str) -> None
             help=option.help.replace("%", "%%"),
         )
     weights = parser.add_argument_group("other weights than a config's (from each module's load options)")
-    for name, (option, families) in _load_option_flags().items():
+    for name, (option, specs) in _load_option_flags().items():
         weights.add_argument(
             f"--{name.replace('_', '-')}",
             dest=f"load_{name}",
             type=argument_type(option),
             default=None,
             metavar="REVISION" if name.endswith("_revision") else name.upper(),
-            help=f"[{', '.join(families)}] {option.help}".replace("%", "%%"),
+            help=flag_help(option, specs).replace("%", "%%"),
         )
 
 
@@ -297,17 +297,42 @@ def parse_option_flags(spec: ModuleSpec, items: list[str]) -> dict[str, Any]:
         raise CLIError(str(err)) from err
 
 
-def _load_option_flags() -> dict[str, tuple[Option, list[str]]]:
-    """Every module-specific load option offered on the command line, with the families that take it."""
-    flags: dict[str, tuple[Option, list[str]]] = {}
+def _load_option_flags() -> dict[str, tuple[Option, list[ModuleSpec]]]:
+    """Every module-specific load option offered on the command line, with one module of each family that
+    takes it."""
+    flags: dict[str, tuple[Option, list[ModuleSpec]]] = {}
     for spec in SPECS.values():
         for option in spec.load_options:
             if option.text_type is None:
                 continue
-            _, families = flags.setdefault(option.name, (option, []))
-            if spec.family not in families:
-                families.append(spec.family)
+            _, specs = flags.setdefault(option.name, (option, []))
+            if spec.family not in [s.family for s in specs]:
+                specs.append(spec)
     return flags
+
+
+def flag_help(option: Option, specs: list[ModuleSpec]) -> str:
+    """The help of a load option's flag: the families that take it, then its help, or, where their helps
+    differ (``--model``), what it names in each family, from the module's declaration (``weight_role``).
+
+    >>> from nlgmetrics.modules import SPECS
+    >>> text = flag_help(SPECS["infolm"].load_options[0], [SPECS["infolm"], SPECS["minicheck"]])
+    >>> text.split(" (")[1]
+    'infolm: a masked LM; minicheck: a seq2seq model or a sequence classifier, by config)'
+    """
+    families = f"[{', '.join(spec.family for spec in specs)}]"
+    helps = {o.help for spec in specs for o in spec.load_options if o.name == option.name}
+    if len(helps) == 1 or any(spec.weight_role is None for spec in specs):
+        return f"{families} {option.help}"
+    kinds = []
+    for spec in specs:
+        roles = dict.fromkeys(ROLES[spec.weight_role(c, option.name)] for c in spec.configs)
+        by_config = ", by config" if len(roles) > 1 else ""
+        kinds.append(f"{spec.family}: {' or '.join(map(a_or_an, roles))}{by_config}")
+    return (
+        f"{families} weights instead of the config's: a registered name, a Hub repo id or a local folder of "
+        f"the module's kind ({'; '.join(kinds)})"
+    )
 
 
 def load_options(spec: ModuleSpec, args: argparse.Namespace) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import argparse
 import os
 from pathlib import Path
 
-from ..core.registry import embedded_folder, how_to_get, is_published
+from ..core.registry import WEIGHTS, embedded_folder, how_to_get, is_published
 from ..modules.spec import direction_text
 from .common import OPTIONS_DECIDE, cli_compute_options, known_specs, type_name
 
@@ -51,11 +51,19 @@ def weight_lines(spec) -> list[str]:
     )
     size = sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file()) if folder else None
     size_text = f" · {size / 1e6:,.1f} MB" if size is not None else ""
+    get = how_to_get(spec, "cli") if not (folder and spec.embedded_package) else "shipped by the package"
+    base = WEIGHTS.get(spec.base or "")  # a checkpoint converted with it on first use: needed too
+    if base is not None:
+        cached = (
+            f"no (its base {base.repo_id} is not)"
+            if cached == "yes" and not weight_available(base)
+            else cached
+        )
+        get += f" and {how_to_get(base, 'cli')} (the base it is converted with: config and tokenizer)"
     return [
         f"    {spec.repo_id} @ {spec.revision} · licence {spec.license} · published: "
         f"{'yes' if is_published(spec) else 'no'} · on this machine: {cached}{size_text}",
-        "    get it: "
-        f"{how_to_get(spec, 'cli') if not (folder and spec.embedded_package) else 'shipped by the package'}",
+        f"    get it: {get}",
     ]
 
 
@@ -65,7 +73,7 @@ def cmd_weights(args: argparse.Namespace) -> int:
         for config in spec.configs:
             default = " (default)" if config == spec.default_config else ""
             print(f"  {config}{default}")
-            for weight in spec.weights_of(config) or []:
+            for weight in spec.named_weights(config):  # a base: on its checkpoint's lines
                 for line in weight_lines(weight):
                     print(line)
     return 0

@@ -44,6 +44,15 @@ ROLES = {
 """What a weight can serve as, with the words error messages use."""
 
 
+def a_or_an(noun: str) -> str:
+    """``noun`` after its indefinite article, for messages that name a role or a kind.
+
+    >>> a_or_an("encoder"), a_or_an("masked LM"), a_or_an("'albert'")
+    ('an encoder', 'a masked LM', "an 'albert'")
+    """
+    return f"{'an' if noun.lstrip(chr(39) + '`')[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 @dataclass(frozen=True)
 class WeightSpec:
     """One set of pretrained weights on the Hub at a registered revision (pinned where that is a commit

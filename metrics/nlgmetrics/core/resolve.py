@@ -14,7 +14,7 @@ import json
 import os
 from dataclasses import dataclass
 
-from .registry import ROLES, WEIGHTS, WeightSpec, embedded_folder, weights_for
+from .registry import ROLES, WEIGHTS, WeightSpec, a_or_an, embedded_folder, weights_for
 
 
 def looks_like_path(source: str) -> bool:
@@ -39,6 +39,11 @@ def check_source(source: str, what: str) -> None:
             f"{what}: the folder {source!r} does not exist (relative to {os.getcwd()}); give an existing "
             "local folder or a Hub repo id such as 'org/name'"
         )
+
+
+def is_registered(name: str) -> bool:
+    """``name`` means a registered weight: it is one, and no folder of that name is here (a folder wins)."""
+    return name in WEIGHTS and not os.path.isdir(os.path.expanduser(name))
 
 
 @dataclass(frozen=True)
@@ -68,21 +73,24 @@ class ResolvedWeight:
 
 
 def resolve_weight(
-    name: str, revision: str | None = None, *, role: str, option: str = "model"
+    name: str, revision: str | None = None, *, role: str, option: str = "model", given: bool = False
 ) -> ResolvedWeight:
     """A registered weight of ``role`` by name, else ``name`` as a Hub repo id or a local folder.
 
-    ``option`` names the load option in error messages.
+    ``option`` names the load option in error messages; ``given``: ``name`` is the user's value of it, where
+    an existing folder wins over a registered name (``--output alignscore-large``, then
+    ``model="alignscore-large"``); a config's own weight is always the registered one.
     """
     if not isinstance(name, str) or not name:
         raise ValueError(f"{option}={name!r} must be a registered name, a Hub repo id or a local folder")
-    if name in WEIGHTS:
+    if is_registered(name) if given else name in WEIGHTS:
         spec = WEIGHTS[name]
         if role not in spec.roles:
             valid = ", ".join(weights_for(role)) or "none"
             what = " and ".join(ROLES[r] for r in spec.roles)
             raise ValueError(
-                f"{name!r} is a registered {what}, not a {ROLES[role]}; registered {ROLES[role]}s: {valid}"
+                f"{name!r} is a registered {what}, not {a_or_an(ROLES[role])}; registered {ROLES[role]}s: "
+                f"{valid}"
             )
         if revision is not None:
             raise ValueError(
@@ -154,7 +162,11 @@ def check_model_folder(folder: str, *, role: str, option: str) -> None:
         known = model_type in modeling_auto.MODEL_MAPPING_NAMES
         raise ValueError(
             f"{where} holds a {model_type!r} model, which "
-            + (f"cannot serve as a {ROLES[role]}" if known else f"transformers {__version__} does not know")
+            + (
+                f"cannot serve as {a_or_an(ROLES[role])}"
+                if known
+                else f"transformers {__version__} does not know"
+            )
             + f" (the {ROLES[role]}s registered here: {', '.join(weights_for(role))})"
         )
     if not present & set(WEIGHT_FILES):
@@ -163,4 +175,65 @@ def check_model_folder(folder: str, *, role: str, option: str) -> None:
         raise ValueError(
             f"{where} has no tokenizer files (one of {', '.join(TOKENIZER_FILES)}): without them "
             "transformers falls back to a vocabulary of special tokens and reads every word as unknown"
+        )
+
+
+def model_type_of(architecture: str) -> str | None:
+    """The transformers model type of a model class name (``RobertaForSequenceClassification`` → ``roberta``),
+    from transformers' auto-class tables; None for a class none of them names (AlignScore's checkpoint)."""
+    from transformers.models.auto import modeling_auto
+
+    for table in vars(modeling_auto).values():
+        if isinstance(table, dict) and table and all(isinstance(k, str) for k in table):
+            for model_type, classes in table.items():
+                if architecture == classes or (isinstance(classes, tuple) and architecture in classes):
+                    return model_type
+    return None
+
+
+def weights_model_type(name: str) -> str | None:
+    """The model type of the weights ``name`` means as a load option: a registered weight's (an existing
+    folder wins), a local folder's ``config.json``'s, or None where it is not known before loading (a Hub
+    repo)."""
+    if is_registered(name):
+        return model_type_of(WEIGHTS[name].architecture)
+    path = os.path.join(os.path.expanduser(name), "config.json")
+    try:
+        with open(path, encoding="utf-8") as file:
+            config = json.load(file)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None  # not a folder, or one the folder checks refuse in their own words
+    return config.get("model_type") if isinstance(config, dict) else None
+
+
+def check_agreement(
+    config: str, loads: list[WeightSpec], option: str, value: str, *, decides: str, role: str | None
+) -> None:
+    """The one rule of a config and a weights option given together, in every module: they agree when
+    ``value`` names the config itself or a registered weight it ``loads``; or, where the config ``decides``
+    more than its weights (MiniCheck: the architecture), when ``value``'s weights are of the model type of the
+    config's (a Hub repo: checked when it loads). Anything else is one ValueError naming both.
+
+    ``role``: the role of the config's weights the option replaces (None: any of them).
+    """
+    names = [w.name for w in loads]
+    if (value == config and not os.path.isdir(os.path.expanduser(value))) or (
+        is_registered(value) and value in names
+    ):
+        return
+    loaded = ", ".join(names) or config
+    if not decides:
+        raise ValueError(
+            f"config name {config!r} and {option}={value!r} disagree; give only one (the config loads "
+            f"{loaded}; {option}= names other weights, and alone replaces the config)"
+        )
+    wanted = {model_type_of(w.architecture) for w in loads if role is None or role in w.roles} - {None}
+    got = weights_model_type(value)
+    if got is not None and wanted and got not in wanted:
+        kinds = " or ".join(sorted(map(repr, wanted)))
+        raise ValueError(
+            f"config name {config!r} and {option}={value!r} disagree: the config reads {a_or_an(kinds)} "
+            f"model ({loaded}; the config decides {decides}), {option}={value!r} holds "
+            f"{a_or_an(repr(got))} model; give {option}= weights of the config's kind, or the config that "
+            "fits them"
         )

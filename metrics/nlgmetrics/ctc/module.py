@@ -147,11 +147,10 @@ DOCTEST_SCORES = {
 
 
 def make_scorer(spec: ModuleSpec, config: str | None, aligner: str | None = None, **load_options: Any):
-    """The CTCScorer of a module: its config name or ``aligner=`` (not both, unless they agree)."""
+    """The CTCScorer of a module: its config name or ``aligner=`` (both only where they agree:
+    :meth:`~nlgmetrics.modules.spec.ModuleSpec.check_weights`)."""
     from .scorer import CTCScorer  # torch: loaded when used (docs/architecture.md)
 
-    if config and aligner and config != aligner:
-        raise ValueError(f"config name {config!r} and aligner={aligner!r} disagree; give only one")
     return CTCScorer(spec, config if aligner is None else aligner, **load_options)
 
 
@@ -220,4 +219,4 @@ def ctc_score(aspect: str, predictions: Sequence[str], *texts: Sequence, **optio
     (``aligner``, ``device``, ...) and compute() options mix; the weights come from the process-wide cache."""
     spec = aspect_spec(aspect)
     load, rest = split_options(spec.name, spec.load_options, spec.compute_options, options)
-    return make_scorer(spec, None, **load).score(predictions, *texts, **rest)
+    return spec.build_scorer(None, **load).score(predictions, *texts, **rest)

@@ -36,12 +36,11 @@ DESCRIPTION = (
 
 
 def make_scorer(spec: ModuleSpec, config: str | None, model: str | None = None, **load_options: Any):
-    """The InfoLMScorer of the module: its config name or ``model=`` (not both, unless they agree)."""
+    """The InfoLMScorer of the module: its config name or ``model=`` (both only where they agree:
+    :meth:`~nlgmetrics.modules.spec.ModuleSpec.check_weights`)."""
     from .scorer import InfoLMScorer  # torch: loaded when used (docs/architecture.md)
 
-    if config and model and config != model:
-        raise ValueError(f"config name {config!r} and model={model!r} disagree; give only one")
-    return InfoLMScorer(spec, config if model is None else model, **load_options)
+    return InfoLMScorer(spec, model, config=config, **load_options)
 
 
 def top_tokens(details: dict) -> list[tuple[str, float | None]]:
@@ -62,6 +61,7 @@ SPEC = ModuleSpec(
     configs=tuple(weights_for("masked_lm", "infolm")),
     default_config=DEFAULT_MODEL,
     config_option="model",
+    weight_role=lambda config, option: "masked_lm",
     scorer=make_scorer,
     load_options=LOAD_OPTIONS,
     compute_options=COMPUTE_OPTIONS,
@@ -98,4 +98,4 @@ def infolm(predictions: Sequence[str], references: Sequence[str | Sequence[str]]
     """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``; load options
     (``model``, ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
     load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return make_scorer(SPEC, None, **load).score(predictions, references, **rest)
+    return SPEC.build_scorer(None, **load).score(predictions, references, **rest)

@@ -208,6 +208,8 @@ class InfoLMScorer(Scorer):
         model: a key of the registry (default ``bert-base-uncased``, pinned), a Hub repo id or a local
             folder of any masked LM saved with its vocabulary head.
         model_revision: Hub revision for a repo id that is not registered.
+        config: the config name the module was loaded with (a registered masked LM), used when ``model`` is
+            None.
         runtime, device, dtype, batch_size, max_batch_tokens, allow_tf32, quantize: where and how to run, as
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a masked copy).
     """
@@ -218,13 +220,15 @@ class InfoLMScorer(Scorer):
         model: str | None = None,
         *,
         model_revision: str | None = None,
+        config: str | None = None,
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        super().__init__(spec, runtime, config_key=model, **where)
-        name = DEFAULT_MODEL if model is None else model
-        self.config = name if name in self.spec.configs else None
-        self.source = resolve_weight(name, model_revision, role="masked_lm", option="model")
+        name = model or config or DEFAULT_MODEL
+        super().__init__(spec, runtime, config_key=name, **where)
+        role = spec.weight_role(name, "model")
+        self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
+        self.config = name if name in self.spec.configs and self.source.spec is not None else None
         with naming_option(None if self.source.spec else f"model={name!r}"):
             self.lm = InfoLMModel.load(self.source.path, self.source.revision, self.runtime, name=name)
 

@@ -439,7 +439,10 @@ def _check_loadable(spec: ModuleSpec, config: str | None, load: dict[str, Any]) 
     generated): the options that say where and how to run, resolved by ``Runtime.resolve`` on this process's
     device as the module's load resolves them (float16 on the CPU, bfloat16 with int8, ...), int8 where the
     config refuses it (the scorers' own check), and the config's registered weights when they are neither
-    cached nor downloadable (offline, or not published on the Hub). Nothing is downloaded here."""
+    cached nor downloadable (offline, or not published on the Hub). Nothing is downloaded here. The weights
+    options are checked as every load checks them (:meth:`~nlgmetrics.modules.spec.ModuleSpec.check_weights`:
+    a revision without its model, a folder that holds no such model, a config and a model that disagree)."""
+    spec.check_weights(config, load)
     runtime = {k: v for k, v in load.items() if k in RUNTIME_OPTIONS}
     if runtime:  # the defaults run anywhere: torch is imported only to check what was asked
         from ..core.device import process_device

@@ -42,6 +42,11 @@ def config_weights(spec: ModuleSpec | None, config: str) -> list:
     return [WEIGHTS[CONFIGS[config].weight]]
 
 
+def weight_role(config: str, option: str) -> str:
+    """What ``model=`` must be on ``config``: a seq2seq model (flan-t5-large) or a sequence classifier."""
+    return "seq2seq" if CONFIGS[config].seq2seq else "sequence_classifier"
+
+
 def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
     """The MiniCheckScorer of ``config`` (default flan-t5-large)."""
     from .scorer import MiniCheckScorer  # torch: loaded when used (docs/architecture.md)
@@ -65,6 +70,8 @@ SPEC = ModuleSpec(
     inputs=("predictions", "sources"),
     configs=tuple(CONFIGS),
     config_weights=config_weights,
+    weight_role=weight_role,
+    config_decides="the architecture (the model type) and the chunking defaults",
     default_config=DEFAULT_CONFIG,
     config_option="model",
     scorer=make_scorer,
@@ -103,4 +110,4 @@ def minicheck(
     """Functional form: ``minicheck(claims, documents, config="roberta-large", chunk_size=...)``; load options
     (``model``, ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
     load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return make_scorer(SPEC, config, **load).score(predictions, sources, **rest)
+    return SPEC.build_scorer(config, **load).score(predictions, sources, **rest)

@@ -123,7 +123,7 @@ class MiniCheckClassifier(MiniCheckModel):
 
     cache_kind = "SEQUENCE-CLASSIFIER"
     auto_class = "AutoModelForSequenceClassification"
-    head = "a 2-way sequence classification head"
+    head = "2-way sequence-classification head"
 
     def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
         super().__init__(model, tokenizer, **common)
@@ -172,9 +172,9 @@ class MiniCheckScorer(Scorer):
         self.custom_model = model is not None
         self.layout: Layout = CONFIGS[self.config]
         wrapper = MiniCheckT5 if self.layout.seq2seq else MiniCheckClassifier
-        role = "seq2seq" if self.layout.seq2seq else "sequence_classifier"
+        role = spec.weight_role(self.config, "model")
         name = self.layout.weight if model is None else model
-        self.source = resolve_weight(name, model_revision, role=role, option="model")
+        self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
         with naming_option(None if self.source.spec else f"model={name!r}"):
             self.checker: MiniCheckModel = wrapper.load(self.source.path, self.source.revision, self.runtime)
 

@@ -30,6 +30,7 @@ from ..core.options import (
     not_taken,
 )
 from ..core.registry import WEIGHTS
+from ..core.resolve import check_agreement, is_registered, resolve_weight
 from ..core.validation import check_inputs
 
 EVALUATE_OPTIONS = (
@@ -79,6 +80,14 @@ class ModuleSpec:
     weight_options: tuple[str, ...] = ()
     """Further load options that replace one of the config's weights (usr's ``dr_c``, ``dr_f``): the
     signature then says ``custom``, as for ``config_option``."""
+    config_decides: str = ""
+    """What a config decides besides the weights it loads, in a few words (MiniCheck's: its architecture); ""
+    where a config is only its weights. Read by the one rule of a config and a weights option given together
+    (:meth:`check_weights`)."""
+    weight_role: Callable[[str, str], str] | None = None
+    """``weight_role(config, option)``: the role (``nlgmetrics.core.registry.ROLES``) of the weights load
+    option ``option`` names on ``config``, so that :meth:`check_weights` checks its folder before anything
+    loads; None: the family reads the option's value itself (CTC's ``aligner="E:./folder@3"``)."""
     load_options: tuple[Option, ...] = ()
     compute_options: tuple[Option, ...] = ()
     higher_is_better: bool | None = True
@@ -289,8 +298,43 @@ class ModuleSpec:
         return {name: texts.get(name) for name in inputs}, checked
 
     def build_scorer(self, config: str | None, **load_options: Any):
-        """The module's scorer for ``config`` (None: the default) and the load options."""
+        """The module's scorer for ``config`` (None: the default) and the load options, checked first
+        (:meth:`check_weights`)."""
+        config = self.check_config(config)
+        self.check_weights(config, load_options)
         return self.scorer(self, config, **load_options)
+
+    def check_weights(self, config: str | None, load: Mapping[str, Any]) -> None:
+        """The weights options of a load, checked before any model loads, the same when a module loads and
+        when a reward is made: a revision without its option, what a folder holds
+        (:func:`~nlgmetrics.core.resolve.resolve_weight`), and a config given with a weights option: they
+        must agree (:func:`~nlgmetrics.core.resolve.check_agreement`, the one rule of every module)."""
+        config = self.check_config(config)
+        own = {w.name for c in self.configs for w in self.named_weights(c)}
+        for option in (self.config_option, *self.weight_options):
+            value, revision = load.get(option), load.get(f"{option}_revision")
+            role = self.weight_role(self._config(config), option) if self.weight_role else None
+            if value is None:
+                if revision is not None:
+                    weights = self.weights_of(self._config(config)) or ()
+                    how = "pinned" if all(w.pinned for w in weights) else "registered"
+                    raise ValueError(
+                        f"{self.name} {self._config(config)!r} is registered at {how} revisions; "
+                        f"{option}_revision={revision!r} is for {option}='<repo>', weights of your own"
+                    )
+                continue
+            if config is not None:
+                loads = self.named_weights(config)
+                check_agreement(config, loads, option, value, decides=self.config_decides, role=role)
+            if role is not None and not (is_registered(value) and value in own):
+                resolve_weight(value, revision, role=role, option=option, given=True)
+
+    def named_weights(self, config: str) -> list:
+        """The registered weights of ``config`` that a weights option may name: :meth:`weights_of` but the
+        bases a checkpoint is converted with (AlignScore's ``roberta-large``: its config and tokenizer)."""
+        weights = self.weights_of(config) or []
+        bases = {w.base for w in weights}
+        return [w for w in weights if w.name not in bases]
 
     def weights_of(self, config: str) -> list | None:
         """The registered weights (``WeightSpec``) config ``config`` loads, or None when the module does not

@@ -92,6 +92,8 @@ SPEC = ModuleSpec(
     inputs_by_config={task: _inputs(task) for task in TASKS},
     configs=tuple(TASKS),
     config_weights=config_weights,
+    weight_role=lambda task, option: "seq2seq",
+    config_decides="the task (its inputs and questions)",
     default_config=DEFAULT_TASK,
     config_option="model",
     scorer=make_scorer,
@@ -135,4 +137,4 @@ def unieval(predictions: Sequence[str], *texts: Sequence, task: str | None = Non
     by name); load options (``model``, ``device``, ...) and compute() options mix; the evaluator comes from
     the process-wide cache."""
     load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return make_scorer(SPEC, task, **load).score(predictions, *texts, **rest)
+    return SPEC.build_scorer(task, **load).score(predictions, *texts, **rest)

@@ -176,7 +176,8 @@ class UniEvalScorer(Scorer):
         self.custom_model = model is not None
         self.task: Task = TASKS[self.config]
         name = self.task.model if model is None else model
-        self.source = resolve_weight(name, model_revision, role="seq2seq", option="model")
+        role = spec.weight_role(self.config, "model")
+        self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
         with naming_option(None if self.source.spec else f"model={name!r}"):
             self.evaluator = UniEvalModel.load(self.source.path, self.source.revision, self.runtime)
 

@@ -65,6 +65,10 @@ def token_log_probs(details: dict) -> list[tuple[str, float | None]]:
     return [(t["token"], round(t["log_prob"] / scale, 3)) for t in tokens]
 
 
+ROLES = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
+"""What each sub-metric's model is (``mlm=``, ``dr_c=``, ``dr_f=`` name one of that role)."""
+
+
 def parts(config: str, options: Mapping[str, Any]) -> tuple[str, ...]:
     """The sub-scores every call returns: the three sub-metrics, then ``usr`` (their combination)."""
     return (*SUB_METRICS, "usr")
@@ -82,6 +86,8 @@ SPEC = ModuleSpec(
     default_config=DEFAULT_CONFIG,
     config_option="mlm",
     weight_options=("dr_c", "dr_f"),
+    weight_role=lambda config, option: ROLES[option],
+    config_decides="the other two models",
     scorer=make_scorer,
     load_options=LOAD_OPTIONS,
     compute_options=COMPUTE_OPTIONS,
@@ -118,4 +124,4 @@ def usr(predictions: Sequence[str], sources: Sequence[str], contexts: Sequence[s
     """Functional form: ``usr(responses, histories, facts, batch_size=8)``; load options (``mlm``, ``dr_c``,
     ``dr_f``, ``device``, ...) and compute() options mix; the models come from the process-wide cache."""
     load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return make_scorer(SPEC, None, **load).score(predictions, sources, contexts, **rest)
+    return SPEC.build_scorer(None, **load).score(predictions, sources, contexts, **rest)

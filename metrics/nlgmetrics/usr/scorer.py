@@ -132,12 +132,12 @@ class USRScorer(Scorer):
         super().__init__(spec, runtime, config_key=config, **where)
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         self.config = None if any(given.values()) else config
-        roles = {"mlm": "masked_lm", "dr_c": "sequence_classifier", "dr_f": "sequence_classifier"}
         self.sources: dict[str, ResolvedWeight] = {
             part: resolve_weight(
                 usr_weight_name(part, config) if given[part] is None else given[part],
-                role=roles[part],
+                role=spec.weight_role(config, part),
                 option=part,
+                given=given[part] is not None,
             )
             for part in SUB_METRICS
         }
