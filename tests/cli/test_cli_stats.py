@@ -332,6 +332,25 @@ def test_compare_checks_files_of_texts_before_loading_a_model(scored, tmp_path, 
     assert weight_cache.LOAD_COUNT["loads"] == loads
 
 
+def test_compare_refuses_files_scored_with_an_option_that_changes_the_numbers(scored, tmp_path, capsys):
+    """A file scored with long_inputs=window (here, from its texts, or by `nlgmetrics score`) against one
+    scored with the default: one line naming the option and both values (issue 47 §3)."""
+    raw = scored["hallucinated"].with_name("hallucinated.jsonl")
+    window = tmp_path / "window.scored.jsonl"
+    argv = ["score", str(raw), "--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
+    assert cli.main([*argv, "--option", "long_inputs=window", "--output", str(window)]) == 0
+    capsys.readouterr()
+    signature = json.loads(window.read_text().splitlines()[0])["ctc_consistency_signature"]
+    assert "|options:long_inputs=window|" in signature
+    common = ["--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
+    for other in ([str(raw), "--option", "long_inputs=window"], [str(window)]):
+        code, out, err = _run(capsys, "compare", str(scored["faithful"]), *other, *common)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert "the option long_inputs differs: the default (a) vs 'window' (b)" in err, err
+    code, out, err = _run(capsys, "compare", str(window), str(raw), "--option", "long_inputs=window", *common)
+    assert code == 0, err
+
+
 def test_meta_eval_scores_the_records_texts_with_metric(tmp_path, capsys):
     """`meta-eval --metric` scores each record's texts, then correlates: the same as meta_evaluate on the
     records with the module's compute() scores in the predicted field."""
