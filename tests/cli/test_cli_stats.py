@@ -498,7 +498,7 @@ def test_meta_eval_names_the_file_row_of_a_judgment_file_not_the_record(tmp_path
     argv = ["--predicted", "CTC(D)(CNN/DM)", "--dimension", "consistency", "--resamples", "0"]
     code, out, err = _run(capsys, "meta-eval", str(file), *argv)
     assert code == 2 and out == "" and err.count("\n") == 1, err
-    assert f"{file}: dimension 'consistency': row 3 (CTC(D)(CNN/DM)) is infinite" in err, err
+    assert f"{file}: row 3 (CTC(D)(CNN/DM)) is infinite" in err, err
     records = [{"doc_id": d, "system_id": s, "h": d + s, "m": d * s} for d in range(3) for s in range(3)]
     records[4]["m"] = float("inf")
     lines = [json.dumps(r) for r in records]
