@@ -119,9 +119,7 @@ def _mean(values: Any, where: str) -> float:
     alike, makes the mean NaN: the item is left out of every protocol, as an item whose score is null."""
     if not isinstance(values, list):
         return float(values)
-    if not values or any(
-        v is not None and (isinstance(v, bool) or not isinstance(v, Real)) for v in values
-    ):
+    if not values or any(v is not None and (isinstance(v, bool) or not isinstance(v, Real)) for v in values):
         raise ValueError(
             f"{where} must be a non-empty list of numbers (one per annotator; null or NaN for a missing "
             f"rating), got {values!r}"
@@ -306,7 +304,7 @@ def yelp_records(rows: list[dict]) -> list[Record]:
 
 def _yelp(rows: list[dict], numbers: list[int] | None = None) -> Numbered:
     seen: dict[str, list[int]] = {}  # each model's rows
-    first: list[tuple[str, int, str]] = []  # each position's model, row and input, as the first model has them
+    first: list[tuple[str, int, str]] = []  # each position's model, row and input, from the first model
     records, numbers = [], _numbers(rows, numbers)
     for row, number in zip(rows, numbers):
         where = f"row {number}"

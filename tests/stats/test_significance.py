@@ -348,7 +348,8 @@ def test_results_scored_with_an_option_that_changes_the_numbers_are_not_compared
     regression = metric.compute(**fields, mode="reg_sp")
     assert "|options:mode=reg_sp|" in regression["signature"] and "options:" not in default["signature"]
     assert metric.compute(**fields, mode="nli_sp", return_details=True)["signature"] == default["signature"]
-    with pytest.raises(ValueError, match=r"the option mode differs: the default \(a\) vs 'reg_sp' \(b\)") as err:
+    message = r"the option mode differs: the default \(a\) vs 'reg_sp' \(b\)"
+    with pytest.raises(ValueError, match=message) as err:
         nlgmetrics.compare(default, regression)
     assert "\n" not in str(err.value)
     with pytest.raises(ValueError, match=r"'bin_sp' \(a\) vs 'reg_sp' \(b\)"):

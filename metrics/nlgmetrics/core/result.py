@@ -80,10 +80,10 @@ def signature(
     """One line that pins how a score was made (like bert_score's hash): module, config, every weight
     as ``repo@revision`` (with the layer where one is chosen), the compute() options that change the
     numbers where they are not the defaults (``|options:mode=reg_sp,...``, each value as
-    :func:`option_text` writes it; no part when every one is the default), dtype (``|matmul:tf32`` after it when
-    float32 matmuls ran in TF32 on CUDA: ``allow_tf32=True``; ``|quantize:int8`` when the Linear layers ran
-    in int8), the device type where the numbers depend on its kernels (``|device:cpu``: given for reduced
-    precision) and the package versions."""
+    :func:`option_text` writes it; no part when every one is the default), dtype (``|matmul:tf32`` after
+    it when float32 matmuls ran in TF32 on CUDA: ``allow_tf32=True``; ``|quantize:int8`` when the Linear
+    layers ran in int8), the device type where the numbers depend on its kernels (``|device:cpu``: given
+    for reduced precision) and the package versions."""
     versions = versions or package_versions()
     parts = [
         f"nlgmetrics:{versions['nlgmetrics']}",
@@ -118,9 +118,10 @@ def _canonical(value: Any) -> Any:
 
 def option_text(value: Any) -> str:
     """A resolved option value as a signature writes it: a number, ``true``/``false``/``none``, a short name
-    as it is, a list of names joined by ``+``, a measure with its parameters (``alpha_divergence(alpha=0.75)``);
-    anything else (a corpus, a dict of questions or weights) as ``sha256:`` and the first 12 hex digits of
-    its canonical JSON, which tells two values apart without writing them out.
+    as it is, a list of names joined by ``+``, a measure with its parameters
+    (``alpha_divergence(alpha=0.75)``); anything else (a corpus, a dict of questions or weights) as
+    ``sha256:`` and the first 12 hex digits of its canonical JSON, which tells two values apart without
+    writing them out.
 
     >>> option_text("reg_sp"), option_text(300), option_text(1.0), option_text(True), option_text(["a", "b"])
     ('reg_sp', '300', '1', 'true', 'a+b')
@@ -134,15 +135,18 @@ def option_text(value: Any) -> str:
         return str(int(number)) if number.is_integer() and abs(number) < 2**53 else repr(number)
     if isinstance(value, str) and _PLAIN_TEXT.fullmatch(value):
         return value
-    if isinstance(value, (list, tuple)) and value and all(
-        isinstance(v, str) and _PLAIN_TEXT.fullmatch(v) for v in value
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(v, str) and _PLAIN_TEXT.fullmatch(v) for v in value)
     ):
         return "+".join(value)
     fields = _canonical(value)
-    if isinstance(fields, dict) and isinstance(fields.get("name"), str) and _PLAIN_TEXT.fullmatch(fields["name"]):
+    name = fields.get("name") if isinstance(fields, dict) else None
+    if isinstance(name, str) and _PLAIN_TEXT.fullmatch(name):
         rest = {k: v for k, v in fields.items() if k != "name" and v is not None}
         if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rest.values()):
-            return fields["name"] + "".join(f"({k}={option_text(v)})" for k, v in rest.items())
+            return name + "".join(f"({k}={option_text(v)})" for k, v in rest.items())
     digest = hashlib.sha256(json.dumps(fields, sort_keys=True, ensure_ascii=False, default=repr).encode())
     return f"sha256:{digest.hexdigest()[:12]}"
 

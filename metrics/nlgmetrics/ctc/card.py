@@ -119,8 +119,8 @@ given); the weights, each as `kind:repo@revision` (`E`, `D` or `R`; the revision
 the tag `{release}` for a checkpoint not yet published; `(embedded:<package>==<version>)` when the files
 come from the package that ships them; `<folder>@local-folder` for a local folder; `@layerN` for the hidden
 layer an E aligner reads; several aligners are joined by `+`); the options that change the numbers, where
-not the aspect's defaults (`options:long_inputs=window,aggregation=sum`); the dtype of the forward passes (followed by
-`matmul:tf32` when `allow_tf32=True` ran float32 matmuls in TF32 on CUDA); the
+not the aspect's defaults (`options:long_inputs=window,aggregation=sum`); the dtype of the forward passes
+(followed by `matmul:tf32` when `allow_tf32=True` ran float32 matmuls in TF32 on CUDA); the
 transformers and torch versions. To reproduce a number, load the same config (or the same `aligner=`) so
 the weights part is equal, with the same `dtype` and package versions, and call `compute()` with the same
 inputs (the options are in the signature; `nlgmetrics compare` refuses scores whose options differ).

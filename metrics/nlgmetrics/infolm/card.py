@@ -113,10 +113,10 @@ commit id for the registered model, the `model_revision` you gave or `main` for 
 (`options:measure=alpha_divergence(alpha=0.75),temperature=1`; an `idf` corpus or dict as a `sha256:` digest);
 the dtype of the forward passes; the transformers and torch versions. To reproduce a number, load the same
 model at the same revision with the same `dtype` and package versions, and call `compute()` with the same
-inputs and the options the signature names (`nlgmetrics compare` refuses scores whose options differ); with
-the default `idf=True` the score of an example also depends on the other examples of the call. Equal signatures
-give equal scores up to float32 rounding of the forward passes (about 1e-6 relative; the device and batch
-size can change the last digits); scores with different signatures are not comparable."""
+inputs and the options the signature names (`nlgmetrics compare` refuses scores whose options differ);
+with the default `idf=True` the score of an example also depends on the other examples of the call. Equal
+signatures give equal scores up to float32 rounding of the forward passes (about 1e-6 relative; the device
+and batch size can change the last digits); scores with different signatures are not comparable."""
 
 PAPER_VALUES = """System-level Pearson correlation (×100) with human judgments on WebNLG 2020 (the paper's
 appendix Table 3; temperature 1, bert-base-uncased, D_α with α = 0.75, D_γ with β = 3, D_AB with (α, β) = (3,
