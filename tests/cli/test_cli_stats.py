@@ -511,21 +511,23 @@ def test_meta_eval_names_the_file_row_of_a_judgment_file_not_the_record(tmp_path
 CTC_SUMMEVAL = "summeval/ctc_pred_summeval_consistency_D-cnndm.jsonl"
 
 
-def test_meta_eval_refuses_a_judgment_file_with_a_row_deleted_naming_the_rows(tmp_path, capsys):
-    rows = json.loads((DATA / "yelp/ctc_yelp.json").read_text(encoding="utf-8"))
-    del rows[100]
-    file = tmp_path / "ctc_yelp.json"
+def _meta_eval_with_a_row_deleted(tmp_path, capsys, relative: str, index: int) -> tuple[Path, int, str, str]:
+    """meta-eval of a judgment file of the data folder with its row ``index`` (from 0) deleted."""
+    rows = json.loads((DATA / relative).read_text(encoding="utf-8"))
+    del rows[index]
+    file = tmp_path / Path(relative).name.removeprefix("ctc_")
     file.write_text(json.dumps(rows), encoding="utf-8")
-    code, out, err = _run(capsys, "meta-eval", str(file), "--predicted", "scores", "--resamples", "0")
+    return file, *_run(capsys, "meta-eval", str(file), "--predicted", "scores", "--resamples", "0")
+
+
+def test_meta_eval_refuses_a_judgment_file_with_a_row_deleted_naming_the_rows(tmp_path, capsys):
+    file, code, out, err = _meta_eval_with_a_row_deleted(tmp_path, capsys, "yelp/ctc_yelp.json", 100)
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert f"{file}: row 344 (output 101 of model 'ARAE_lambda_10')" in err and "row 101 (output 101" in err
 
 
 def test_meta_eval_notes_a_system_missing_a_document_naming_its_row(tmp_path, capsys):
-    rows = json.loads((DATA / "usr_topicalchat/ctc_topical_chat.json").read_text(encoding="utf-8"))
-    del rows[7]
-    file = tmp_path / "topical_chat.json"
-    file.write_text(json.dumps(rows), encoding="utf-8")
-    code, out, err = _run(capsys, "meta-eval", str(file), "--predicted", "scores", "--resamples", "0")
+    relative = "usr_topicalchat/ctc_topical_chat.json"
+    _, code, _, err = _meta_eval_with_a_row_deleted(tmp_path, capsys, relative, 7)
     assert code == 0, err
     assert "nlgmetrics: note: system_id" in err and "has no record of doc_id 1 (the document of row 7)" in err
