@@ -18,7 +18,10 @@ records can be scored by any module (``nlgmetrics score``) and then meta-evaluat
 - :func:`read_yelp`: ``ctc_yelp.json`` (12 systems × 244 outputs): preservation.
 
 A (``doc_id``, ``system_id``) pair names one record: :func:`~nlgmetrics.meta_eval.meta_evaluate`
-refuses a repeated one.
+refuses a repeated one, and warns when a system lacks a document the others have. Where ``doc_id`` is a
+row's position (SummEval's and USR's files: an article or dialog a row; Yelp: an output's place in its
+model's rows), a document on two rows, or models whose inputs differ at a position, are refused naming the
+rows.
 
 :func:`read_judgments` reads any of these files as it is distributed, its format (:data:`FORMATS`:
 ``records``, ``summeval``, ``usr``, ``ctc_usr`` for CTC's flattened copies of USR's files, ``yelp``)
@@ -38,7 +41,7 @@ from numbers import Real
 from pathlib import Path
 from typing import Any
 
-from .records import read_records
+from .records import read_numbered_records
 
 Record = dict[str, Any]
 
@@ -112,31 +115,66 @@ def _number(row: Any, key: str, where: str) -> float:
 
 
 def _mean(values: Any, where: str) -> float:
-    """The mean of an annotators' list (a single rating stays as it is)."""
+    """The mean of an annotators' list (a single rating stays as it is). A missing rating, null or NaN
+    alike, makes the mean NaN: the item is left out of every protocol, as an item whose score is null."""
     if not isinstance(values, list):
         return float(values)
-    if not values or any(isinstance(v, bool) or not isinstance(v, Real) for v in values):
-        raise ValueError(f"{where} must be a non-empty list of numbers (one per annotator), got {values!r}")
-    return sum(values) / len(values)
+    if not values or any(v is not None and (isinstance(v, bool) or not isinstance(v, Real)) for v in values):
+        raise ValueError(
+            f"{where} must be a non-empty list of numbers (one per annotator; null or NaN for a missing "
+            f"rating), got {values!r}"
+        )
+    ratings = [float("nan") if v is None else float(v) for v in values]
+    return sum(ratings) / len(ratings)
+
+
+class Inconsistent(ValueError):
+    """Rows that fit their format but not each other (a document repeated, positions shifted)."""
+
+
+Numbered = tuple[list[Record], list[int]]
+"""Records, and the file row (from 1) each came from: what messages name."""
+
+
+def _numbers(rows: list, numbers: list[int] | None) -> list[int]:
+    return list(range(1, len(rows) + 1)) if numbers is None else numbers
+
+
+def _repeated_document(keys: list[Any], numbers: list[int], what: str) -> None:
+    """Rows whose ``doc_id`` is their position must each hold another document: a repeated one would
+    be two documents (another summary protocol and bootstrap, with no word)."""
+    first: dict[Any, int] = {}
+    for key, number in zip(keys, numbers):
+        if key in first:
+            raise Inconsistent(
+                f"row {first[key]} and row {number} hold the same {what}: doc_id is a row's position, so "
+                "each document must appear once (drop the repeat)"
+            )
+        first[key] = number
 
 
 def read_summeval(path: str | Path) -> list[Record]:
     """SummEval (Fabbri et al. 2021): expert scores (1-5, mean of 3 experts) of 16 systems' summaries of
     100 CNN/DM articles, 11 references each (``references[0]`` is the original highlight).
 
-    ``doc_id`` is the article's line index, ``system_id`` the ``Mxx`` key; ``overall`` is the mean of
+    ``doc_id`` is the article's row index, ``system_id`` the ``Mxx`` key; ``overall`` is the mean of
     the four dimensions, as in UniEval's SummEval evaluation. Other numbers in a summary's ``scores``
     (a metric's own, as in CTC's released ``*_ctc.jsonl`` files) become fields of the record, named as
-    there, so they can be meta-evaluated (``predicted="CTC(D)(CNN/DM)"``).
+    there, so they can be meta-evaluated (``predicted="CTC(D)(CNN/DM)"``). An article on two rows is a
+    ValueError naming both.
     """
-    return summeval_records(read_records(_file(path, ("summeval.jsonl",))))
+    return _summeval(*read_numbered_records(_file(path, ("summeval.jsonl",))))[0]
 
 
 def summeval_records(rows: list[dict]) -> list[Record]:
     """SummEval's rows (one per article: ``src``, ``ref_summs``, ``sys_summs``) as records."""
-    records = []
-    for doc_id, row in enumerate(rows):
-        where = f"row {doc_id + 1}"
+    return _summeval(rows)[0]
+
+
+def _summeval(rows: list[dict], numbers: list[int] | None = None) -> Numbered:
+    records, origins, numbers = [], [], _numbers(rows, numbers)
+    for doc_id, (row, number) in enumerate(zip(rows, numbers)):
+        where = f"row {number}"
         systems = _field(row, "sys_summs", where, Mapping)
         for system, summary in systems.items():
             judged = f"{where} sys_summs[{system!r}]"
@@ -155,25 +193,33 @@ def summeval_records(rows: list[dict]) -> list[Record]:
                     **others,
                 }
             )
-    return records
+            origins.append(number)
+    sources = [_field(row, "src", f"row {number}", str) for row, number in zip(rows, numbers)]
+    _repeated_document(sources, numbers, "article (src)")
+    return records, origins
 
 
 def read_usr(path: str | Path) -> list[Record]:
     """USR's annotations (Mehri & Eskenazi 2020) of Topical-Chat (``tc_usr_data.json``, 60 contexts × 6
-    responses) or PersonaChat (``pc_usr_data.json``, 60 × 5); each score the mean of 3 annotators.
+    responses) or PersonaChat (``pc_usr_data.json``, 60 × 5); each score the mean of 3 annotators (a
+    missing rating, null or NaN, makes it NaN: the item is left out).
 
     ``doc_id`` is the context's index, ``system_id`` the response's model, ``sources`` the dialog
     history and ``contexts`` the fact (persona), both unchanged; the dimensions are renamed as in
-    :data:`USR_DIMENSIONS`.
+    :data:`USR_DIMENSIONS`. A dialog (context and fact) on two rows is a ValueError naming both.
     """
     return usr_records(_load(_file(path, ("tc_usr_data.json", "pc_usr_data.json"))))
 
 
 def usr_records(rows: list[dict]) -> list[Record]:
     """USR's contexts (``context``, ``fact``, ``responses``) as one record per response."""
-    records = []
-    for doc_id, dialog in enumerate(rows):
-        where = f"row {doc_id + 1}"
+    return _usr(rows)[0]
+
+
+def _usr(rows: list[dict], numbers: list[int] | None = None) -> Numbered:
+    records, origins, numbers = [], [], _numbers(rows, numbers)
+    for doc_id, (dialog, number) in enumerate(zip(rows, numbers)):
+        where = f"row {number}"
         for k, response in enumerate(_field(dialog, "responses", where, list)):
             judged = f"{where} responses[{k}]"
             records.append(
@@ -189,17 +235,27 @@ def usr_records(rows: list[dict]) -> list[Record]:
                     },
                 }
             )
-    return records
+            origins.append(number)
+    keys = [
+        (_field(dialog, "context", f"row {n}", str), _field(dialog, "fact", f"row {n}", str))
+        for dialog, n in zip(rows, numbers)
+    ]
+    _repeated_document(keys, numbers, "dialog (context and fact)")
+    return records, origins
 
 
 def ctc_usr_records(rows: list[dict]) -> list[Record]:
     """CTC's flattened copy of USR's judgments (``topical_chat.json``/``persona_chat.json``: one row per
     response, the annotators already averaged) as :func:`read_usr`'s records: ``doc_id`` numbers the
     dialog histories (with their fact) in order of first appearance."""
+    return _ctc_usr(rows)[0]
+
+
+def _ctc_usr(rows: list[dict], numbers: list[int] | None = None) -> Numbered:
     documents: dict[tuple[str, str], int] = {}
-    records = []
-    for i, row in enumerate(rows):
-        where = f"row {i + 1}"
+    records, numbers = [], _numbers(rows, numbers)
+    for row, number in zip(rows, numbers):
+        where = f"row {number}"
         history, fact = _field(row, "dialog_history", where, str), _field(row, "fact", where, str)
         records.append(
             {
@@ -211,7 +267,7 @@ def ctc_usr_records(rows: list[dict]) -> list[Record]:
                 "scores": {name: _number(row, key, where) for key, name in CTC_USR_DIMENSIONS.items()},
             }
         )
-    return records
+    return records, numbers
 
 
 def read_sfres(path: str | Path) -> list[Record]:
@@ -235,29 +291,54 @@ def read_yelp(path: str | Path) -> list[Record]:
     """Yelp sentiment transfer (Mir et al. 2019): content preservation (1-5, mean of 3) of 12 systems'
     outputs of the same 244 inputs, in the same order; ``doc_id`` is the input's position (0-243) in
     its system's list: one sentence (``wow .``) is two inputs, each judged, so the text alone would
-    give one document two outputs of each system."""
+    give one document two outputs of each system. A row missing or repeated would shift the positions
+    of the rest: models whose inputs differ at a position, or whose row counts differ, are a ValueError
+    naming the rows."""
     return yelp_records(_load(_file(path, ("ctc_yelp.json",))))
 
 
 def yelp_records(rows: list[dict]) -> list[Record]:
     """CTC's Yelp rows (``model``, ``input_sent``, ``output_sent``, ``preservation``) as records."""
-    seen: dict[str, int] = {}
-    records = []
-    for i, row in enumerate(rows):
-        where = f"row {i + 1}"
-        model = _field(row, "model", where, str)
-        position = seen.get(model, 0)
-        seen[model] = position + 1
+    return _yelp(rows)[0]
+
+
+def _yelp(rows: list[dict], numbers: list[int] | None = None) -> Numbered:
+    seen: dict[str, list[int]] = {}  # each model's rows
+    first: list[tuple[str, int, str]] = []  # each position's model, row and input, from the first model
+    records, numbers = [], _numbers(rows, numbers)
+    for row, number in zip(rows, numbers):
+        where = f"row {number}"
+        model, source = _field(row, "model", where, str), _field(row, "input_sent", where, str)
+        position = len(seen.setdefault(model, []))
+        seen[model].append(number)
+        if position == len(first):
+            first.append((model, number, source))
+        elif first[position][2] != source:
+            other, other_number, other_source = first[position]
+            raise Inconsistent(
+                f"row {number} (output {position + 1} of model {model!r}) is of the input {source!r}, but "
+                f"row {other_number} (output {position + 1} of {other!r}) of {other_source!r}: doc_id is an "
+                "output's position in its model's rows, so every model must list the same inputs in the "
+                "same order (a row missing or repeated?)"
+            )
         records.append(
             {
                 "doc_id": position,
                 "system_id": model,
                 "predictions": _field(row, "output_sent", where, str),
-                "sources": _field(row, "input_sent", where, str),
+                "sources": source,
                 "scores": {"preservation": _number(row, "preservation", where)},
             }
         )
-    return records
+    counts = {model: len(rows_of) for model, rows_of in seen.items()}
+    if len(set(counts.values())) > 1:
+        short = min(counts, key=counts.get)
+        longest = max(counts, key=counts.get)
+        raise Inconsistent(
+            f"model {short!r} has {counts[short]} rows (its last: row {seen[short][-1]}) but {longest!r} has "
+            f"{counts[longest]}: every model must list the same inputs (a row missing?)"
+        )
+    return records, numbers
 
 
 READERS: dict[str, tuple[Callable[[str | Path], list[Record]], str]] = {
@@ -277,19 +358,20 @@ class Format:
     """Which files have it, for messages."""
     fields: tuple[str, ...]
     """The fields that say a row is in this format (none: the records format, read as it is)."""
-    records: Callable[[list[dict]], list[Record]] | None
+    records: Callable[[list[dict], list[int]], Numbered] | None
+    """The rows (and their numbers in the file) as records, and each record's row; None: as they are."""
 
 
 FORMATS: dict[str, Format] = {
     "records": Format("doc_id, system_id and the scores; e.g. UniEval's *_result.json", (), None),
-    "summeval": Format("SummEval's summeval.jsonl", ("src", "sys_summs"), summeval_records),
-    "usr": Format("USR's tc_usr_data.json, pc_usr_data.json", ("context", "fact", "responses"), usr_records),
+    "summeval": Format("SummEval's summeval.jsonl", ("src", "sys_summs"), _summeval),
+    "usr": Format("USR's tc_usr_data.json, pc_usr_data.json", ("context", "fact", "responses"), _usr),
     "ctc_usr": Format(
         "CTC's topical_chat.json, persona_chat.json",
         ("model", "response", "dialog_history", "fact"),
-        ctc_usr_records,
+        _ctc_usr,
     ),
-    "yelp": Format("CTC's yelp.json", ("model", "input_sent", "output_sent", "preservation"), yelp_records),
+    "yelp": Format("CTC's yelp.json", ("model", "input_sent", "output_sent", "preservation"), _yelp),
 }
 """The layouts :func:`read_judgments` reads, by the name ``format=`` (``meta-eval --format``) takes."""
 
@@ -316,16 +398,25 @@ def read_judgments(path: str | Path, format: str | None = None) -> tuple[str, li
     """A file of judgments as ``(format, records)``: one of :data:`FORMATS`, detected from its first row
     unless ``format`` names it. The records format is returned as the file holds it; the others as
     their reader's records. A row that does not fit is a ValueError naming it (from 1) and the formats
-    read."""
+    read; so are rows that repeat a document or shift the positions that name documents."""
+    name, records, _ = read_judgment_rows(path, format)
+    return name, records
+
+
+def read_judgment_rows(path: str | Path, format: str | None = None) -> tuple[str, list[Record], list[int]]:
+    """:func:`read_judgments`, and the file row (from 1: a JSON-lines file's line, a JSON list's item)
+    each record came from, for messages about the records (``nlgmetrics meta-eval``'s)."""
     if format is not None and format not in FORMATS:
         raise ValueError(f"unknown judgment format {format!r}; choose one of {', '.join(FORMATS)}")
-    rows = read_records(path)
+    rows, numbers = read_numbered_records(path)
     name = format or detect(rows)
     layout = FORMATS[name]
     if layout.records is None:
-        return name, rows
+        return name, rows, numbers
     try:
-        return name, layout.records(rows)
+        return (name, *layout.records(rows, numbers))
+    except Inconsistent:
+        raise
     except ValueError as err:
         how = "as asked" if format else "detected from row 1"
         raise ValueError(

@@ -463,6 +463,30 @@ def _record_ids(records: Sequence[Mapping], key: str, protocol: str, asked: bool
     return None
 
 
+def _warn_missing_items(docs: list, systems: list) -> None:
+    """A :class:`MetaEvalWarning` when a system has no record of a document that other systems have: its
+    system-level mean is then over other documents than theirs (a row lost from a file, or a repeated
+    one regrouping the rest, looks so)."""
+    of_document: dict[Hashable, int] = {}
+    present: dict[Hashable, set] = defaultdict(set)
+    for i, (doc, system) in enumerate(zip(docs, systems)):
+        of_document.setdefault(doc, i)
+        present[system].add(doc)
+    lacking = {s: [d for d in of_document if d not in got] for s, got in present.items()}
+    lacking = {s: missing for s, missing in lacking.items() if missing}
+    if lacking:
+        system, missing = next(iter(lacking.items()))
+        more = sum(map(len, lacking.values())) - 1
+        warnings.warn(
+            f"system_id {system!r} has no record of doc_id {missing[0]!r} (the document of "
+            f"records[{of_document[missing[0]]}])"
+            + (f", and {more} more (system, document) pairs are missing" if more else "")
+            + ": system-level means are then over different documents; give every system every document",
+            MetaEvalWarning,
+            stacklevel=4,
+        )
+
+
 def _record_levels(
     records: Sequence[Mapping], protocols: list[str] | None
 ) -> tuple[list | None, list | None]:
@@ -476,6 +500,8 @@ def _record_levels(
         raise ValueError(
             _repeated_message(f"records[{first}]", f"records[{second}]", docs[first], systems[first])
         )
+    if docs is not None and systems is not None:
+        _warn_missing_items(docs, systems)
     if protocols is None and systems is not None and len(set(systems)) == 1:
         warnings.warn(
             f"the system protocol is left out: every record has system_id {systems[0]!r}, and it needs at "

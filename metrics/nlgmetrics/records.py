@@ -64,6 +64,15 @@ def read_records(path: str | os.PathLike, *, name: str | None = None) -> list[di
     ``.json`` file (a list of objects, or one object a line), or a ``.csv``/``.tsv`` file (a header row
     of column names; every cell is text). Problems are one-line ValueErrors naming the file (``name``,
     default: the path) and the line."""
+    return read_numbered_records(path, name=name)[0]
+
+
+def read_numbered_records(
+    path: str | os.PathLike, *, name: str | None = None
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """:func:`read_records`, and the file row each record is (from 1, as messages name it): its line in
+    a JSON-lines file (empty lines counted), its item in a JSON list, its row after the header of a
+    CSV/TSV file."""
     path = Path(path)
     shown = Path(name) if name is not None else path
     kind = file_format(shown)
@@ -77,7 +86,8 @@ def read_records(path: str | os.PathLike, *, name: str | None = None) -> list[di
         raise ValueError(f"{shown} is not UTF-8 text ({err.reason} at byte {err.start})") from None
     path = shown
     if kind in DELIMITERS:
-        return _read_table(path, text, DELIMITERS[kind])
+        rows = _read_table(path, text, DELIMITERS[kind])
+        return rows, list(range(1, len(rows) + 1))
     if kind == "json":
         try:
             whole = json.loads(text, object_pairs_hook=_object)
@@ -88,7 +98,8 @@ def read_records(path: str | os.PathLike, *, name: str | None = None) -> list[di
         except RecursionError:
             raise ValueError(f"{path}: {TOO_DEEP}") from None
         else:
-            return _json_records(path, whole)
+            rows = _json_records(path, whole)
+            return rows, list(range(1, len(rows) + 1))
     return _json_lines(path, text)
 
 
@@ -103,9 +114,9 @@ def _json_records(path: Path, whole: Any) -> list[dict[str, Any]]:
     return whole
 
 
-def _json_lines(path: Path, text: str) -> list[dict[str, Any]]:
-    """The records of a JSONL text, one object a line (empty lines skipped)."""
-    records = []
+def _json_lines(path: Path, text: str) -> tuple[list[dict[str, Any]], list[int]]:
+    """The records of a JSONL text, one object a line (empty lines skipped), and their line numbers."""
+    records, numbers = [], []
     for number, line in enumerate(text.split("\n"), 1):  # not splitlines(): a text may hold U+2028
         if not line.strip():
             continue
@@ -124,7 +135,8 @@ def _json_lines(path: Path, text: str) -> list[dict[str, Any]]:
         if _deeper_than(record, MAX_DEPTH):
             raise ValueError(f"{path}:{number}: {TOO_DEEP}")
         records.append(record)
-    return records
+        numbers.append(number)
+    return records, numbers
 
 
 def _deeper_than(value: Any, depth: int) -> bool:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .core.options import as_bool, as_int, plain_scalar
+from .core.result import signature_difference
 
 _BLOCK = 2_000_000
 """Resampled values held in memory at once (resamples are drawn in blocks of rows)."""
@@ -58,6 +59,23 @@ def _metric_of(result: Mapping) -> tuple[str, ...]:
     """The module, config and weights fields of a result's signature (empty when it has none)."""
     fields = str(result.get("signature", "")).split("|")
     return tuple(f for f in fields if f.split(":", 1)[0] in ("module", "config", "weights"))
+
+
+def _check_same_scoring(a: Mapping, b: Mapping) -> None:
+    """Two compute() results whose signatures say they were made by different metrics, or with an option
+    that changes the numbers set differently (AlignScore's mode, the dtype, ...), are refused naming it."""
+    if _metric_of(a) != _metric_of(b):
+        raise ValueError(
+            f"a and b were scored by different metrics ({'|'.join(_metric_of(a))} vs "
+            f"{'|'.join(_metric_of(b))})"
+        )
+    if "signature" in a and "signature" in b:
+        difference = signature_difference(a["signature"], b["signature"])
+        if difference is not None:
+            raise ValueError(
+                f"a and b were scored differently ({difference}), so their scores are not comparable; "
+                "score both systems with the same options"
+            )
 
 
 def _scores(name: str, values: Any, key: str) -> np.ndarray:
@@ -178,11 +196,8 @@ def compare(
     if not isinstance(key, str):
         raise ValueError(f"key must be the name of a score list, e.g. 'scores', got {key!r}")
     higher = _direction(higher_is_better, [a, b])
-    if isinstance(a, Mapping) and isinstance(b, Mapping) and _metric_of(a) != _metric_of(b):
-        raise ValueError(
-            f"a and b were scored by different metrics ({'|'.join(_metric_of(a))} vs "
-            f"{'|'.join(_metric_of(b))})"
-        )
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        _check_same_scoring(a, b)
     x, y = _scores("a", a, key), _scores("b", b, key)
     if len(x) != len(y):
         raise ValueError(

@@ -332,6 +332,25 @@ def test_compare_checks_files_of_texts_before_loading_a_model(scored, tmp_path, 
     assert weight_cache.LOAD_COUNT["loads"] == loads
 
 
+def test_compare_refuses_files_scored_with_an_option_that_changes_the_numbers(scored, tmp_path, capsys):
+    """A file scored with long_inputs=window (here, from its texts, or by `nlgmetrics score`) against one
+    scored with the default: one line naming the option and both values (issue 47 §3)."""
+    raw = scored["hallucinated"].with_name("hallucinated.jsonl")
+    window = tmp_path / "window.scored.jsonl"
+    argv = ["score", str(raw), "--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
+    assert cli.main([*argv, "--option", "long_inputs=window", "--output", str(window)]) == 0
+    capsys.readouterr()
+    signature = json.loads(window.read_text().splitlines()[0])["ctc_consistency_signature"]
+    assert "|options:long_inputs=window|" in signature
+    common = ["--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
+    for other in ([str(raw), "--option", "long_inputs=window"], [str(window)]):
+        code, out, err = _run(capsys, "compare", str(scored["faithful"]), *other, *common)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert "the option long_inputs differs: the default (a) vs 'window' (b)" in err, err
+    code, out, err = _run(capsys, "compare", str(window), str(raw), "--option", "long_inputs=window", *common)
+    assert code == 0, err
+
+
 def test_meta_eval_scores_the_records_texts_with_metric(tmp_path, capsys):
     """`meta-eval --metric` scores each record's texts, then correlates: the same as meta_evaluate on the
     records with the module's compute() scores in the predicted field."""
@@ -464,3 +483,51 @@ def test_a_judgment_file_that_fits_no_format_names_the_formats_read(tmp_path, ca
         assert err.startswith(f"nlgmetrics: error: {argv[0]}: {problem}") and how in err, err
         for name in ("records", "summeval", "usr", "ctc_usr", "yelp"):
             assert f" {name} (" in err, (name, err)
+
+
+# --- messages name the file's rows, not the records (issue 47 §13, §4) -----------------------------------
+
+
+def test_meta_eval_names_the_file_row_of_a_judgment_file_not_the_record(tmp_path, capsys):
+    """A SummEval row holds 16 records: an infinite score in the third row's summaries is file row 3, not
+    record 33 (which the message called row 33)."""
+    rows = [json.loads(line) for line in (DATA / CTC_SUMMEVAL).read_text(encoding="utf-8").splitlines()[:3]]
+    system = list(rows[2]["sys_summs"])[1]
+    rows[2]["sys_summs"][system]["scores"]["CTC(D)(CNN/DM)"] = float("inf")
+    file = _write_jsonl(tmp_path / "scored.jsonl", rows)
+    argv = ["--predicted", "CTC(D)(CNN/DM)", "--dimension", "consistency", "--resamples", "0"]
+    code, out, err = _run(capsys, "meta-eval", str(file), *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert f"{file}: row 3 (CTC(D)(CNN/DM)) is infinite" in err, err
+    records = [{"doc_id": d, "system_id": s, "h": d + s, "m": d * s} for d in range(3) for s in range(3)]
+    records[4]["m"] = float("inf")
+    lines = [json.dumps(r) for r in records]
+    file = tmp_path / "records.jsonl"
+    file.write_text("\n\n".join(lines) + "\n")  # an empty line between records: line 9 holds records[4]
+    code, out, err = _run(capsys, "meta-eval", str(file), "--human", "h", "--predicted", "m", *argv[4:])
+    assert code == 2 and "row 9 (m) is infinite" in err, err
+
+
+CTC_SUMMEVAL = "summeval/ctc_pred_summeval_consistency_D-cnndm.jsonl"
+
+
+def _meta_eval_with_a_row_deleted(tmp_path, capsys, relative: str, index: int) -> tuple[Path, int, str, str]:
+    """meta-eval of a judgment file of the data folder with its row ``index`` (from 0) deleted."""
+    rows = json.loads((DATA / relative).read_text(encoding="utf-8"))
+    del rows[index]
+    file = tmp_path / Path(relative).name.removeprefix("ctc_")
+    file.write_text(json.dumps(rows), encoding="utf-8")
+    return file, *_run(capsys, "meta-eval", str(file), "--predicted", "scores", "--resamples", "0")
+
+
+def test_meta_eval_refuses_a_judgment_file_with_a_row_deleted_naming_the_rows(tmp_path, capsys):
+    file, code, out, err = _meta_eval_with_a_row_deleted(tmp_path, capsys, "yelp/ctc_yelp.json", 100)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert f"{file}: row 344 (output 101 of model 'ARAE_lambda_10')" in err and "row 101 (output 101" in err
+
+
+def test_meta_eval_notes_a_system_missing_a_document_naming_its_row(tmp_path, capsys):
+    relative = "usr_topicalchat/ctc_topical_chat.json"
+    _, code, _, err = _meta_eval_with_a_row_deleted(tmp_path, capsys, relative, 7)
+    assert code == 0, err
+    assert "nlgmetrics: note: system_id" in err and "has no record of doc_id 1 (the document of row 7)" in err

@@ -4,13 +4,15 @@ judgments, and usable by meta_evaluate as they are (CTC's released SummEval scor
 from __future__ import annotations
 
 import json
+import math
 import shutil
+import warnings
 from collections import Counter
 
 import pytest
 
 from nlgmetrics import judgments
-from nlgmetrics.meta_eval import meta_evaluate
+from nlgmetrics.meta_eval import MetaEvalWarning, meta_evaluate
 from references import meta_eval_data
 
 DATA = meta_eval_data.DATA
@@ -231,3 +233,99 @@ def test_a_row_that_does_not_fit_is_named_with_the_formats_read(tmp_path, change
     assert f"read as {format or 'summeval'}" in text and "formats read: records (" in text
     with pytest.raises(ValueError, match="unknown judgment format 'csv'; choose one of records, summeval"):
         judgments.read_judgments(file, "csv")
+
+
+# --- rows missing or repeated (issue 47 §4) -------------------------------------------------------------
+
+
+def _lines(relative: str) -> list[str]:
+    return (DATA / relative).read_text(encoding="utf-8").splitlines()
+
+
+def test_a_summeval_file_with_articles_repeated_is_refused_naming_the_rows(tmp_path):
+    """doc_id is an article's row: ten articles written twice would be 110 documents (another Pearson)."""
+    lines = _lines("summeval/summeval.jsonl")
+    file = tmp_path / "summeval.jsonl"
+    file.write_text("\n".join(lines + lines[:10]) + "\n", encoding="utf-8")
+    for read in (judgments.read_summeval, lambda path: judgments.read_judgments(path)[1]):
+        with pytest.raises(ValueError, match=r"^row 1 and row 101 hold the same article \(src\)") as error:
+            read(file)
+        assert "\n" not in str(error.value) and "drop the repeat" in str(error.value)
+
+
+def test_a_usr_file_with_a_dialog_repeated_is_refused_naming_the_rows(tmp_path):
+    dialogs = _load("usr_topicalchat/tc_usr_data.json")
+    file = tmp_path / "tc_usr_data.json"
+    file.write_text(json.dumps([*dialogs[:5], dialogs[2], *dialogs[5:]]), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^row 3 and row 6 hold the same dialog \(context and fact\)"):
+        judgments.read_usr(file)
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (  # a row of the first model deleted: every later output of it moves up one position
+            lambda rows: rows.pop(100),
+            r"^row 344 \(output 101 of model 'ARAE_lambda_10'\) is of the input .* but row 101 "
+            r"\(output 101 of 'ARAE_lambda_1'\) of .*a row missing or repeated\?",
+        ),
+        (  # a row repeated in the second model
+            lambda rows: rows.insert(300, rows[300]),
+            r"^row 302 \(output 58 of model 'ARAE_lambda_10'\) is of the input .* but row 58 ",
+        ),
+        (  # the last output of the first model deleted: no position disagrees, the counts do
+            lambda rows: rows.pop(243),
+            r"^model 'ARAE_lambda_1' has 243 rows \(its last: row 243\) but 'ARAE_lambda_10' has 244",
+        ),
+    ],
+)
+def test_a_yelp_file_with_a_row_missing_or_repeated_is_refused_naming_the_rows(tmp_path, damage, message):
+    """doc_id is an output's position in its model's rows: a row deleted regrouped 238 of the 244
+    documents with no word."""
+    rows = _load("yelp/ctc_yelp.json")
+    damage(rows)
+    file = tmp_path / "ctc_yelp.json"
+    file.write_text(json.dumps(rows), encoding="utf-8")
+    for read in (judgments.read_yelp, lambda path: judgments.read_judgments(path)[1]):
+        with pytest.raises(ValueError, match=message) as error:
+            read(file)
+        assert "\n" not in str(error.value) and "formats read" not in str(error.value)
+
+
+def test_a_system_missing_a_document_is_warned_naming_the_record(tmp_path):
+    """CTC's flattened Topical-Chat with one response deleted: its system has 59 of the 60 documents."""
+    rows = _load("usr_topicalchat/ctc_topical_chat.json")
+    gone = rows.pop(7)
+    file = tmp_path / "topical_chat.json"
+    file.write_text(json.dumps(rows), encoding="utf-8")
+    records = judgments.read_judgments(file)[1]
+    with pytest.warns(MetaEvalWarning) as caught:
+        meta_evaluate(records, predicted="scores", resamples=0)
+    (warning,) = [w for w in caught if w.category is MetaEvalWarning]
+    assert str(warning.message).startswith(
+        f"system_id {gone['model']!r} has no record of doc_id 1 (the document of records[6])"
+    )
+    complete = judgments.read_judgments(DATA / "usr_topicalchat/ctc_topical_chat.json")[1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MetaEvalWarning)
+        meta_evaluate(complete, predicted="scores", resamples=0)
+
+
+@pytest.mark.parametrize("missing", [None, float("nan")])
+def test_a_missing_usr_annotator_rating_null_or_nan_leaves_the_item_out(tmp_path, missing):
+    """One rule for null and NaN in an annotators' list ([5, null, 4] was refused, [NaN, 1, 2] taken): the
+    mean is NaN, so the item is left out, as an item whose score is null."""
+    dialogs = _load("usr_topicalchat/tc_usr_data.json")
+    dialogs[0]["responses"][0]["Natural"] = [5, missing, 4]
+    dialogs[1]["responses"][0]["Natural"] = [missing, 1, 2]
+    file = tmp_path / "tc_usr_data.json"
+    file.write_text(json.dumps(dialogs), encoding="utf-8")  # NaN written as JSON's NaN
+    records = judgments.read_usr(file)
+    assert math.isnan(records[0]["scores"]["naturalness"]) and math.isnan(records[6]["scores"]["naturalness"])
+    options = {"dimensions": "naturalness", "protocols": "sample", "resamples": 0}
+    result = meta_evaluate(records, predicted="scores", **options)
+    assert result["sample"]["naturalness"]["n"] == 358
+    dialogs[0]["responses"][0]["Natural"] = [5, "4", 4]
+    file.write_text(json.dumps(dialogs), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"row 1 responses\[0\]\['Natural'\] must be a non-empty list of"):
+        judgments.read_usr(file)

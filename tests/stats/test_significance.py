@@ -333,3 +333,48 @@ def test_compare_many_errors_name_the_pair_of_systems():
         nlgmetrics.compare_many(systems)
     with pytest.raises(ValueError, match=r"system 'x': x\[2\] is infinite"):
         nlgmetrics.compare_many({"a": [0.1, 0.2, 0.3], "x": [0.1, 0.2, math.inf]})
+
+
+# --- results scored with different options (issue 47 §3) ---------------------------------------------
+
+
+def test_results_scored_with_an_option_that_changes_the_numbers_are_not_compared():
+    """AlignScore nli_sp against reg_sp: other numbers for the same texts, so compare refuses them in one line
+    naming the option and both values; an option that does not change the numbers leaves the signature as
+    it is, and results made with the same options still compare."""
+    metric = nlgmetrics.load("alignscore", "base", device="cpu")
+    fields = {"predictions": SUMMARIZATION["predictions"], "sources": SUMMARIZATION["sources"]}
+    default = metric.compute(**fields)
+    regression = metric.compute(**fields, mode="reg_sp")
+    assert "|options:mode=reg_sp|" in regression["signature"] and "options:" not in default["signature"]
+    assert metric.compute(**fields, mode="nli_sp", return_details=True)["signature"] == default["signature"]
+    message = r"the option mode differs: the default \(a\) vs 'reg_sp' \(b\)"
+    with pytest.raises(ValueError, match=message) as err:
+        nlgmetrics.compare(default, regression)
+    assert "\n" not in str(err.value)
+    with pytest.raises(ValueError, match=r"'bin_sp' \(a\) vs 'reg_sp' \(b\)"):
+        nlgmetrics.compare_many({"x": metric.compute(**fields, mode="bin_sp"), "y": regression})
+    assert nlgmetrics.compare(regression, metric.compute(**fields, mode="reg_sp"))["delta"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("module", "config", "options"),
+    [
+        ("minicheck", "roberta-large", {"chunk_size": 7}),
+        ("minicheck", "roberta-large", {"max_model_len": 64}),
+        ("ctc_consistency", "E-minilm", {"long_inputs": "window"}),
+        ("ctc_consistency", "E-minilm", {"aggregation": "sum"}),
+        ("infolm", None, {"temperature": 1.0}),
+        ("infolm", None, {"measure": "alpha_divergence", "alpha": 0.75}),
+        ("unieval", None, {"dimensions": ["coherence"]}),
+    ],
+)
+def test_every_declared_option_that_changes_the_numbers_is_in_the_signature(module, config, options):
+    metric = nlgmetrics.load(module, config, device="cpu")
+    spec = nlgmetrics.modules.SPECS[module]
+    fields = {f: SUMMARIZATION[f] for f in spec.inputs_for(config)}
+    default, other = metric.compute(**fields), metric.compute(**fields, **options)
+    for name in options:
+        assert f"{name}=" in other["signature"] and name not in default["signature"]
+    with pytest.raises(ValueError, match=f"the option {next(iter(options))} differs"):
+        nlgmetrics.compare(default, other)

@@ -157,7 +157,8 @@ def notes(name: str) -> CardNotes:
         how_to_use=HOW_TO_USE,
         outputs=OUTPUTS,
         signature="The signature names the config, the checkpoint file and its Hub revision (or the "
-        "converted folder given with `model=`), the dtype and the package versions.",
+        "converted folder given with `model=`), the `mode` when it is not `nli_sp` (`options:mode=reg_sp`; "
+        "`nlgmetrics compare` refuses scores whose modes differ), the dtype and the package versions.",
         paper_values=PAPER_VALUES,
         examples=EXAMPLES,
         limitations=LIMITATIONS,

@@ -27,7 +27,7 @@ from typing import Any
 from ..core.files import write_text_whole
 from ..core.options import parse_bool
 from ..judgments import FORMATS as JUDGMENT_FORMATS
-from ..judgments import formats_read, read_judgments
+from ..judgments import formats_read, read_judgment_rows
 from ..modules import SPECS
 from ..modules.spec import direction_text
 from ..records import field_value, json_safe, per_example
@@ -358,13 +358,19 @@ def format_comparison(result: dict[str, Any], field: str) -> str:
 # ---- meta-eval -------------------------------------------------------------------------------------
 
 
-def rows_not_records(message: str) -> str:
-    """A :func:`~nlgmetrics.meta_eval.meta_evaluate` message about ``records[i]['field']`` as the file's
-    1-based row, as the CLI's other messages number them: ``row i+1 (field)``."""
+def rows_not_records(message: str, rows: list[int] | None = None) -> str:
+    """A :func:`~nlgmetrics.meta_eval.meta_evaluate` message about ``records[i]['field']`` as the file row
+    the record came from (``rows[i]``, from 1: a SummEval row holds 16 records; default ``i + 1``), as the
+    CLI's other messages number them: ``row 3 (field)``.
+
+    >>> rows_not_records("records[33]['scores'] is infinite", [1] * 16 + [2] * 16 + [3] * 16)
+    'row 3 (scores) is infinite'
+    """
 
     def row(match: re.Match) -> str:
         field = f" ({match[2].strip(chr(39))}{match[3]})" if match[2] else ""
-        return f"row {int(match[1]) + 1}{field}"
+        index = int(match[1])
+        return f"row {rows[index] if rows is not None and index < len(rows) else index + 1}{field}"
 
     return re.sub(r"\brecords\[(\d+)\](?:\[('[^']*'|[^\]]*)\]((?:\[[^\]]*\])*))?", row, message)
 
@@ -373,7 +379,7 @@ READ_FIELDS = ("doc_id", "system_id", "predictions", "sources", "references", "c
 """The fields the judgment readers give every record (nlgmetrics.judgments)."""
 
 
-def _check_records(records: list, layout: str, args: argparse.Namespace) -> None:
+def _check_records(records: list, rows: list[int], layout: str, args: argparse.Namespace) -> None:
     """The fields meta-eval needs, before any scoring: the human scores in every record, and the
     metric's without ``--metric`` (with it, none may hold them already); a file that fits no other
     format, read as records, is told which formats are read."""
@@ -381,7 +387,7 @@ def _check_records(records: list, layout: str, args: argparse.Namespace) -> None
     clash = next((i for i, r in enumerate(records) if args.predicted in r), None)
     if args.metric is not None and clash is not None:
         raise CLIError(
-            f"{path}: row {clash + 1} already has a field {args.predicted!r}; leave out --metric to "
+            f"{path}: row {rows[clash]} already has a field {args.predicted!r}; leave out --metric to "
             "meta-evaluate those scores, or name another field with --predicted"
         )
     if layout != "records" and args.metric is None and args.predicted not in records[0]:
@@ -405,7 +411,7 @@ def _check_records(records: list, layout: str, args: argparse.Namespace) -> None
                 else ""
             )
             raise CLIError(
-                f"{path}: row {lacking + 1} has no field {field!r} ({what}; its fields: {fields}){hint}"
+                f"{path}: row {rows[lacking]} has no field {field!r} ({what}; its fields: {fields}){hint}"
             )
 
 
@@ -428,9 +434,10 @@ def _scored_records(records: list, scorer: Any, args: argparse.Namespace) -> lis
     ]
 
 
-def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
-    """:func:`~nlgmetrics.meta_eval.meta_evaluate` with the flags; its notes (a protocol left out)
-    are ``nlgmetrics: note: ...`` lines on stderr, its ValueErrors one-line errors naming the file."""
+def _meta_evaluate(records: list, rows: list[int], args: argparse.Namespace) -> dict:
+    """:func:`~nlgmetrics.meta_eval.meta_evaluate` with the flags; its notes (a protocol left out, a
+    system without a document) are ``nlgmetrics: note: ...`` lines on stderr, its ValueErrors one-line
+    errors naming the file; both name the file ``rows`` the records came from."""
     from ..meta_eval import MetaEvalWarning, meta_evaluate  # scipy: loaded when used (docs/architecture.md)
 
     try:
@@ -447,9 +454,9 @@ def _meta_evaluate(records: list, args: argparse.Namespace) -> dict:
                 confidence=args.confidence,
             )
     except ValueError as err:
-        raise CLIError(f"{args.file}: {rows_not_records(str(err))}") from err
+        raise CLIError(f"{args.file}: {rows_not_records(str(err), rows)}") from err
     notes = [w for w in caught if issubclass(w.category, MetaEvalWarning)]
-    for note in dict.fromkeys(str(w.message) for w in notes):
+    for note in dict.fromkeys(rows_not_records(str(w.message), rows) for w in notes):
         print(f"nlgmetrics: note: {note}", file=sys.stderr)
     for other in (w for w in caught if w not in notes):
         warnings.showwarning(other.message, other.category, other.filename, other.lineno)
@@ -477,16 +484,16 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
             "result: give two files"
         )
     try:
-        layout, records = read_judgments(args.file, args.format)
+        layout, records, rows = read_judgment_rows(args.file, args.format)
     except ValueError as err:
         message = str(err)
         raise CLIError(message if message.startswith(str(args.file)) else f"{args.file}: {message}") from err
     if not records:
         raise CLIError(f"{args.file} has no rows")
-    _check_records(records, layout, args)
+    _check_records(records, rows, layout, args)
     if scorer is not None:
         records = _scored_records(records, scorer, args)
-    result = _meta_evaluate(records, args)
+    result = _meta_evaluate(records, rows, args)
     if args.output:
         try:
             write_text_whole(args.output, _json(result) + "\n")

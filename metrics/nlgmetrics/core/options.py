@@ -129,6 +129,11 @@ class Option:
     text_type: type | None = None
     """The type a value typed as text has (bool, int, float, str, list, dict): how the command line
     (``--option name=value``) and the Space read it with :meth:`parse`; None: not offered as text."""
+    changes_scores: bool = True
+    """Whether a compute() option's value can change the numbers (AlignScore's ``mode``, MiniCheck's
+    ``chunk_size``): a value other than the default is written into the result signature, and
+    :func:`nlgmetrics.compare` refuses results that differ in it. False for those that only change what is
+    shown or returned (``show_progress``, ``return_details``, UniEval's ``overall``)."""
 
     def validate(self, value: Any) -> Any:
         if value is None or self.check is None:
@@ -251,8 +256,22 @@ int8 on the CPU); the rows of ``dtype`` and ``quantize`` carry their choices (us
 drop-downs) and ``resolve`` checks a value with the row's own check."""
 RUNTIME_OPTIONS = tuple(option.name for option in COMMON_LOAD_OPTIONS)
 COMMON_COMPUTE_OPTIONS = (
-    Option("show_progress", "show a progress bar counting examples", False, check_bool, text_type=bool),
-    Option("return_details", "also return per-example explanations", False, check_bool, text_type=bool),
+    Option(
+        "show_progress",
+        "show a progress bar counting examples",
+        False,
+        check_bool,
+        text_type=bool,
+        changes_scores=False,
+    ),
+    Option(
+        "return_details",
+        "also return per-example explanations",
+        False,
+        check_bool,
+        text_type=bool,
+        changes_scores=False,
+    ),
 )
 
 

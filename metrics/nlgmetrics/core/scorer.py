@@ -25,7 +25,7 @@ from .options import (
     check_names,
 )
 from .precision import tf32_matmuls
-from .result import signature
+from .result import option_text, signature
 from .runtime import Runtime, WhereToRun
 from .validation import FIELDS
 
@@ -117,7 +117,12 @@ class Scorer(ABC):
 
     @functools.cached_property
     def signature(self) -> str:
-        """The line every result carries (:func:`~nlgmetrics.core.result.signature`), made once per scorer."""
+        """The line a result with the default options carries (:func:`~nlgmetrics.core.result.signature`),
+        made once per scorer."""
+        return self.signature_with({})
+
+    def signature_with(self, options: dict[str, str]) -> str:
+        """The signature with the options part ``options`` (name → :func:`option_text`)."""
         run = self.runtime
         return signature(
             self.name,
@@ -127,7 +132,26 @@ class Scorer(ABC):
             tf32=self.tf32,
             quantize=run.quantize,
             device=run.device.type if run.reduced else None,
+            options=options,
         )
+
+    @functools.cached_property
+    def _default_option_texts(self) -> dict[str, str]:
+        """Each option that changes the numbers, resolved with every option at its default, as written."""
+        defaults = self.spec.check_call(None, {}, self.config, scorer=self)[1]
+        return {name: option_text(value) for name, value in defaults.items()}
+
+    def signature_of(self, options: dict[str, Any]) -> str:
+        """The signature of a result made with the resolved ``options``: the options declared to change the
+        numbers (``Option.changes_scores``) whose value is not the default's are written into it."""
+        defaults = self._default_option_texts
+        written = {}
+        for option in self.option_table():
+            if option.changes_scores and option.name in options:
+                text = option_text(options[option.name])
+                if text != defaults.get(option.name):
+                    written[option.name] = text
+        return self.signature_with(written) if written else self.signature
 
     # ---- options ------------------------------------------------------------------------------------
 
@@ -172,14 +196,14 @@ class Scorer(ABC):
     def run(self, data: dict[str, list], options: dict[str, Any]) -> dict:
         """Score inputs and options that :meth:`ModuleSpec.check_call` already checked, in TF32 when the
         runtime says so; zero examples give :meth:`empty_result`. Every result says its direction
-        (``higher_is_better``) and carries the :attr:`signature`."""
+        (``higher_is_better``) and carries its signature (:meth:`signature_of` the options)."""
         if not data["predictions"]:
             result = self.empty_result(**options)
         else:
             with tf32_matmuls(True) if self.tf32 else nullcontext():  # on the CPU: no TF32 to switch
                 result = self._score(data, options)
         result.setdefault("higher_is_better", self.spec.higher_is_better)
-        result["signature"] = self.signature
+        result["signature"] = self.signature_of(options)
         return result
 
     def empty_result(self, **options: Any) -> dict:

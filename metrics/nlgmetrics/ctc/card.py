@@ -118,12 +118,13 @@ Its `|`-separated parts: the nlgmetrics version; the module; the config (the def
 given); the weights, each as `kind:repo@revision` (`E`, `D` or `R`; the revision is a 40-hex commit id, or
 the tag `{release}` for a checkpoint not yet published; `(embedded:<package>==<version>)` when the files
 come from the package that ships them; `<folder>@local-folder` for a local folder; `@layerN` for the hidden
-layer an E aligner reads; several aligners are joined by `+`); the dtype of the forward passes (followed by
-`matmul:tf32` when `allow_tf32=True` ran float32 matmuls in TF32 on CUDA); the
+layer an E aligner reads; several aligners are joined by `+`); the options that change the numbers, where
+not the aspect's defaults (`options:long_inputs=window,aggregation=sum`); the dtype of the forward passes
+(followed by `matmul:tf32` when `allow_tf32=True` ran float32 matmuls in TF32 on CUDA); the
 transformers and torch versions. To reproduce a number, load the same config (or the same `aligner=`) so
 the weights part is equal, with the same `dtype` and package versions, and call `compute()` with the same
-inputs and options (`aggregation`, `remove_stopwords`, `long_inputs` are not in the signature: keep them
-with it). Equal signatures give equal scores up to float32 rounding (about 1e-6 relative; the device and
+inputs (the options are in the signature; `nlgmetrics compare` refuses scores whose options differ).
+Equal signatures give equal scores up to float32 rounding (about 1e-6 relative; the device and
 batch size can change the last digits); scores with different signatures are not comparable."""
 
 # Sample-level (Pearson, Spearman, Kendall) from the paper's appendix tables.

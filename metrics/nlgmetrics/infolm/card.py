@@ -109,13 +109,14 @@ nlgmetrics:<version>|module:infolm|config:bert-base-uncased|weights:google-bert/
 Its `|`-separated parts: the nlgmetrics version; the module; the config (the default's name when none was
 given; with `model=` the weights part names the model used); the masked LM as `repo@revision` (a 40-hex
 commit id for the registered model, the `model_revision` you gave or `main` for another Hub repo,
-`<folder>@local-folder` for a local folder); the dtype of the forward passes; the transformers and torch
-versions. To reproduce a number, load the same model at the same revision with the same `dtype` and package
-versions, and call `compute()` with the same inputs and options: `measure`, `alpha`, `beta`, `temperature`
-and `idf` are not in the signature (the result repeats `measure`; keep the others with it), and with the
-default `idf=True` the score of an example also depends on the other examples of the call. Equal signatures
-give equal scores up to float32 rounding of the forward passes (about 1e-6 relative; the device and batch
-size can change the last digits); scores with different signatures are not comparable."""
+`<folder>@local-folder` for a local folder); the options that change the numbers, where not the defaults
+(`options:measure=alpha_divergence(alpha=0.75),temperature=1`; an `idf` corpus or dict as a `sha256:` digest);
+the dtype of the forward passes; the transformers and torch versions. To reproduce a number, load the same
+model at the same revision with the same `dtype` and package versions, and call `compute()` with the same
+inputs and the options the signature names (`nlgmetrics compare` refuses scores whose options differ);
+with the default `idf=True` the score of an example also depends on the other examples of the call. Equal
+signatures give equal scores up to float32 rounding of the forward passes (about 1e-6 relative; the device
+and batch size can change the last digits); scores with different signatures are not comparable."""
 
 PAPER_VALUES = """System-level Pearson correlation (×100) with human judgments on WebNLG 2020 (the paper's
 appendix Table 3; temperature 1, bert-base-uncased, D_α with α = 0.75, D_γ with β = 3, D_AB with (α, β) = (3,

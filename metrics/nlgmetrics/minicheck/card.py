@@ -47,7 +47,9 @@ document's chunks.
 
 SIGNATURE = """Every result carries one line such as
 `nlgmetrics:<version>|module:minicheck|config:flan-t5-large|weights:lytang/MiniCheck-Flan-T5-Large@main|dtype:float32|transformers:<version>|torch:<version>`:
-the config, the model at its revision (`main` until the Hub commit is pinned), the dtype and the versions."""
+the config, the model at its revision (`main` until the Hub commit is pinned), `chunk_size` and
+`max_model_len` where not the config's defaults (`options:chunk_size=300`; `nlgmetrics compare` refuses scores
+whose options differ), the dtype and the versions."""
 
 PAPER_VALUES = """LLM-AggreFact (11 grounded fact-checking datasets), balanced accuracy averaged over the
 datasets, as published by the authors (paper and the LLM-AggreFact leaderboard,

@@ -79,7 +79,9 @@ gives that dimension); `higher_is_better: True`;
 
 SIGNATURE = """Every result carries one line such as
 `nlgmetrics:<version>|module:unieval|config:summarization|weights:MingZhong/unieval-sum@main|dtype:float32|transformers:<version>|torch:<version>`
-(also printed by `nlgmetrics score`): the task, the evaluator at its revision, the dtype and the versions.
+(also printed by `nlgmetrics score`): the task, the evaluator at its revision, the options that change the
+numbers where not the defaults (`options:dimensions=coherence+fluency`; `questions` as a `sha256:` digest;
+`nlgmetrics compare` refuses scores whose options differ), the dtype and the versions.
 Load the same config and weights with the same dtype to reproduce a score."""
 
 SUMMEVAL = """UniEval's released `unieval-sum` on SummEval, summary-level correlations (the paper's Table 3

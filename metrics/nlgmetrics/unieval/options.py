@@ -30,6 +30,7 @@ COMPUTE_OPTIONS = (  # dimensions and questions are checked together, against th
         True,
         check_bool,
         text_type=bool,
+        changes_scores=False,
     ),
     Option(
         "questions",
