@@ -318,3 +318,62 @@ def test_members_holding_different_counts_are_refused_and_keep_their_examples():
         "combine: the modules hold different numbers of examples (word_overlap 2, ctc_consistency 3)"
     )
     assert len(ours.compute()["scores"]) == 3 and theirs.compute()["examples"] == 2
+
+
+# ---- issue 47 §6: a member whose add_batch raises part-way, and again when given its examples back -------
+
+
+class FlakyAdd(WordOverlap):
+    """WordOverlap from another library whose add_batch stores a batch example by example and, on the calls
+    numbered in ``failing``, raises before storing its last example (a flaky connection, say)."""
+
+    def __init__(self, failing: tuple[int, ...], **kwargs):
+        super().__init__(**kwargs)
+        self.failing, self.calls = failing, 0
+
+    def add_batch(self, *, predictions, references):
+        """add_batch, one example at a time (evaluate appends the inputs' description to this docstring)."""
+        self.calls += 1
+        for i, (prediction, reference) in enumerate(zip(predictions, references)):
+            if self.calls in self.failing and i == len(predictions) - 1:
+                raise ConnectionError(f"flaky_add: call {self.calls} lost its connection")
+            self.add(prediction=prediction, reference=reference)
+
+
+@pytest.mark.parametrize("keep_in_memory", [False, True], ids=["cache-file", "in-memory"])
+@pytest.mark.parametrize("order", ["ours-first", "theirs-first"])
+def test_a_member_that_raises_part_way_and_again_loses_no_example_on_the_retry(order, keep_in_memory):
+    """Before: the take-back put each member's earlier examples back through its own add_batch, which raised
+    again (call 3): the foreign member was left with fewer examples, and after the retry compute() refused
+    ("ctc_consistency 3, flaky_add 2"). Now each member is cut back to what it held, read from its own cache,
+    and the user's retries (the first one fails too) end with every example in every member once."""
+    ours, flaky = (
+        nlgmetrics.load("ctc_consistency", "E-minilm"),
+        FlakyAdd((2, 3), keep_in_memory=keep_in_memory),
+    )
+    members = [("ctc_consistency", ours), ("flaky_add", flaky)]
+    combined = nlgmetrics.combine(dict(members if order == "ours-first" else members[::-1]))
+    first, rest = ({name: values[:1] for name, values in THREE.items()}, {k: v[1:] for k, v in THREE.items()})
+    combined.add_batch(**first)
+    failures = []
+    for _ in range(3):  # the user retries the same add_batch until it goes through
+        try:
+            combined.add_batch(**rest)
+            break
+        except ConnectionError as err:
+            failures.append(str(err))
+    assert failures == [
+        "flaky_add: call 2 lost its connection",
+        "flaky_add: call 3 lost its connection",
+    ]  # the user sees the member's own errors, each of a call the user made
+    result = combined.compute()
+    alone = nlgmetrics.load("ctc_consistency", "E-minilm").compute(
+        predictions=THREE["predictions"], sources=THREE["sources"]
+    )
+    assert result["ctc_consistency_scores"] == alone["scores"] and len(alone["scores"]) == 3
+    assert (
+        result["per_example"]
+        == WordOverlap().compute(predictions=THREE["predictions"], references=THREE["references"])[
+            "per_example"
+        ]
+    )

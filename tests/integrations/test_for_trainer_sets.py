@@ -172,11 +172,12 @@ def test_sets_by_split_are_checked_at_construction(tokenizer, metrics, fields, m
 
 
 def test_two_sets_that_both_fit_but_differ_are_refused(tokenizer):
+    """The sets differ only where neither the inputs nor the labels can show it (the case of a reference)."""
     compute_metrics = nlgmetrics.for_trainer(
         tokenizer,
         {"c": ("ctc_relevance", "E-minilm")},
         sources={"a": DOCUMENTS[:2], "b": DOCUMENTS[:2]},
-        references={"a": SUMMARIES[:2], "b": OTHER_SUMMARIES[:2]},
+        references={"a": SUMMARIES[:2], "b": [s.upper() for s in SUMMARIES[:2]]},
     )
     eval_pred = EvalPrediction(
         predictions=_ids(tokenizer, SUMMARIES[:2]),
@@ -566,3 +567,74 @@ def test_an_empty_set_gives_the_empty_result_with_one_warning(tokenizer, sources
     assert len([w for w in caught if issubclass(w.category, NLGMetricsWarning)]) == 1
     assert set(logged) == {"c", "word_overlap", "examples"} and logged["examples"] == 0.0
     assert np.isnan(logged["c"]) and np.isnan(logged["word_overlap"])
+
+
+# ---- issue 47: raw references are matched to the labels, inputs or not ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("documents", "summaries", "fields", "message"),
+    [
+        (
+            OTHER_DOCUMENTS,
+            OTHER_SUMMARIES,
+            {"sources": OTHER_DOCUMENTS, "references": SUMMARIES},
+            r"example 0's labels 'a storm shut the airport\.' are not references\[0\] 'A library will be "
+            r"built on Elm Street\.', though the inputs fit sources: the raw sources and references given "
+            r"are not one set",
+        ),
+        (
+            OTHER_DOCUMENTS,
+            OTHER_SUMMARIES,
+            {
+                "sources": {"eval": DOCUMENTS, "test": OTHER_DOCUMENTS},
+                "references": {"eval": SUMMARIES, "test": SUMMARIES},
+            },
+            r"'test': example 0's labels 'a storm shut the airport\.' are not references\['test'\]\[0\] "
+            r"'A library .*, though the inputs fit sources\['test'\]: .*; the labels are none of the "
+            r"references given",
+        ),
+        (
+            OTHER_DOCUMENTS,
+            SUMMARIES,
+            {
+                "sources": {"eval": DOCUMENTS, "test": OTHER_DOCUMENTS},
+                "references": {"eval": SUMMARIES, "test": OTHER_SUMMARIES},
+            },
+            r"'test': example 0's labels 'a library will be built on elm street\.' are not "
+            r"references\['test'\]\[0\] 'A storm .*; the labels are references\['eval'\]'s",
+        ),
+    ],
+    ids=["one-set", "by-split-references-of-eval-for-test", "test-inputs-with-eval-labels"],
+)
+def test_raw_references_that_are_not_the_labels_are_refused_though_the_inputs_fit(
+    tiny, tmp_path, documents, summaries, fields, message
+):
+    """Issue 47 §5: with the inputs at hand only the sources were matched, so the eval set's summaries were
+    scored as the test set's references (0.840), though the labels the Trainer passes show otherwise."""
+    compute_metrics = nlgmetrics.for_trainer(tiny["tokenizer"], {"relevance": RELEVANCE}, **fields)
+    trainer = seq2seq_trainer(
+        tiny["model"], tiny["tokenizer"], tiny["data"], tmp_path, compute_metrics, callbacks=[compute_metrics]
+    )
+    with pytest.raises(ValueError, match=message) as refused:
+        trainer.predict(eval_dataset(tiny["tokenizer"], documents, summaries))
+    assert "\n" not in str(refused.value)
+
+
+def test_sets_with_the_same_sources_are_told_apart_by_the_labels(tokenizer):
+    """Two sets of the same documents with other summaries: the labels pick the set, and its references."""
+    compute_metrics = nlgmetrics.for_trainer(
+        tokenizer,
+        {"c": RELEVANCE},
+        sources={"a": DOCUMENTS[:2], "b": DOCUMENTS[:2]},
+        references={"a": OTHER_SUMMARIES[:2], "b": SUMMARIES[:2]},
+    )
+    eval_pred = EvalPrediction(
+        predictions=_ids(tokenizer, OTHER_SUMMARIES[:2]),
+        label_ids=_ids(tokenizer, SUMMARIES[:2]),
+        inputs=_ids(tokenizer, DOCUMENTS[:2]),
+    )
+    want = nlgmetrics.load(*RELEVANCE).compute(
+        predictions=[s.lower() for s in OTHER_SUMMARIES[:2]], references=SUMMARIES[:2], sources=DOCUMENTS[:2]
+    )
+    assert compute_metrics(eval_pred) == {"c": want["mean_score"]}

@@ -22,6 +22,7 @@ import pytest
 import torch
 
 import nlgmetrics
+from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.integrations.reward import CPU_TOKEN_BUDGET, completion_text
 from tests.integrations.reward_calls import CONSISTENCY, call
 from tests.integrations.tiny_causal_lm import prompt_dataset, recording, save_tiny_causal_lm, trl_trainer
@@ -161,6 +162,17 @@ def test_one_float_per_completion_and_none_where_the_metric_gives_nan(consistenc
     assert rewards[1] is None and math.isnan(want[1])
     assert [rewards[0], rewards[2]] == [want[0], want[2]]
     assert all(type(r) is float for r in (rewards[0], rewards[2]))
+
+
+@pytest.mark.parametrize("config", ["flan-t5-large", "roberta-large", "deberta-v3-large"])
+def test_a_call_whose_every_completion_is_blank_gives_none_for_each(config):
+    """Issue 47 §8: MiniCheck's classifiers raised IndexError when every completion of a call was blank,
+    which stopped a GRPO step; now None per completion (NaN to TRL), with the one warning of compute()."""
+    reward = nlgmetrics.reward("minicheck", config, sources="source")
+    with pytest.warns(NLGMetricsWarning, match=r"predictions\[0\], predictions\[1\] are empty") as caught:
+        values = reward(prompts=["p"] * 2, completions=["", " "], source=DOCUMENTS[:2])
+    assert values == [None, None]
+    assert len([w for w in caught if issubclass(w.category, NLGMetricsWarning)]) == 1
 
 
 def test_on_the_cpu_a_reward_batches_by_tokens_unless_told_how(consistency_reward):

@@ -143,3 +143,36 @@ def test_the_ready_reward_and_combine_read_the_documents():
 def test_a_long_document_makes_several_chunks_at_the_defaults():
     result, _ = scored("roberta-large", predictions=[CLAIMS[0]], sources=[LONG], return_details=True)
     assert len(result["details"][0]["chunks"]) >= 2
+
+
+# ---- issue 47 §8: a call whose every text is blank -----------------------------------------------------
+
+ALL_BLANK = {"predictions": ["A claim.", " ", ""], "sources": [" \n\u200b ", DOC, ""]}
+"""Three examples, none scorable: a blank document, a blank claim, both blank."""
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_a_call_whose_every_text_is_blank_is_nan_with_one_warning(config):
+    """Before: roberta-large and deberta-v3-large raised IndexError (the tokenizer on no sentence at all)."""
+    result, said = scored(config, **ALL_BLANK, return_details=True)
+    assert all(math.isnan(s) for s in result["scores"]) and math.isnan(result["mean_score"])
+    assert result["labels"] == [None] * 3
+    assert result["details"] == [{"chunks": [], "probabilities": []}] * 3
+    assert len(said) == 1 and "sources[0], predictions[1], predictions[2], sources[2] are empty" in said[0]
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_the_command_line_writes_nan_for_a_file_whose_every_text_is_blank(config, tmp_path, capsys):
+    from nlgmetrics import cli
+
+    rows = tmp_path / "blank.jsonl"
+    rows.write_text(
+        "".join(json.dumps({"predictions": c, "sources": d}) + "\n" for c, d in zip(*ALL_BLANK.values()))
+    )
+    scored_file = tmp_path / "out.jsonl"
+    args = ["score", str(rows), "--metric", "minicheck", "--config", config, "--device", "cpu"]
+    assert cli.main([*args, "--output", str(scored_file)]) == 0
+    written = [json.loads(line) for line in scored_file.read_text().splitlines()]
+    assert [row["minicheck"] for row in written] == [None] * 3  # NaN is written as null
+    said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("nlgmetrics: warning:")]
+    assert len(said) == 1 and "row 1 (sources)" in said[0] and "are empty" in said[0]

@@ -3,8 +3,9 @@
 modules' keys always carry the module's name.
 
 Every member's inputs and options are checked before any member receives or computes anything, so a refused
-call leaves every member as it was; an ``add_batch()`` stopped part-way (an error, Ctrl-C) and a ``compute()``
-that fails put back what was added through the combined object, so the members stay in step, and a
+call leaves every member as it was; an ``add_batch()`` stopped part-way (an error, Ctrl-C) cuts each member's
+cache back to what it held, and a ``compute()`` that fails puts back what was added through the combined
+object, so the members stay in step, and a
 ``compute()`` refuses members that hold different numbers of examples. :class:`ForeignGuard` runs the modules
 that are not ours (for ``combine`` and :func:`~nlgmetrics.integrations.for_trainer.for_trainer`): one that
 raises gives NaN for its numbers, with one warning.
@@ -30,6 +31,7 @@ from ..modules.evaluate_state import (
     discard_cache,
     held_examples,
     is_streaming,
+    keep_first,
 )
 from ..modules.metric import NLGMetric
 from .naming import NamedMetric, metric_named
@@ -91,6 +93,7 @@ class Combined(evaluate.module.CombinedEvaluations):
         streamed = [
             module.streamed if mine else False for module, mine in zip(self.evaluation_modules, self.ours)
         ]
+        held = [held_examples(module) for module in self.evaluation_modules]
         reached = 0
         try:
             for module, mine, batch in zip(self.evaluation_modules, self.ours, batches):
@@ -98,7 +101,7 @@ class Combined(evaluate.module.CombinedEvaluations):
                     module.add_batch(**batch)
                 reached += 1
         except BaseException:  # Ctrl-C too: the batch goes to every module or to none
-            self._take_back(reached, streamed)
+            self._take_back(reached, streamed, held)
             raise
         for batch, added in zip(batches, self._added):
             for name, values in batch.items():
@@ -268,18 +271,27 @@ class Combined(evaluate.module.CombinedEvaluations):
             self._added = [{} for _ in self.evaluation_modules]
         return merged
 
-    def _take_back(self, reached: int, streamed: list[bool]) -> None:
+    def _take_back(self, reached: int, streamed: list[bool], held: list[int]) -> None:
         """After an add_batch that stopped at member ``reached`` (an error, Ctrl-C): that member and those
-        before it hold again only what was added through this object before the batch (evaluate cannot drop a
-        batch
-        from its cache: the cache is emptied and refilled), so every member holds the same examples."""
+        before it hold again only the ``held`` examples they held before the batch, their caches cut back to
+        them (a member's own add_batch, which may fail again, is not called), so every member holds the same
+        examples. A cache that cannot show them is emptied and refilled with what was added through this
+        object; a member that fails then is said in a warning, and compute() refuses the uneven counts."""
         for i in range(min(reached + 1, len(self.evaluation_modules))):
             module, mine, added = self.evaluation_modules[i], self.ours[i], self._added[i]
-            discard_cache(module)
             if mine:
                 module.streamed = streamed[i]
-            if _rows(added) or (mine and added):
-                module.add_batch(**added)
+            if keep_first(module, held[i]):
+                continue
+            discard_cache(module)
+            try:
+                if _rows(added) or (mine and added):
+                    module.add_batch(**added)
+            except Exception as err:
+                warn(
+                    f"combine: {self.labels[i]} lost the {_rows(added)} examples added before, raising "
+                    f"{type(err).__name__} when given them back: {err}"
+                )
 
     def _put_back(self, done: int) -> None:
         """After a failed compute() of what was added: the modules that computed (and one of the others that

@@ -2,7 +2,7 @@
 
 The raw texts given to ``for_trainer`` are one eval set (a list per field) or several (a mapping split name →
 texts per field). An evaluation is scored against a set only when what the Trainer passes shows it is that
-set: its inputs match the set's sources (or, with no inputs at hand, its labels match the set's references)
+set: its inputs match the set's sources and its labels the set's references (each that is given and at hand)
 example by example, and the number of generations is the set's size, or under DDP that size as the
 distributed sampler pads it (it repeats the first examples to fill the last step). Anything else is refused
 in one line, never scored as it comes, and so is an order the inputs cannot confirm: two examples whose raw
@@ -229,6 +229,14 @@ class EvalSets:
             if pairs:
                 raise ValueError(self._unconfirmed(fits[0], pairs, seen))
             return texts, len(next(iter(texts.values())))
+        for split in (
+            [] if fits else verdicts
+        ):  # the inputs fit but not the labels: an order they cannot tell?
+            texts = self.splits[split]
+            if {"sources", "references"} <= set(texts) and self._fit_all(split, "sources", "inputs", seen):
+                pairs = self._indistinct(split, seen)
+                if pairs:
+                    raise ValueError(self._unconfirmed(split, pairs, seen))
         raise ValueError(self._refusal(verdicts, fits, seen))
 
     def _size(self, seen: Seen) -> int:
@@ -264,11 +272,34 @@ class EvalSets:
         problem = count_problem(seen, n)
         if problem:
             return problem
-        if "sources" in texts and seen.inputs is not None:
-            return self._mismatch(split, "sources", seen, "inputs")
-        if "references" in texts and seen.labels is not None:
-            return self._mismatch(split, "references", seen, "labels")
-        return _UNTIED
+        evidence = [
+            (name, what) for name, what in _EVIDENCE if name in texts and getattr(seen, what) is not None
+        ]
+        for k, (name, what) in enumerate(evidence):
+            problem = self._mismatch(split, name, seen, what)
+            if problem:
+                return problem + self._but(split, evidence[:k], name, what, seen)
+        return None if evidence else _UNTIED
+
+    def _but(self, split: str | None, fitted: list[tuple[str, str]], name: str, what: str, seen: Seen) -> str:
+        """What else the evaluation shows when its ``what`` are not the set's ``name``: the evidence that did
+        fit the set (its raw fields then are not of one set) and the set whose ``name`` they are, if any."""
+        said = "".join(
+            f", though the {w} fit {_label(n, split)}: the raw {n} and {name} given are not one set"
+            for n, w in fitted
+        )
+        if split is None:
+            return said
+        owners = [other for other in self.splits if other != split and self._fit_all(other, name, what, seen)]
+        owner = ", ".join(f"{_label(name, other)}'s" for other in owners) or f"none of the {name} given"
+        return f"{said}; the {what} are {owner}"
+
+    def _fit_all(self, split: str | None, name: str, what: str, seen: Seen) -> bool:
+        """Whether the evaluation can be the set as far as its ``what`` show: its size, and each example's."""
+        if name not in self.splits[split] or getattr(seen, what) is None:
+            return False
+        n = len(self.splits[split][name])
+        return count_problem(seen, n) is None and self._mismatch(split, name, seen, what) is None
 
     def _mismatch(self, split: str | None, name: str, seen: Seen, what: str) -> str | None:
         """The first example whose decoded inputs (labels) cannot come from the set's sources (references)."""
@@ -281,10 +312,9 @@ class EvalSets:
             if not any(overlaps(shown[i], text, prompt) for text in wanted):
                 given = self.splits[split][name][i]
                 given = given if isinstance(given, str) else given[0]
-                label = name if split is None else f"{name}[{split!r}]"
                 return (
-                    f"example {i}'s {what} {_short(getattr(seen, what)[i])} are not {label}[{i}] "
-                    f"{_short(given)}"
+                    f"example {i}'s {what} {_short(getattr(seen, what)[i])} are not "
+                    f"{_label(name, split)}[{i}] {_short(given)}"
                 )
         return None
 
@@ -341,7 +371,7 @@ class EvalSets:
         name, what = next((n, w) for n, w in _EVIDENCE if n in texts and getattr(seen, w) is not None)
         i, j = pairs[0]
         differs = next(f for f in texts if texts[f][i] != texts[f][j])
-        label = differs if split is None else f"{differs}[{split!r}]"
+        label = _label(differs, split)
         shown = getattr(seen, what)
         hint = (
             "" if "references" in texts else "give the raw references too (the labels then tell them apart), "
@@ -387,6 +417,11 @@ class EvalSets:
             f"the evaluated set ({seen.count} generations) is none of the sets given to for_trainer "
             f"({reasons}): give the raw texts of every set the Trainer evaluates"
         )
+
+
+def _label(name: str, split: str | None) -> str:
+    """A raw field as the user gave it: ``sources``, or ``sources['test']`` for a set by split."""
+    return name if split is None else f"{name}[{split!r}]"
 
 
 def _hashable(value: Any) -> str | tuple[str, ...]:

@@ -102,13 +102,13 @@ def for_trainer(
     "test": ...}``), or ``"inputs"``/``"labels"`` (decoded from the ``EvalPrediction``; ``"inputs"`` needs
     ``include_for_metrics=["inputs"]``); references default to the labels. Raw texts are scored only against
     the evaluated set they match: its inputs (``include_for_metrics=["inputs"]``, or its dataset, seen by the
-    returned object added as a callback) must match the sources, or its labels the references, and confirm
-    their order (near-duplicates whose inputs fit either order are refused). An empty set logs NaN means.
-    ``num_examples`` (the eval set's size) is needed only under DDP when nothing else tells it.
-    ``offload=True`` keeps our modules' models on the CPU between evaluations and moves them to the
-    accelerator only while scoring. A module that is not ours and raises logs NaN for its numbers, with one
-    warning (``strict=True``: the error ends the evaluation). The models load here, once per process (the
-    weight cache).
+    returned object added as a callback) must match the sources, and its labels the references (each that
+    is given raw), and confirm their order (near-duplicates whose inputs fit either order are refused). An
+    empty set logs NaN means. ``num_examples`` (the eval set's size) is needed only under DDP when nothing
+    else tells it. ``offload=True`` keeps our modules' models on the CPU between evaluations and moves them
+    to the accelerator only while scoring. A module that is not ours and raises logs NaN for its numbers,
+    with one warning (``strict=True``: the error ends the evaluation). The models load here, once per
+    process (the weight cache).
     """
     return ComputeMetrics(
         tokenizer,

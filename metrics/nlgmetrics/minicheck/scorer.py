@@ -203,6 +203,8 @@ class MiniCheckScorer(Scorer):
 
     def chunks(self, documents: Sequence[str], chunk_size: int, max_model_len: int) -> list[list[str]]:
         """Each document's chunks, as the reference makes them (every sentence tokenized in one call)."""
+        if not documents:  # every example of the call is blank: a tokenizer fails on no text at all
+            return []
         split = [sentences_with_newlines(doc) or [""] for doc in documents]
         if self.layout.seq2seq:
             sizes = [[len(s.split()) for s in sentences] for sentences in split]

@@ -1,8 +1,9 @@
 """The only place that reads or writes ``evaluate.Metric``'s private state (evaluate 0.4.x).
 
-``NLGMetric`` and ``combine`` need six things evaluate has no public API for: whether examples are being
+``NLGMetric`` and ``combine`` need seven things evaluate has no public API for: whether examples are being
 streamed into its Arrow cache (``writer``) and how many, starting an empty shard so that a process with no
-examples still joins a distributed ``compute()``, dropping the cache after a failed ``compute()``, checking a
+examples still joins a distributed ``compute()``, dropping the cache after a failed ``compute()``, cutting
+it back to the examples held before a batch that stopped part-way, checking a
 batch as ``add_batch`` would without storing it, and the keywords a module's ``_compute`` takes. Each is one
 function here; ``tests/modules/test_evaluate_state.py`` pins the attribute names to the evaluate versions
 ``pyproject.toml`` allows, so an evaluate upgrade that renames them fails there, not in a user's training run.
@@ -59,6 +60,42 @@ def discard_cache(metric: Any) -> None:
         lock.release()
     metric.filelocks, metric.file_paths = [], []
     metric.cache_file_name = metric.filelock = None
+
+
+def keep_first(metric: Any, rows: int) -> bool:
+    """Cut evaluate's cache back to its first ``rows`` examples (what it held before a batch that stopped
+    part-way), read back from the cache itself: the module's own ``add_batch``, which may fail again, is not
+    called. False when the cache cannot show them (the module dropped it, or a distributed cache): the
+    caller then puts them back another way."""
+    import pyarrow as pa
+
+    writer = metric.writer
+    held = 0 if writer is None else len(writer)
+    if held == rows:
+        return True
+    if held < rows or metric.num_process > 1:
+        return False
+    if rows == 0:
+        discard_cache(metric)
+        return True
+    writer.write_examples_on_file()  # what add() staged, so that the cache holds every example
+    writer.write_rows_on_file()
+    if metric.buf_writer is not None:
+        source = metric.buf_writer.getvalue()
+    else:
+        writer.stream.flush()
+        source = pa.OSFile(metric.cache_file_name)
+    with pa.ipc.open_stream(source) as reader:
+        table = reader.read_all().slice(0, rows)
+    if metric.buf_writer is None:
+        source.close()
+        writer.stream.close()
+    features = metric.selected_feature_format
+    discard_cache(metric)
+    metric.selected_feature_format = features
+    metric._init_writer()
+    metric.writer.write_table(table)
+    return True
 
 
 def check_batch(metric: Any, batch: dict[str, list]) -> None:
