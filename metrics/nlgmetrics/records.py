@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .core.files import replaced_when_complete
+from .core.files import replaced_when_complete, written_through
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv", ".tsv": "tsv"}
 """File suffix → format, for reading and writing."""
@@ -282,11 +282,24 @@ def per_example(result: Mapping[str, Any], count: int) -> dict[str, list]:
     return columns
 
 
-def write_records(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
-    """Write ``rows`` in the format of ``path``'s suffix (the columns of CSV/TSV: every key, in order of
-    first appearance), whole: to a temporary file renamed onto ``path`` once complete
+def output_format(path: str | os.PathLike, fallback: str) -> str:
+    """The format ``path`` is written in: its suffix's (:func:`file_format`); a named pipe or a device
+    (``/dev/null``, ``/dev/stdout``: written into, :func:`~nlgmetrics.core.files.written_through`) without
+    one takes ``fallback`` (the input's format).
+
+    >>> output_format("/dev/null", "csv"), output_format("/dev/null.jsonl", "csv")
+    ('csv', 'jsonl')
+    """
+    if written_through(path) and Path(path).suffix.lower() not in FORMATS:
+        return fallback
+    return file_format(path)
+
+
+def write_records(path: str | os.PathLike, rows: list[dict[str, Any]], kind: str | None = None) -> None:
+    """Write ``rows`` in the format ``kind`` (default: ``path``'s suffix's; the columns of CSV/TSV: every
+    key, in order of first appearance), whole: to a temporary file renamed onto ``path`` once complete
     (:func:`nlgmetrics.core.files.replaced_when_complete`), so a failure leaves the earlier file."""
-    kind = file_format(path)
+    kind = kind or file_format(path)
     with replaced_when_complete(path) as temporary:
         _write_rows(temporary, kind, rows)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import nlgmetrics
 from nlgmetrics import cli
 from nlgmetrics.core.registry import ROLES
 from nlgmetrics.modules import SPECS
+from tests.helpers import config_of
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "metrics" / "nlgmetrics" / "examples" / "summaries.jsonl"
 FLOAT32_REL = 1e-5
@@ -308,3 +310,28 @@ def test_the_model_flag_says_each_module_s_kind(capsys):
             kinds = {spec.weight_role(config, "model") for config in spec.configs}
             assert f"{spec.family}: " in model and all(ROLES[kind] in model for kind in kinds)
     assert model.count("masked LM") == 1 and "infolm: a masked LM" in model
+
+
+def test_the_table_shows_labels_as_zero_or_one(tmp_path, capsys):
+    """MiniCheck's 0/1 labels beside its scores print as 0 and 1, not 1.0000 (the scores keep 4 decimals)."""
+    name = "minicheck"
+    source = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"predictions": "A cat sat.", "sources": "A cat sat on a mat."},
+            {"predictions": "Dogs fly.", "sources": "A cat sat."},
+        ],
+    )
+    config = config_of(name)
+    args = ["score", str(source), "--metric", name, "--no-progress", "--table"]
+    assert cli.main(args + (["--config", config] if config else [])) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("id "))
+    assert lines[header].split()[-1] == f"{name}_labels"
+    for row in lines[header + 2 : header + 4]:
+        score, label = row.split()[-2:]
+        assert re.fullmatch(r"0\.\d{4}", score) and label in ("0", "1"), row
+    scored = [json.loads(line) for line in (tmp_path / f"claims.{name}.jsonl").open()]
+    assert [str(r[f"{name}_labels"]) for r in scored] == [
+        r.split()[-1] for r in lines[header + 2 : header + 4]
+    ]

@@ -241,17 +241,21 @@ def test_a_named_pipe_as_output_is_written_through_to_its_reader(tmp_path, capsy
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl", "pairs.jsonl"]
 
 
-@pytest.fixture
-def null_device(tmp_path) -> Path:
-    """``null.json``: the null device. Root gets its own node of it (``mknod``, so that the system's
-    /dev/null is never at stake, even in code that would replace it); anyone else a link to /dev/null,
-    whose folder they cannot write into."""
-    node = tmp_path / "null.json"
+def null_node(node: Path) -> Path:
+    """``node``: the null device. Root gets its own node of it (``mknod``, so that the system's /dev/null is
+    never at stake, even in code that would replace it); anyone else a link to /dev/null, whose folder they
+    cannot write into."""
     if os.geteuid() == 0:
         os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
     else:
         node.symlink_to("/dev/null")
     return node
+
+
+@pytest.fixture
+def null_device(tmp_path) -> Path:
+    """``null.json``: the null device (:func:`null_node`)."""
+    return null_node(tmp_path / "null.json")
 
 
 def test_a_device_as_output_is_written_through_never_replaced(tmp_path, capsys, null_device):
@@ -269,6 +273,45 @@ def test_a_device_as_output_is_written_through_never_replaced(tmp_path, capsys, 
     assert done.returncode == 0, done.stderr
     written, printed = json.JSONDecoder().raw_decode(done.stdout)[0], done.stdout  # the file, then --json
     assert "sample" in written and printed.count('"sample"') == 2
+
+
+def test_a_device_or_pipe_without_a_suffix_takes_the_inputs_format(tmp_path, capsys, pairs):
+    """``--output /dev/null`` and a named pipe without a suffix are written into, in the input's format (issue
+    47 §13: "unknown file type" before, though the docs say devices are written into)."""
+    null = null_node(tmp_path / "null")
+    code, err = run(capsys, "score", str(pairs), *SCORE, "--output", str(null))
+    assert code == 0, err
+    assert stat.S_ISCHR(null.stat().st_mode) and sorted(p.name for p in tmp_path.iterdir()) == [
+        "null",
+        "pairs.jsonl",
+    ]
+    table = tmp_path / "pairs.csv"
+    table.write_text("predictions,sources\nThe cat sat.,A cat sat on the mat.\n", encoding="utf-8")
+    fifo = tmp_path / "scores"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    try:
+        code, err = run(capsys, "score", str(table), *SCORE, "--output", str(fifo))
+        got, _ = reader.communicate(timeout=60)
+    finally:
+        reader.kill()
+    assert code == 0, err
+    header, row = got.splitlines()
+    assert header.split(",")[:3] == ["predictions", "sources", "ctc_consistency"] and row.startswith(
+        "The cat sat.,"
+    )
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_score_into_dev_stdout_leaves_stdout_to_the_rows(pairs):
+    """``--output /dev/stdout`` (a pipe here): the scored rows are the whole of stdout (readable by ``jq``);
+    the header, means and signature go to stderr."""
+    command = [sys.executable, "-m", "nlgmetrics", "score", str(pairs), *SCORE, "--output", "/dev/stdout"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(rows) == 2 and all(-1 <= row["ctc_consistency"] <= 1 for row in rows)
+    assert "wrote /dev/stdout" in done.stderr and "signature: nlgmetrics:" in done.stderr
 
 
 # --- §9: the shard folder, before any model loads ------------------------------------------------------

@@ -90,6 +90,7 @@ SPEC = ModuleSpec(
     score_range="[0, 1] for the nli and bin modes (probabilities); reg: the regression head's output, "
     "about [0, 1] but unbounded",
     range_labels={"": "[0, 1] (reg: about [0, 1])"},
+    details_range={"": (0.0, 1.0)},
     codebase_urls=("https://github.com/yuh-zha/AlignScore",),
     reference_urls=("https://arxiv.org/abs/2305.16739",),
     example={

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..columns import gather_columns, parse_column_items
 from ..console import argument_type, one_line_warnings, quiet_downloads
+from ..core.files import written_through
 from ..core.hub import WeightsUnavailableError, quiet_loading
 from ..core.registry import ROLES, a_or_an, cli_wording
 from ..core.validation import EXAMPLES_AT, check_inputs
 from ..modules import SPECS, loading, module_names
 from ..modules.spec import COMMON_LOAD_OPTIONS
-from ..records import file_format, read_records
+from ..records import file_format, output_format, read_records
 
 if TYPE_CHECKING:
     from ..modules.spec import ModuleSpec, Option
@@ -103,17 +104,22 @@ def check_input_file(path: Path) -> Path:
     return path
 
 
-def check_output(path: Path) -> None:
-    """Fail before any scoring when the results cannot be written to ``path``."""
+def check_output(path: Path, input_format: str) -> str:
+    """The format the results are written to ``path`` in (its suffix's; a named pipe or device such as
+    ``/dev/stdout``: ``input_format``, :func:`~nlgmetrics.records.output_format`); fail before any scoring
+    when they cannot be written there."""
     try:
-        file_format(path)
+        kind = output_format(path, input_format)
     except ValueError as err:
         raise CLIError(f"--output {err}") from None
+    if written_through(path):
+        return kind
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise CLIError(f"cannot write {path}: the folder {str(folder)!r} does not exist")
     if path.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise CLIError(f"cannot write {path}: {'it is a folder' if path.is_dir() else 'permission denied'}")
+    return kind
 
 
 def check_not_input(output: str | os.PathLike | None, inputs: list[str | os.PathLike], flag: str) -> None:

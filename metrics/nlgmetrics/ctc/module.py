@@ -109,6 +109,9 @@ RANGE_LABELS = {
     "sum": {"": "unbounded (a sum over tokens)"},
 }
 """The range in a few words, by aggregation and aligner kind (``ModuleSpec.range_label``)."""
+TOKEN_RANGES = {"E": (-1.0, 1.0), "D": (0.0, 1.0)}
+"""The range of a token's alignment score (the heat map's values, whatever the aggregation), by aligner kind:
+cosines for E, probabilities for D; R's regressor output is unbounded."""
 
 PRECISION = {
     "int8": {
@@ -190,6 +193,7 @@ def _spec(aspect: str) -> ModuleSpec:
         higher_is_better=True,
         score_range=RANGES[ASPECTS[aspect].aggregation],
         range_labels=RANGE_LABELS[ASPECTS[aspect].aggregation],
+        details_range=TOKEN_RANGES,
         precision=PRECISION,
         codebase_urls=("https://github.com/tanyuqian/ctc-gen-eval",),
         reference_urls=("https://aclanthology.org/2021.emnlp-main.599",),

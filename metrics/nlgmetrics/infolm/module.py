@@ -67,6 +67,7 @@ SPEC = ModuleSpec(
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=None,
     range_labels={"": "depends on the measure (KL ≤ 0; distances ≥ 0)"},
+    details_range={"": (-1.0, 1.0)},  # the renderer scales the differences to [-1, 1]
     precision={
         "int8": {
             "": allowed(

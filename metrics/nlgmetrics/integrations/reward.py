@@ -461,9 +461,9 @@ def _check_loadable(spec: ModuleSpec, config: str | None, load: dict[str, Any]) 
     for weight in config_status(spec, config).missing:
         if hub_offline() or not is_published(weight):
             why = "this machine is offline (HF_HUB_OFFLINE=1)"
-            raise WeightsUnavailableError(
-                f"{spec.name} ({config}) cannot load: {unavailable(weight.repo_id, weight.revision, why)}"
-            )
+            cause = unavailable(weight.repo_id, weight.revision, why)
+            message = f"{spec.name} ({config}) cannot load: {cause}"
+            raise WeightsUnavailableError(message).adding(spec.offline_way(config, message))
 
 
 __all__ = ["ConcurrentReward", "Reward", "completion_text", "prompt_text", "reward"]

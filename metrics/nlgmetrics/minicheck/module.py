@@ -79,6 +79,7 @@ SPEC = ModuleSpec(
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=True,
     range_labels={"": "(0, 1)"},
+    details_range={"": (0.0, 1.0)},
     precision={
         "int8": {
             "": refused(

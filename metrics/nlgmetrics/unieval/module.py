@@ -101,6 +101,7 @@ SPEC = ModuleSpec(
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=True,
     range_labels={"": "(0, 1)", "dialogue": "(0, 1); engagingness and overall can exceed 1"},
+    details_range={"": (0.0, 1.0)},  # each sentence's score, every task
     precision={
         "int8": {
             "": refused(

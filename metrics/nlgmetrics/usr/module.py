@@ -93,6 +93,7 @@ SPEC = ModuleSpec(
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=True,
     range_labels={"": "usr about 1–5; mlm ≤ 0; dr_c, dr_f in [0, 1]"},
+    details_range={"": (-1.0, 0.0)},  # the renderer scales the log-probabilities to [-1, 0]
     precision={
         "int8": {
             "": refused(

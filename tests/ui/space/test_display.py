@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -10,7 +11,7 @@ from nlgmetrics.modules import SPECS
 from nlgmetrics.ui.space import heatmap
 from nlgmetrics.ui.space.events import error_markdown
 from nlgmetrics.ui.space.pool import SpaceError
-from nlgmetrics.ui.space.tables import TEXT_CHARS, cell, example_labels, scored_table
+from nlgmetrics.ui.space.tables import TEXT_CHARS, Table, cell, example_labels, scored_table, styled
 
 
 @pytest.mark.parametrize(
@@ -87,3 +88,51 @@ def test_scored_table_puts_the_label_then_the_scores_first():
 def test_an_error_is_markdown_with_its_code_spans():
     assert error_markdown(SpaceError("use `E-minilm` <here>")) == "⚠️ **Error:** use `E-minilm` &lt;here&gt;"
     assert error_markdown(RuntimeError("boom")) == "⚠️ **Error:** scoring failed (RuntimeError): boom"
+
+
+@pytest.mark.parametrize("name", ["minicheck", "alignscore"])
+def test_a_probability_is_coloured_on_its_modules_declared_range(name):
+    """An unsupported 0.23 chunk (or sentence) is red on MiniCheck's and AlignScore's 0 … 1, not green as
+    on a −1 … +1 scale; 0.5, the middle, is white; the legend shows the declared ends."""
+    spec = SPECS[name]
+    texts = {"minicheck": ("chunks", "probabilities"), "alignscore": ("claim_sentences", "sentence_scores")}
+    keys = texts[name]
+    details = {keys[0]: ["Unsupported.", "Even.", "Supported."], keys[1]: [0.23, 0.5, 0.91]}
+    scale = spec.details_scale(spec.default_config)
+    assert scale == (0.0, 1.0)
+    shown = heatmap.render(spec.render_details(details), "Unsupported. Even. Supported.", "", scale)
+    by_word = {
+        w: c for c, w in re.findall(r'style="background: (rgba\([^)]*\)|transparent);[^>]*>([^<]*)<', shown)
+    }
+    assert by_word["Unsupported."].startswith("rgba(220, 38, 38,")  # red: below the middle
+    assert by_word["Even."].endswith(", 0.000)") and by_word["Supported."].startswith("rgba(22, 163, 74,")
+    assert 'title="0.2300"' in shown and "red: below 0.5" in shown
+
+
+def test_every_heat_map_has_a_declared_scale_or_says_its_values_are_unbounded():
+    for spec in SPECS.values():
+        if spec.details:
+            assert spec.details_scale(spec.default_config) is not None, spec.name
+    assert SPECS["ctc_consistency"].details_scale("E-minilm") == heatmap.SIGNED  # cosines
+    assert SPECS["ctc_consistency"].details_scale("D-cnndm") == (0.0, 1.0)  # probabilities
+    assert SPECS["usr"].details_scale() == (-1.0, 0.0)  # log-probabilities scaled to [-1, 0]
+    unbounded = heatmap.render(
+        [("a", 3.0), ("b", -1.5)], "a b", "", SPECS["ctc_relevance"].details_scale("R-cnndm")
+    )
+    assert "−3" in unbounded and "+3" in unbounded and "largest magnitude" in unbounded
+    assert heatmap.colour(3.0, heatmap.scale_of(None, [3.0, -1.5])) == heatmap.colour(1.0)
+
+
+def test_labels_show_as_whole_numbers_in_the_tables():
+    """MiniCheck's 0/1 labels beside the scores: 1 and 0, not 1.0000 (a column of 1, 0 and
+    None, or the single mode's output/value table of a score and a label, made floats of them)."""
+    records = [
+        {"id": "a", "predictions": "p"},
+        {"id": "b", "predictions": "q"},
+        {"id": "c", "predictions": "r"},
+    ]
+    result = {"scores": [0.91234, 0.1, math.nan], "labels": [1, 0, None], "mean_score": 0.5}
+    batch = styled(scored_table(records, result)).to_string().splitlines()
+    assert [line.split()[2:4] for line in batch[1:]] == [["0.9123", "1"], ["0.1000", "0"], ["NaN", "NaN"]]
+    single = styled(Table(("output", "value"), [["scores", 0.91234], ["labels", 1]])).to_string()
+    assert single.splitlines()[1:] == ["0 scores 0.9123", "1 labels 1"]

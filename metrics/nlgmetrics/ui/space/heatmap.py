@@ -1,5 +1,6 @@
 """The single-example heat map, free of Gradio: a module's (token, value) pairs joined into words, each
-word coloured on a fixed scale with its value on hover, under a legend saying what the colours mean.
+word coloured on the range its module declares for them (probabilities 0 … 1, cosines −1 … +1) with its
+value on hover, under a legend saying what the colours mean.
 
 Tokenizers split words into pieces: WordPiece marks a continuation with ``##`` (``play ##ing``), byte-level
 BPE and SentencePiece mark a word's start with ``Ġ`` or ``▁`` (``Ġplay ing``). For display the pieces of a
@@ -20,7 +21,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
-from ..display import score_text
+from ..display import SIGNED, centred, scale_of, score_text
 
 WORD_STARTS = ("Ġ", "▁")
 """Byte-level BPE's and SentencePiece's mark of a piece that starts a word."""
@@ -80,13 +81,18 @@ def spells(words: Sequence[Word], text: str) -> bool:
     return bool(words)
 
 
-def colour(value: float | None) -> str:
-    """The CSS background of a value on the scale −1 (red) … 0 (white) … +1 (green), clipped to it."""
+def colour(value: float | None, scale: tuple[float, float] = SIGNED) -> str:
+    """The CSS background of a value on ``scale`` (low: red … middle: white … high: green), clipped to it."""
     if value is None:
         return "transparent"
-    v = max(-1.0, min(1.0, value))
+    v = centred(value, scale)
     rgb = "22, 163, 74" if v >= 0 else "220, 38, 38"
     return f"rgba({rgb}, {abs(v) * 0.75:.3f})"
+
+
+def _number(value: float, signed: bool = False) -> str:
+    """A legend's number: ``-`` as a minus sign, ``+`` before a positive one when ``signed``."""
+    return (f"{value:+g}" if signed and value > 0 else f"{value:g}").replace("-", "−")
 
 
 def describe(details: Callable[[dict], list] | None) -> str:
@@ -97,11 +103,18 @@ def describe(details: Callable[[dict], list] | None) -> str:
     return " ".join((details.__doc__ or "").split())
 
 
-def render(pairs: Sequence[tuple[str, float | None]], text: str, description: str = "") -> str:
+def render(
+    pairs: Sequence[tuple[str, float | None]],
+    text: str,
+    description: str = "",
+    declared: tuple[float, float] | None = SIGNED,
+) -> str:
     """The heat map as HTML: the legend (the scale, what the values are), then the words (the pieces
-    joined when they spell ``text``), each with its value on hover; "" when there is nothing to show."""
+    joined when they spell ``text``), each with its value on hover; "" when there is nothing to show.
+    ``declared``: the range the module declares for these values (:func:`scale_of`; None: unbounded)."""
     if not pairs:
         return ""
+    scale = scale_of(declared, [v for _, v in pairs])
     words = join_pieces(pairs)
     joined = spells(words, text)
     if not joined:
@@ -111,10 +124,11 @@ def render(pairs: Sequence[tuple[str, float | None]], text: str, description: st
         shown = "no value" if value is None else score_text(value)
         if len(pieces) > 1:
             shown += f" (the mean of {len(pieces)} pieces: {' '.join(pieces)})"
+        style = f"background: {colour(value, scale)}; padding: 1px 3px; border-radius: 3px; margin: 1px"
         spans.append(
             f'<span class="nlgm-word" title="{html.escape(shown)}" '
-            f'data-value="{"" if value is None else value}" style="background: {colour(value)}; padding: '
-            f'1px 3px; border-radius: 3px; margin: 1px; display: inline-block">{html.escape(word)}</span>'
+            f'data-value="{"" if value is None else value}" style="{style}; display: inline-block">'
+            f"{html.escape(word)}</span>"
         )
     gradient = (
         "linear-gradient(to right, rgba(220, 38, 38, 0.75), rgba(255, 255, 255, 0), rgba(22, 163, 74, 0.75))"
@@ -124,12 +138,18 @@ def render(pairs: Sequence[tuple[str, float | None]], text: str, description: st
         if joined and any(len(p) > 1 for _, _, p in words)
         else "One box per token"
     )
+    low, high = scale
+    ends = _number(low), _number(high, signed=low < 0)
+    middle = _number((low + high) / 2)
+    ends_note = f"beyond {ends[0]} … {ends[1]}: the end colour"
+    if declared is None:
+        ends_note = "values without bounds: the scale is this example's largest magnitude"
     legend = (
         '<div class="nlgm-legend" style="font-size: 0.85em; margin-bottom: 6px; line-height: 1.5">'
-        '<div style="display: flex; align-items: center; gap: 6px">−1'
+        f'<div style="display: flex; align-items: center; gap: 6px">{ends[0]}'
         f'<span style="display: inline-block; width: 160px; height: 12px; background: {gradient}; '
-        'border: 1px solid #ccc"></span>+1<span>red: below 0, white: 0, green: above 0 (beyond ±1: the end '
-        "colour)</span></div>"
+        f'border: 1px solid #ccc"></span>{ends[1]}<span>red: below {middle}, white: {middle}, green: above '
+        f"{middle} ({ends_note})</span></div>"
         f"<div>{how}; hover for the value.</div>"
         + (f"<div>What the values are: {html.escape(description)}</div>" if description else "")
         + "</div>"

@@ -200,8 +200,11 @@ def _scorer(ctx: FamilyContext) -> Callable:
                 value="NaN (see the note)" if math.isnan(value) else score_text(value),
                 label=score_label(spec, used),
             ),
-            heatmap.render(
-                spec.render_details(details), record.get("predictions", ""), describe(spec.details)
+            heatmap.render(  # on the range the module declares for the config that scored
+                spec.render_details(details),
+                record.get("predictions", ""),
+                describe(spec.details),
+                spec.details_scale(used),
             ),
             styled(Table(("output", "value"), rows)),
             json_safe(result),

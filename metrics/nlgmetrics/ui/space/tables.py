@@ -75,10 +75,12 @@ def column_widths(table: Table) -> list[str]:
 
 def styled(table: Table) -> Any:
     """The table as Gradio shows it: a pandas Styler whose number columns print :data:`..records.DIGITS`
-    decimals (:func:`..records.score_text`; the values themselves stay numbers for sorting and the API)."""
+    decimals (:func:`..records.score_text`; the values themselves stay numbers for sorting and the API), and
+    whole numbers (a row, MiniCheck's 0/1 labels) as they are: each value keeps its own type
+    (a column of 1, 0 and None, or of scores and a label, would otherwise become floats: ``1.0000``)."""
     import pandas as pd
 
-    frame = pd.DataFrame(table.rows, columns=list(table.columns))
+    frame = pd.DataFrame(table.rows, columns=list(table.columns), dtype=object)
     numbers = [c for c, kind in zip(table.columns, table.datatypes()) if kind == "number"]
     return frame.style.format(score_text, subset=numbers).format(na_rep="", subset=list(table.text_columns))
 
