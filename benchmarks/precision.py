@@ -48,15 +48,18 @@ from benchmarks import write_results
 @contextmanager
 def bfloat16_on_cpu() -> Iterator[None]:
     """Let the scorers load bfloat16 weights on this CPU even where it lacks bf16 units (refused there in
-    normal use: emulated, slower than float32), for measurements and the precision tests' numbers."""
+    normal use: emulated, slower than float32), for measurements and the precision tests' numbers. Only the
+    units are lifted: where torch does not run its AVX512 kernels (``ATEN_CPU_CAPABILITY``) bf16 stays
+    refused, as torch's portable bf16 attention fails on some CPUs
+    (``precision.cpu_bf16_kernels_missing``)."""
     from nlgmetrics.core import precision
 
-    original = precision.cpu_bf16_missing
-    precision.cpu_bf16_missing = lambda: None
+    original = precision.cpu_bf16_units_missing
+    precision.cpu_bf16_units_missing = lambda: None
     try:
         yield
     finally:
-        precision.cpu_bf16_missing = original
+        precision.cpu_bf16_units_missing = original
 
 
 def summeval_inputs(n: int) -> dict[str, list]:

@@ -18,8 +18,10 @@
 #               include the demo's, so whichever runs second installs little or nothing)
 #   PYTHON      the interpreter that creates it (default python3; Python >= 3.10)
 #   DRY_RUN=1   print the commands (and the torch decision) instead of running them
+#   NO_CONSTRAINTS=1  test.sh installs the newest releases instead of scripts/constraints.txt's versions
+#               (how the pins are updated: docs/development.md)
 #
-# install_package EXTRAS does it all for the checkout (editable install); release.sh uses the parts:
+# install_package EXTRAS [CONSTRAINTS] does it all for the checkout (editable install); release.sh uses the parts:
 # make_venv, install_torch, then installs its wheel. All set PY to the environment's python.
 
 VENV="${VENV:-.venv}"
@@ -169,9 +171,12 @@ install_torch() {
   esac
 }
 
-# The checkout, editable, with the extras $1 (e.g. "test" or "embedded"), torch first.
+# The checkout, editable, with the extras $1 (e.g. "test" or "embedded"), torch first; with $2, a
+# constraints file (pip install -c) that holds the versions it installs, unless NO_CONSTRAINTS=1.
 install_package() {
   make_venv
   install_torch
-  pip_install --quiet -e ".[$1]"
+  local -a pinned=()
+  if [ -n "${2:-}" ] && [ "${NO_CONSTRAINTS:-0}" != 1 ]; then pinned=(-c "$2"); fi
+  pip_install --quiet ${pinned[@]+"${pinned[@]}"} -e ".[$1]"
 }

@@ -5,11 +5,15 @@ from __future__ import annotations
 import functools
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
+import pytest
+import torch
 from tqdm.auto import tqdm
 
 import nlgmetrics
+from nlgmetrics.core import precision
 from nlgmetrics.core.hub import WeightsUnavailableError
 from nlgmetrics.modules import MODULES, SPECS
 
@@ -99,3 +103,27 @@ REORDERED_FLOAT32 = 2 * rounding_bound("float32", 24)
 computed in other batch shapes: kernels sum in another order per shape (and per CPU and thread count), so
 the deepest tiny model's (24 layers) hidden states move within float32's rounding bound, doubled for
 normalising (1.2e-5)."""
+
+
+def bf16_refusal(device: str = "cpu") -> str | None:
+    """The package's own refusal of ``dtype="bfloat16"`` on ``device`` on this machine (None: it runs it),
+    the line ``nlgmetrics.load`` would raise."""
+    try:
+        precision.resolve_dtype("bfloat16", torch.device(device))
+    except ValueError as refusal:
+        return str(refusal)
+    return None
+
+
+@contextmanager
+def bf16_as_the_package_allows(device: str = "cpu") -> Iterator[None]:
+    """bfloat16 on ``device`` where the package runs it, with a CPU's missing bf16 units lifted
+    (``benchmarks.precision.bfloat16_on_cpu``: emulated bf16 rounds as bf16 units do, only slower). Where the
+    package still refuses it (torch's portable kernels under ``ATEN_CPU_CAPABILITY``, whose bf16 attention
+    fails on CPUs with bf16 units), the test is skipped with the package's refusal as its reason."""
+    from benchmarks.precision import bfloat16_on_cpu
+
+    with bfloat16_on_cpu():
+        if refusal := bf16_refusal(device):
+            pytest.skip(refusal)
+        yield

@@ -10,6 +10,7 @@ import math
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +24,7 @@ from nlgmetrics.core.quantize import BLOCK_LINEAR, Int8Linear, int8_error_bound
 from nlgmetrics.core.runtime import Runtime
 from nlgmetrics.modules import SPECS
 from references.examples import examples
-from tests.helpers import config_of
+from tests.helpers import bf16_as_the_package_allows, config_of
 
 NAMES = sorted(SPECS)
 pytestmark = pytest.mark.filterwarnings(
@@ -85,6 +86,42 @@ def test_bf16_is_refused_in_one_line_where_torch_runs_its_default_kernels(tmp_pa
         or "neither AVX512-BF16 nor AMX-BF16" in errors[0]  # a CPU without bf16 units says that first
     )
     assert errors[0].endswith("use float32 (the default) or quantize='int8'")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+LIFTED_UNDER_DEFAULT = """
+import json, torch
+from benchmarks.precision import bfloat16_on_cpu
+from nlgmetrics.core.runtime import Runtime
+with bfloat16_on_cpu():
+    try:
+        Runtime.resolve("cpu", dtype="bfloat16")
+        refusal = None
+    except ValueError as error:
+        refusal = str(error)
+print(json.dumps({"capability": torch.backends.cpu.get_cpu_capability(), "refusal": refusal}))
+"""
+
+
+def test_the_tests_bf16_lift_leaves_the_refusal_of_torch_s_portable_kernels(monkeypatch):
+    """The precision tests lift the missing bf16 units only (emulated bf16 rounds as bf16 units do): under
+    ``ATEN_CPU_CAPABILITY=default`` the package still refuses bf16 (torch's portable bf16 attention with a
+    padding mask fails on CPUs with bf16 units: "pack_vnni2 is only supported when avx512 is supported"), and
+    a test asking for bf16 there is skipped with the package's refusal as its reason."""
+    env = {**os.environ, "ATEN_CPU_CAPABILITY": "default", "OMP_NUM_THREADS": "1"}
+    run = subprocess.run(
+        [sys.executable, "-c", LIFTED_UNDER_DEFAULT], env=env, capture_output=True, text=True, cwd=ROOT
+    )
+    got = json.loads(run.stdout.splitlines()[-1])
+    assert got["capability"] == "DEFAULT" and got["refusal"] is not None, run.stderr
+    assert got["refusal"].startswith("dtype='bfloat16' on the cpu needs torch's AVX512 kernels, and torch")
+    monkeypatch.setattr(torch.backends.cpu, "get_cpu_capability", lambda: "DEFAULT")
+    refused = r"^dtype='bfloat16' on the cpu needs torch's AVX512"
+    with pytest.raises(pytest.skip.Exception, match=refused), bf16_as_the_package_allows():
+        pass
+    monkeypatch.setattr(torch.backends.cpu, "get_cpu_capability", lambda: "AVX512")
+    with bf16_as_the_package_allows():  # bf16 units lifted, AVX512 kernels: runs
+        assert Runtime.resolve("cpu", dtype="bfloat16").dtype == torch.bfloat16
 
 
 @pytest.mark.parametrize(
@@ -228,17 +265,16 @@ def test_the_signature_names_the_precision_and_the_device(name):
     """float32 keeps its signature; bf16 and int8 say so and name the device (their rounding is its
     kernels'). bf16 is lifted on a CPU without bf16 units (refused there in normal use, tested above)."""
     from benchmarks.cpu_precision import int8_measured
-    from benchmarks.precision import bfloat16_on_cpu
 
     inputs = SPECS[name].example
     plain = nlgmetrics.load(name, config_of(name), device="cpu").compute(**inputs)["signature"]
-    with bfloat16_on_cpu():
-        bf16 = nlgmetrics.load(name, config_of(name), device="cpu", dtype="bfloat16").compute(**inputs)
     with int8_measured():
         int8 = nlgmetrics.load(name, config_of(name), device="cpu", quantize="int8").compute(**inputs)
     assert "|dtype:float32|transformers:" in plain and "device:" not in plain
-    assert bf16["signature"] == plain.replace("|dtype:float32|", "|dtype:bfloat16|device:cpu|")
     assert int8["signature"] == plain.replace("|dtype:float32|", "|dtype:float32|quantize:int8|device:cpu|")
+    with bf16_as_the_package_allows():  # last: skipped with the package's reason where it refuses bf16
+        bf16 = nlgmetrics.load(name, config_of(name), device="cpu", dtype="bfloat16").compute(**inputs)
+    assert bf16["signature"] == plain.replace("|dtype:float32|", "|dtype:bfloat16|device:cpu|")
 
 
 REFUSED = [(name, key) for name in NAMES for key, why in SPECS[name].refused("int8").items() if why]

@@ -12,7 +12,7 @@ import nlgmetrics
 from nlgmetrics.core import precision as core_precision
 from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.modules import SPECS
-from tests.helpers import UNIT_ROUNDOFF, config_of, rounding_bound
+from tests.helpers import UNIT_ROUNDOFF, bf16_as_the_package_allows, config_of, rounding_bound
 
 NAMES = sorted(SPECS)
 # InfoLM's idf over its one declared example is all zeros: it says so (tested elsewhere)
@@ -101,16 +101,16 @@ def test_bf16_scores_are_finite_and_marked(name):
     means something: the model bodies' hidden states (every family) and the real MiniLM's CTC scores. The
     tiny random heads' probabilities sit near ties (two logits almost equal), where any rounding moves
     them a lot and the CPU's bf16 kernels differ by instruction set: no bound on those is a statement."""
-    from benchmarks.precision import bfloat16_on_cpu, score_lists
+    from benchmarks.precision import score_lists
     from references.examples import examples
 
     inputs = examples(name, 4)
-    with bfloat16_on_cpu():
+    with bf16_as_the_package_allows():
         bf16 = nlgmetrics.load(name, config_of(name), device="cpu", dtype="bfloat16").compute(**inputs)
     assert "|dtype:bfloat16|device:cpu|" in bf16["signature"]
     lists = score_lists(bf16)
     assert lists and all(math.isfinite(v) for values in lists.values() for v in values), lists
-    assert core_precision.cpu_bf16_missing.__name__ == "cpu_bf16_missing"  # the lift ended with the block
+    assert core_precision.cpu_bf16_units_missing.__name__ == "cpu_bf16_units_missing"  # the lift ended
 
 
 def body_error(name: str, device: str, precision: str) -> tuple[float, int]:
@@ -172,7 +172,8 @@ BODIES = [
 def test_bf16_hidden_states_stay_within_the_rounding_bound(name):
     """What bf16 can change in a model body, derived from its 2^-8 unit roundoff and the depth (see
     ``tests.helpers.rounding_bound``): a property of the format, the same on every CPU's kernels."""
-    error, layers = body_error(name, "cpu", "bfloat16")
+    with bf16_as_the_package_allows():
+        error, layers = body_error(name, "cpu", "bfloat16")
     assert 0 < error <= rounding_bound("bfloat16", layers), (name, layers, error)
 
 
@@ -185,7 +186,6 @@ def minilm_bf16_alignments(name: str, device: str, monkeypatch) -> None:
     and every token's score, a max of cosines of unit vectors, by at most 2·δ, plus float32 rounding of the
     384-term dot products. Embeddings are recorded from the aligner itself, so the bound holds for exactly
     the batches it ran."""
-    from benchmarks.precision import bfloat16_on_cpu
     from nlgmetrics.ctc.aligners.embedding import EmbeddingAligner
     from references.examples import examples
 
@@ -204,7 +204,7 @@ def minilm_bf16_alignments(name: str, device: str, monkeypatch) -> None:
     inputs = examples(name, 4)
     results = {}
     for dtype in ("float32", "bfloat16"):
-        with bfloat16_on_cpu():
+        with bf16_as_the_package_allows(device):
             metric = nlgmetrics.load(name, "E-minilm", device=device, dtype=dtype)
         results[dtype] = metric.compute(**inputs, return_details=True)
     assert recorded["bfloat16"].keys() == recorded["float32"].keys() != set()

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.integrations.test_reward import CONSISTENCY, OTHER_BATCHES, as_a_reward, assert_trl_mean
+from tests.helpers import REORDERED_FLOAT32
+from tests.integrations.test_reward import CONSISTENCY, as_a_reward, assert_trl_mean
 
 WORKER = Path(__file__).with_name("reward_ddp_worker.py")
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,4 +56,4 @@ def test_the_logged_reward_is_the_mean_of_both_processes_scores(ranks):
             predictions=calls[0]["completions"] + calls[1]["completions"],
             sources=calls[0]["documents"] + calls[1]["documents"],
         )["scores"]
-        assert whole == pytest.approx(shares[0] + shares[1], abs=OTHER_BATCHES)
+        assert whole == pytest.approx(shares[0] + shares[1], abs=REORDERED_FLOAT32)

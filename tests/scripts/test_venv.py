@@ -45,3 +45,52 @@ def test_no_torch_and_an_nvidia_driver_installs_pypis_default_build(tmp_path):
     assert plan.returncode == 0, plan.stderr
     assert "installing PyPI's default build" in plan.stderr
     assert "download.pytorch.org" not in plan.stdout
+
+
+def test_the_test_command_installs_the_pinned_versions_and_the_pins_hold_on_every_python(tmp_path):
+    """scripts/test.sh installs with ``-c scripts/constraints.txt`` (NO_CONSTRAINTS=1: without it); the file
+    pins exact versions, leaves torch to TORCH and platform-only wheels out, and limits a pin to the Pythons
+    its release runs on."""
+    import importlib.metadata
+
+    from packaging.requirements import Requirement
+    from packaging.specifiers import SpecifierSet
+
+    environ = {k: v for k, v in os.environ.items() if k not in ("TORCH", "NO_CONSTRAINTS")}
+    environ.update(VENV=str(tmp_path / "venv"), DRY_RUN="1", TORCH="skip")
+    plans = [
+        subprocess.run(
+            ["bash", "scripts/test.sh", "-q"],
+            cwd=ROOT,
+            env={**environ, **extra},
+            capture_output=True,
+            text=True,
+        )
+        for extra in ({}, {"NO_CONSTRAINTS": "1"})
+    ]
+    installs = [[line for line in plan.stdout.splitlines() if " -e " in line] for plan in plans]
+    assert all(plan.returncode == 0 for plan in plans) and all(len(lines) == 1 for lines in installs), plans
+    assert " -c scripts/constraints.txt -e " in installs[0][0] and " -c " not in installs[1][0]
+    pins = [
+        Requirement(line)
+        for line in (ROOT / "scripts" / "constraints.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    names = {pin.name for pin in pins}
+    assert {"transformers", "pytest", "ruff", "sentencepiece"} <= names, names
+    assert not {"torch", "nlgmetrics", "triton"} & names and not any(n.startswith("nvidia") for n in names)
+    assert all(str(pin.specifier).startswith("==") for pin in pins)
+    checked = 0
+    # where this environment holds the pinned release: that release runs on every Python the pin is for
+    for pin in pins:
+        try:
+            dist = importlib.metadata.distribution(pin.name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        if pin.specifier.contains(dist.version, prereleases=True):
+            checked += 1
+            runs_on = SpecifierSet(dist.metadata.get("Requires-Python") or "")
+            for python in (f"3.{minor}" for minor in range(10, 16)):
+                applies = pin.marker is None or pin.marker.evaluate({"python_full_version": f"{python}.0"})
+                assert not applies or runs_on.contains(f"{python}.0"), (str(pin), python, str(runs_on))
+    assert checked, "no pinned release is installed here to check the markers with"

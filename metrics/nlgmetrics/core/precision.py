@@ -35,10 +35,16 @@ _DTYPES = {
 
 
 def cpu_bf16_missing() -> str | None:
-    """Why this CPU does not run bfloat16 as measured (None: it does): torch must report bf16 units,
-    AVX512-BF16 or AMX-BF16 (``torch.cpu.get_capabilities()``; without them every bf16 operation is emulated,
-    slower than float32), and run its AVX512 kernels (``torch.backends.cpu.get_cpu_capability()``; lower under
-    ``ATEN_CPU_CAPABILITY``, e.g. ``default``, which asks for torch's portable kernels)."""
+    """Why this CPU does not run bfloat16 as measured (None: it does): it lacks bf16 units
+    (:func:`cpu_bf16_units_missing`), or torch does not run its AVX512 kernels
+    (:func:`cpu_bf16_kernels_missing`)."""
+    return cpu_bf16_units_missing() or cpu_bf16_kernels_missing()
+
+
+def cpu_bf16_units_missing() -> str | None:
+    """Why bfloat16 would be emulated here (None: it is not): torch must report bf16 units, AVX512-BF16 or
+    AMX-BF16 (``torch.cpu.get_capabilities()``; without them every bf16 operation is emulated, slower than
+    float32)."""
     get_capabilities = getattr(torch.cpu, "get_capabilities", None)  # torch >= 2.10
     if get_capabilities is not None:
         features = get_capabilities()
@@ -50,6 +56,14 @@ def cpu_bf16_missing() -> str | None:
             "needs bf16 units, and torch reports neither AVX512-BF16 nor AMX-BF16 on this CPU: bf16 "
             "would be emulated, slower than float32"
         )
+    return None
+
+
+def cpu_bf16_kernels_missing() -> str | None:
+    """Why torch's kernels do not run bfloat16 here (None: they do): torch must run its AVX512 kernels
+    (``torch.backends.cpu.get_cpu_capability()``; lower under ``ATEN_CPU_CAPABILITY``, e.g. ``default``,
+    which asks for torch's portable kernels, whose bf16 attention fails with a padding mask on CPUs that
+    have bf16 units: ``pack_vnni2 is only supported when avx512 is supported``)."""
     capability = torch.backends.cpu.get_cpu_capability()
     if capability != "AVX512":
         return (
