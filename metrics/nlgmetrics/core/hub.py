@@ -50,14 +50,14 @@ class WeightsUnavailableError(OSError):
         super().__init__(f"{summary}\nCause: {cause}" if self.show_cause else summary)
 
     def adding(self, advice: str) -> WeightsUnavailableError:
-        """This error with one more sentence of ``advice`` at the end (itself when ``advice`` is "").
+        """This error anew (no traceback yet: raised from the user's call, it shows only that call's frames),
+        with one more sentence of ``advice`` at the end when given.
 
         >>> WeightsUnavailableError("x is not here.").adding("Or use y.").summary
         'x is not here. Or use y.'
         """
-        if not advice:
-            return self
-        return type(self)(f"{self.summary} {advice}", self.cause, self.show_cause)
+        summary = f"{self.summary} {advice}" if advice else self.summary
+        return type(self)(summary, self.cause, self.show_cause)
 
     def __reduce__(self):  # picklable with every part (worker processes report it); the cause as its text
         cause = None if self.cause is None else str(self.cause)
