@@ -82,15 +82,16 @@ def load_checkpoint(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str
     with torch.serialization.safe_globals(_READ_AS_DICTS):
         _refuse_other_objects(path, _pickled_globals(path))
         try:
-            saved = torch.load(path, map_location="cpu", weights_only=True)
+            saved, failure = torch.load(path, map_location="cpu", weights_only=True), None
         except MemoryError:
             raise
         except Exception as err:  # the weights-only unpickler runs no code of the file, whatever it raises
-            first = (str(err).strip().splitlines() or [""])[0]
-            _refuse_other_objects(path, re.findall(r"GLOBAL (\S+)", str(err)))  # a legacy (non-zip) file
-            raise ValueError(
-                f"{path}: not a pytorch-lightning checkpoint ({type(err).__name__}: {first})"
-            ) from None
+            saved, failure = None, err
+    if failure is not None:
+        _refuse_other_objects(path, re.findall(r"GLOBAL (\S+)", str(failure)))  # a legacy (non-zip) file
+        said = str(failure).split("WeightsUnpickler error:")[-1]  # not torch's advice to load it unsafely
+        first = next((line.strip() for line in said.splitlines() if line.strip()), "")
+        raise ValueError(f"{path}: not a pytorch-lightning checkpoint ({type(failure).__name__}: {first})")
     if not isinstance(saved, dict) or not isinstance(saved.get("state_dict"), dict):
         raise ValueError(f"{path}: not a pytorch-lightning checkpoint (no state_dict)")
     hyper = saved.get("hyper_parameters")
