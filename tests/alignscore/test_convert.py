@@ -187,25 +187,28 @@ def test_a_new_revision_of_main_is_converted_again_in_a_cache_without_links(
     assert made_from in [{key: r.get(key) for key in made_from} for r in recorded]
 
 
-@pytest.mark.parametrize(
-    "damage",
-    [
-        "no model.safetensors",
-        "a truncated config.json",
-        "an unreadable alignscore.json",
-        "no alignscore.json",
-    ],
-)
+def overwritten(path: Path, start: bytes) -> None:
+    """``path`` with its first bytes replaced by ``start``, its size kept (only a read tells)."""
+    data = path.read_bytes()
+    path.write_bytes(start + data[len(start) :])
+
+
+DAMAGES = {
+    "no model.safetensors": lambda folder: (folder / "model.safetensors").unlink(),
+    "a truncated config.json": lambda folder: (folder / "config.json").write_text('{"model_type": "rob'),
+    "a config.json of the same size, not JSON": lambda folder: overwritten(folder / "config.json", b"x"),
+    "a damaged safetensors header": lambda folder: overwritten(folder / HEADS_FILE, b"\xff" * 8),
+    "an unreadable alignscore.json": lambda folder: (folder / METADATA).write_text("{"),
+    "no alignscore.json": lambda folder: (folder / METADATA).unlink(),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
 def test_a_damaged_first_use_conversion_is_converted_again(checkpoint_files, main_of_the_cache, damage):
     main_of_the_cache.move_to(checkpoint_files["base"][0])
     want = scores_of("base")
     (folder,) = main_of_the_cache.new_conversions()
-    {
-        "no model.safetensors": lambda: (folder / "model.safetensors").unlink(),
-        "a truncated config.json": lambda: (folder / "config.json").write_text('{"model_type": "rob'),
-        "an unreadable alignscore.json": lambda: (folder / METADATA).write_text("{"),
-        "no alignscore.json": lambda: (folder / METADATA).unlink(),
-    }[damage]()
+    DAMAGES[damage](folder)
     weight_cache.clear_cache()
     assert scores_of("base") == want
     assert (folder / HEADS_FILE).is_file() and (folder / "model.safetensors").is_file()

@@ -82,15 +82,16 @@ def load_checkpoint(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str
     with torch.serialization.safe_globals(_READ_AS_DICTS):
         _refuse_other_objects(path, _pickled_globals(path))
         try:
-            saved = torch.load(path, map_location="cpu", weights_only=True)
+            saved, failure = torch.load(path, map_location="cpu", weights_only=True), None
         except MemoryError:
             raise
         except Exception as err:  # the weights-only unpickler runs no code of the file, whatever it raises
-            first = (str(err).strip().splitlines() or [""])[0]
-            _refuse_other_objects(path, re.findall(r"GLOBAL (\S+)", str(err)))  # a legacy (non-zip) file
-            raise ValueError(
-                f"{path}: not a pytorch-lightning checkpoint ({type(err).__name__}: {first})"
-            ) from None
+            saved, failure = None, err
+    if failure is not None:
+        _refuse_other_objects(path, re.findall(r"GLOBAL (\S+)", str(failure)))  # a legacy (non-zip) file
+        said = str(failure).split("WeightsUnpickler error:")[-1]  # not torch's advice to load it unsafely
+        first = next((line.strip() for line in said.splitlines() if line.strip()), "")
+        raise ValueError(f"{path}: not a pytorch-lightning checkpoint ({type(failure).__name__}: {first})")
     if not isinstance(saved, dict) or not isinstance(saved.get("state_dict"), dict):
         raise ValueError(f"{path}: not a pytorch-lightning checkpoint (no state_dict)")
     hyper = saved.get("hyper_parameters")
@@ -261,15 +262,31 @@ def converted_for(spec: WeightSpec) -> str:
 
 def is_conversion_of(folder: Path, made_from: dict[str, str]) -> bool:
     """Whether ``folder`` is a whole conversion made from ``made_from``: its ``alignscore.json`` records the
-    same values, and every file it records is there at its recorded size (the heads and config among them)."""
+    same values, and every file it records is there at its recorded size (the heads and config among them),
+    each JSON file parses and each safetensors header reads (no tensor is loaded)."""
     meta, files = read_metadata(folder, METADATA), recorded_files(folder, METADATA)
     if meta is None or files is None or not {HEADS_FILE, "config.json"} <= files.keys():
         return False
     if any(meta.get(key) != value for key, value in made_from.items()):
         return False
-    return all(
-        (folder / name).is_file() and (folder / name).stat().st_size == size for name, size in files.items()
-    )
+    return all(_is_whole(folder / name, size) for name, size in files.items())
+
+
+def _is_whole(path: Path, size: int) -> bool:
+    """``path`` is a file of ``size`` bytes; a JSON file parses, a safetensors file's header reads."""
+    from safetensors import safe_open
+
+    try:
+        if not path.is_file() or path.stat().st_size != size:
+            return False
+        if path.suffix == ".json":
+            json.loads(path.read_text(encoding="utf-8"))
+        elif path.suffix == ".safetensors":
+            with safe_open(path, "pt") as opened:
+                opened.keys()
+    except Exception:  # unreadable, not JSON, a damaged safetensors header: converted again
+        return False
+    return True
 
 
 def save_tiny(spec: WeightSpec, folder: str | Path, seed: int, save_base) -> Path:
