@@ -222,10 +222,12 @@ def check_agreement(
     ):
         return
     loaded = ", ".join(names) or config
+    folder = os.path.abspath(os.path.expanduser(value)) if os.path.isdir(os.path.expanduser(value)) else ""
+    other = f"the folder {folder}" if folder else "other weights"
     if not decides:
         raise ValueError(
             f"config name {config!r} and {option}={value!r} disagree; give only one (the config loads "
-            f"{loaded}; {option}= names other weights, and alone replaces the config)"
+            f"{loaded}; {option}= names {other}, and alone replaces the config)"
         )
     wanted = {model_type_of(w.architecture) for w in loads if role is None or role in w.roles} - {None}
     got = weights_model_type(value)
