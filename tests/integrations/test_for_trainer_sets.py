@@ -572,35 +572,33 @@ def test_an_empty_set_gives_the_empty_result_with_one_warning(tokenizer, sources
 # ---- issue 47: raw references are matched to the labels, inputs or not ------------------------------------
 
 
+TWO_SETS = {"eval": DOCUMENTS, "test": OTHER_DOCUMENTS}
+"""The documents of an eval set and a test set, by split."""
+
+
 @pytest.mark.parametrize(
-    ("documents", "summaries", "fields", "message"),
+    ("labels", "sources", "references", "message"),
     [
         (
-            OTHER_DOCUMENTS,
             OTHER_SUMMARIES,
-            {"sources": OTHER_DOCUMENTS, "references": SUMMARIES},
+            OTHER_DOCUMENTS,
+            SUMMARIES,
             r"example 0's labels 'a storm shut the airport\.' are not references\[0\] 'A library will be "
             r"built on Elm Street\.', though the inputs fit sources: the raw sources and references given "
             r"are not one set",
         ),
         (
-            OTHER_DOCUMENTS,
             OTHER_SUMMARIES,
-            {
-                "sources": {"eval": DOCUMENTS, "test": OTHER_DOCUMENTS},
-                "references": {"eval": SUMMARIES, "test": SUMMARIES},
-            },
+            TWO_SETS,
+            {"eval": SUMMARIES, "test": SUMMARIES},
             r"'test': example 0's labels 'a storm shut the airport\.' are not references\['test'\]\[0\] "
             r"'A library .*, though the inputs fit sources\['test'\]: .*; the labels are none of the "
             r"references given",
         ),
         (
-            OTHER_DOCUMENTS,
             SUMMARIES,
-            {
-                "sources": {"eval": DOCUMENTS, "test": OTHER_DOCUMENTS},
-                "references": {"eval": SUMMARIES, "test": OTHER_SUMMARIES},
-            },
+            TWO_SETS,
+            {"eval": SUMMARIES, "test": OTHER_SUMMARIES},
             r"'test': example 0's labels 'a library will be built on elm street\.' are not "
             r"references\['test'\]\[0\] 'A storm .*; the labels are references\['eval'\]'s",
         ),
@@ -608,16 +606,19 @@ def test_an_empty_set_gives_the_empty_result_with_one_warning(tokenizer, sources
     ids=["one-set", "by-split-references-of-eval-for-test", "test-inputs-with-eval-labels"],
 )
 def test_raw_references_that_are_not_the_labels_are_refused_though_the_inputs_fit(
-    tiny, tmp_path, documents, summaries, fields, message
+    tiny, tmp_path, labels, sources, references, message
 ):
     """Issue 47 §5: with the inputs at hand only the sources were matched, so the eval set's summaries were
-    scored as the test set's references (0.840), though the labels the Trainer passes show otherwise."""
-    compute_metrics = nlgmetrics.for_trainer(tiny["tokenizer"], {"relevance": RELEVANCE}, **fields)
+    scored as the test set's references (0.840), though the labels the Trainer passes show otherwise. The
+    evaluated set is the test documents with ``labels``."""
+    compute_metrics = nlgmetrics.for_trainer(
+        tiny["tokenizer"], {"relevance": RELEVANCE}, sources=sources, references=references
+    )
     trainer = seq2seq_trainer(
         tiny["model"], tiny["tokenizer"], tiny["data"], tmp_path, compute_metrics, callbacks=[compute_metrics]
     )
     with pytest.raises(ValueError, match=message) as refused:
-        trainer.predict(eval_dataset(tiny["tokenizer"], documents, summaries))
+        trainer.predict(eval_dataset(tiny["tokenizer"], OTHER_DOCUMENTS, labels))
     assert "\n" not in str(refused.value)
 
 

@@ -229,15 +229,18 @@ class EvalSets:
             if pairs:
                 raise ValueError(self._unconfirmed(fits[0], pairs, seen))
             return texts, len(next(iter(texts.values())))
-        for split in (
-            [] if fits else verdicts
-        ):  # the inputs fit but not the labels: an order they cannot tell?
-            texts = self.splits[split]
-            if {"sources", "references"} <= set(texts) and self._fit_all(split, "sources", "inputs", seen):
-                pairs = self._indistinct(split, seen)
-                if pairs:
-                    raise ValueError(self._unconfirmed(split, pairs, seen))
+        for split in [] if fits else verdicts:
+            self._check_order(split, seen)
         raise ValueError(self._refusal(verdicts, fits, seen))
+
+    def _check_order(self, split: str | None, seen: Seen) -> None:
+        """When the inputs fit a set's sources but the labels not its references, an order the inputs cannot
+        confirm (swapped near-duplicates) says best why: refused as such."""
+        texts = self.splits[split]
+        if {"sources", "references"} <= set(texts) and self._fit_all(split, "sources", "inputs", seen):
+            pairs = self._indistinct(split, seen)
+            if pairs:
+                raise ValueError(self._unconfirmed(split, pairs, seen))
 
     def _size(self, seen: Seen) -> int:
         """The evaluated set's size with no raw texts: the loop's dataset, num_examples, or the count."""
@@ -272,9 +275,7 @@ class EvalSets:
         problem = count_problem(seen, n)
         if problem:
             return problem
-        evidence = [
-            (name, what) for name, what in _EVIDENCE if name in texts and getattr(seen, what) is not None
-        ]
+        evidence = _evidence(texts, seen)
         for k, (name, what) in enumerate(evidence):
             problem = self._mismatch(split, name, seen, what)
             if problem:
@@ -325,9 +326,7 @@ class EvalSets:
         before what it starts); a pair is told apart only when other evidence (raw references and the labels)
         fits its order and not the swapped one."""
         texts = self.splits[split]
-        evidence = [
-            (name, what) for name, what in _EVIDENCE if name in texts and getattr(seen, what) is not None
-        ]
+        evidence = _evidence(texts, seen)
         if not evidence:
             return []
         n = len(next(iter(texts.values())))
@@ -368,7 +367,7 @@ class EvalSets:
     def _unconfirmed(self, split: str | None, pairs: list[tuple[int, int]], seen: Seen) -> str:
         """The refusal naming the pairs of examples the inputs (labels) cannot tell apart, and what to do."""
         texts = self.splits[split]
-        name, what = next((n, w) for n, w in _EVIDENCE if n in texts and getattr(seen, w) is not None)
+        name, what = _evidence(texts, seen)[0]
         i, j = pairs[0]
         differs = next(f for f in texts if texts[f][i] != texts[f][j])
         label = _label(differs, split)
@@ -417,6 +416,11 @@ class EvalSets:
             f"the evaluated set ({seen.count} generations) is none of the sets given to for_trainer "
             f"({reasons}): give the raw texts of every set the Trainer evaluates"
         )
+
+
+def _evidence(texts: dict[str, list], seen: Seen) -> list[tuple[str, str]]:
+    """Each raw field of a set that the evaluation's decoded texts can confirm, and those texts."""
+    return [(name, what) for name, what in _EVIDENCE if name in texts and getattr(seen, what) is not None]
 
 
 def _label(name: str, split: str | None) -> str:

@@ -87,7 +87,8 @@ LIMITATIONS = """- English: the sentence splitter is NLTK's English Punkt and th
 - A claim that is only punctuation or has no sentence is still a non-blank text and is scored as given."""
 
 DEVIATIONS = """- A blank claim or document (empty, or only whitespace, zero-width or control characters)
-  scores NaN (label None), left out of the mean, with one warning naming the fields. The reference crashes on
+  scores NaN (label None), left out of the mean, with one warning naming the fields, in every config even
+  when every text of a call is blank (a reward then gives None for each). The reference crashes on
   a blank document (no chunk: `torch.cat` of an empty list) and scores a blank claim.
 - All (chunk, claim) pairs of a call are tokenized at once and run in one length-sorted stream of padded
   batches (by count or token budget) instead of one document at a time in batches of 16; identical pairs
