@@ -23,6 +23,7 @@ from .options import (
     RUNTIME_OPTIONS,
     Option,
     check_names,
+    defaults_of,
 )
 from .precision import tf32_matmuls
 from .result import option_text, signature
@@ -138,7 +139,7 @@ class Scorer(ABC):
     @functools.cached_property
     def _default_option_texts(self) -> dict[str, str]:
         """Each option that changes the numbers, resolved with every option at its default, as written."""
-        defaults = self.spec.check_call(None, {}, self.config, scorer=self)[1]
+        defaults = self.resolve_options(defaults_of(self.option_table()))  # as check_call resolves them
         return {name: option_text(value) for name, value in defaults.items()}
 
     def signature_of(self, options: dict[str, Any]) -> str:
