@@ -21,7 +21,7 @@ from packaging.specifiers import SpecifierSet
 
 ROOT = Path(__file__).resolve().parents[1]
 CONSTRAINTS = ROOT / "scripts" / "constraints.txt"
-NOT_PINNED = re.compile(r"^(nlgmetrics|torch|triton|pytorch-triton.*|nvidia-.*|cuda-.*|pip|setuptools|wheel)$")
+NOT_PINNED = re.compile(r"(nlgmetrics|torch|pip|setuptools|wheel|triton|pytorch-triton.*|nvidia-.*|cuda-.*)")
 """Names left to the scripts or to TORCH, or wheels of one platform only."""
 PYTHONS = [f"3.{minor}" for minor in range(10, 16)]
 """The Pythons a pin is checked against (nlgmetrics needs >= 3.10)."""
@@ -45,7 +45,7 @@ def constraints() -> str:
     pins = {
         canonical(dist.metadata["Name"]): pin(dist)
         for dist in importlib.metadata.distributions()
-        if dist.metadata["Name"] and not NOT_PINNED.match(canonical(dist.metadata["Name"]))
+        if dist.metadata["Name"] and not NOT_PINNED.fullmatch(canonical(dist.metadata["Name"]))
     }
     where = f"Python {platform.python_version()} on {platform.system()} {platform.machine()}"
     header = [

@@ -141,14 +141,7 @@ def _tokenizer(family: str, folder: Path):
         vocab = [tuple(piece) for piece in json.loads(trainer.to_str())["model"]["vocab"]]
         return AlbertTokenizer(vocab=vocab, model_max_length=512)
     if family == "deberta":
-        from tokenizers import SentencePieceUnigramTokenizer
-        from transformers import DebertaV2Tokenizer
-
-        trainer = SentencePieceUnigramTokenizer()
-        specials = ["[PAD]", "[CLS]", "[SEP]", "[UNK]", "[MASK]"]
-        trainer.train_from_iterator(CORPUS * 3, vocab_size=400, special_tokens=specials, unk_token="[UNK]")
-        vocab = [tuple(piece) for piece in json.loads(trainer.to_str())["model"]["vocab"]]
-        return DebertaV2Tokenizer(vocab=vocab, unk_id=3, model_max_length=512)
+        return _spm_model_only(folder)
     if family == "t5":
         from tokenizers import SentencePieceUnigramTokenizer
         from transformers import T5TokenizerFast
@@ -177,6 +170,45 @@ def _tokenizer(family: str, folder: Path):
     else:
         _byte_level_bpe(folder)
         config = {"tokenizer_class": "RobertaTokenizer", "model_max_length": 512}
+    (folder / "tokenizer_config.json").write_text(json.dumps(config))
+    return AutoTokenizer.from_pretrained(folder)
+
+
+SHIPPED_AS_WRITTEN = {"deberta"}
+"""Tokenizer families whose tiny folder keeps the files :func:`_tokenizer` wrote, as the real repos hold them,
+instead of what ``save_pretrained`` writes (DeBERTa-v3: ``spm.model``, no ``tokenizer.json``)."""
+
+
+def _spm_model_only(folder: Path):
+    """A DeBERTa-v3 tokenizer as lytang/MiniCheck-DeBERTa-v3-Large (and microsoft/deberta-v3-large) ship it: a
+    SentencePiece ``spm.model`` with ``tokenizer_config.json`` and ``special_tokens_map.json``, no
+    ``tokenizer.json``; transformers builds the tokenizer from ``spm.model``, which needs ``sentencepiece``
+    and ``protobuf``."""
+    import io
+
+    import sentencepiece
+    from transformers import AutoTokenizer
+
+    model = io.BytesIO()
+    specials = {"pad": "[PAD]", "bos": "[CLS]", "eos": "[SEP]", "unk": "[UNK]"}
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(CORPUS * 3),
+        model_writer=model,
+        model_type="unigram",
+        vocab_size=400,
+        hard_vocab_limit=False,
+        user_defined_symbols=["[MASK]"],
+        num_threads=1,
+        minloglevel=2,
+        **{f"{name}_id": i for i, name in enumerate(specials)},
+        **{f"{name}_piece": piece for name, piece in specials.items()},
+    )
+    (folder / "spm.model").write_bytes(model.getvalue())
+    tokens = {"cls_token": "[CLS]", "sep_token": "[SEP]", "mask_token": "[MASK]"}
+    tokens.update({f"{name}_token": piece for name, piece in specials.items()})
+    (folder / "special_tokens_map.json").write_text(json.dumps(tokens))
+    config = {"do_lower_case": False, "vocab_type": "spm", "split_by_punct": False, "model_max_length": 512}
+    config.update(tokenizer_class="DebertaV2Tokenizer", **tokens)
     (folder / "tokenizer_config.json").write_text(json.dumps(config))
     return AutoTokenizer.from_pretrained(folder)
 
@@ -337,7 +369,8 @@ def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path
     if spec.name in SPREAD_ANSWERS:
         model.eval()
         spread_answers(model, tokenizer, SPREAD_ANSWERS[spec.name], "predict: " if family == "t5" else "")
-    tokenizer.save_pretrained(folder)
+    if family not in SHIPPED_AS_WRITTEN:
+        tokenizer.save_pretrained(folder)
     model.save_pretrained(folder)
     return folder
 

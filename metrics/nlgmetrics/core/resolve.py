@@ -129,6 +129,7 @@ TOKENIZER_FILES = (
     "sentencepiece.bpe.model",
     "sentencepiece.model",
     "tokenizer.model",
+    "spm.model",
 )
 """A tokenizer's own files (any one): without them ``AutoTokenizer`` falls back to a vocabulary of only the
 special tokens and every word becomes unknown."""
