@@ -25,7 +25,7 @@ from nlgmetrics.ctc.weights import ctc_weight_name
 from nlgmetrics.modules import FAMILIES as FAMILY_TABLE
 from nlgmetrics.modules import SPECS
 from nlgmetrics.significance import compare
-from nlgmetrics.ui.display import display
+from nlgmetrics.ui.display import display, scale_of
 from nlgmetrics.ui.display import score_text as printed
 from nlgmetrics.ui.space import heatmap
 from nlgmetrics.ui.space.ab_results import significance_cells
@@ -179,7 +179,8 @@ def test_score_one_example(page, family):
         assert float(score_text(page, family)) == display(want["scores"][0])
         parts = page.inner_text(f"#{family}-single-parts")
         assert shown(want["mean_score"]) in parts
-        check_heat_map(page, family, spec, spec.render_details(want["details"][0]), records[0]["predictions"])
+        pairs = spec.render_details(want["details"][0])
+        check_heat_map(page, family, spec, config, pairs, records[0]["predictions"])
     shot(page, "space_single.png", family)
     if family == FIRST_FAMILY:
         fits_the_page(page, f"{family}-single-examples")  # issue 33 §19: not cut off at the right
@@ -222,15 +223,17 @@ def blank_prediction_points_to_its_note(page, family: str) -> None:
     assert "predictions is blank" in note and "a blank text has no score" in note
 
 
-def check_heat_map(page, family: str, spec, pairs, prediction: str) -> None:
-    """The legend (the scale, what the values are), the words (pieces joined when they spell the
-    prediction), and each word's value on hover."""
+def check_heat_map(page, family: str, spec, config: str | None, pairs, prediction: str) -> None:
+    """The legend (the scale's ends: the module's declared range, what the values are), the words (pieces
+    joined when they spell the prediction), and each word's value on hover."""
     words = heatmap.join_pieces(pairs)
     if not heatmap.spells(words, prediction):
         words = [(token, value, (token,)) for token, value in pairs]
     heat = page.locator(f"#{family}-single-tokens")
     legend = heat.locator(".nlgm-legend").inner_text()
-    assert "−1" in legend and "+1" in legend and "hover for the value" in legend
+    low, high = scale_of(spec.details_scale(config), [value for _, value in pairs])
+    first, last = (float(end.replace("−", "-")) for end in legend.splitlines()[:2])
+    assert (first, last) == (low, high) and "hover for the value" in legend  # issue 47 §12: 0 … 1, not ±1
     assert " ".join(heatmap.describe(spec.details).split()[:4]) in " ".join(legend.split())
     if any(len(pieces) > 1 for _, _, pieces in words):
         assert "mean of its tokenizer pieces" in legend
