@@ -9,7 +9,8 @@ import pytest
 
 import nlgmetrics
 from nlgmetrics import cli
-from nlgmetrics.alignscore.convert import HEADS_FILE, METADATA, converted_cache_root
+from nlgmetrics.alignscore.first_use import converted_cache_root
+from nlgmetrics.alignscore.layout import HEADS_FILE, METADATA
 from nlgmetrics.core import weight_cache
 from nlgmetrics.core.warnings import NLGMetricsWarning
 from tests.alignscore.conftest import CLAIMS, CONTEXTS
@@ -115,7 +116,8 @@ def test_details_hold_the_chunk_by_sentence_matrix_and_the_heat_map(base):
 def test_a_pair_met_twice_in_a_call_is_scored_once(base):
     """The same claim on the same context (one document's summaries share sentences) costs one forward per
     distinct (chunk, sentence) pair, and scores as it does alone."""
-    from nlgmetrics.alignscore.sentences import chunk_context, sent_tokenize
+    from nlgmetrics.alignscore.sentences import chunk_context
+    from nlgmetrics.core.sentences import sent_tokenize
 
     rows: list[int] = []
     encoder = base.ready_scorer().net.model.encoder

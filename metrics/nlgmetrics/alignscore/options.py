@@ -7,7 +7,8 @@ Space, the scorer and the card read them.
 
 from __future__ import annotations
 
-from ..core.options import MODEL_REVISION, Option, check_choice, name_option
+from ..core.options import MODEL_REVISION, Option, name_option
+from ..core.values import check_choice
 
 MODES = ("nli_sp", "bin_sp", "reg_sp", "nli", "bin", "reg")
 """The reference's ``evaluation_mode`` values: the head (3-way NLI "aligned" probability, binary "aligned"

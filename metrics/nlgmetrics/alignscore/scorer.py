@@ -24,12 +24,15 @@ from ..core.progress import Progress
 from ..core.registry import WEIGHTS
 from ..core.resolve import is_registered, resolve_weight
 from ..core.scorer import Scorer
+from ..core.sentences import sent_tokenize
+from ..core.spec import ModuleSpec
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
-from .convert import HEADS, HEADS_FILE, converted_for
+from .first_use import converted_for
+from .layout import HEADS, HEADS_FILE
 from .options import HEADS as MODE_HEADS
-from .sentences import chunk_context, sent_tokenize
+from .sentences import chunk_context
 from .weights import CHECKPOINT_FILES, CONFIG_WEIGHTS
 
 if TYPE_CHECKING:
@@ -184,7 +187,7 @@ class AlignScoreScorer(Scorer):
 
     def __init__(
         self,
-        spec: Any,
+        spec: ModuleSpec,
         config: str | None = None,
         model: str | None = None,
         model_revision: str | None = None,

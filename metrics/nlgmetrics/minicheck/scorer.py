@@ -25,10 +25,10 @@ from ..core.resolve import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
+from ..core.spec import ModuleSpec
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
-from ..modules.spec import ModuleSpec
 from .options import CONFIGS, DEFAULT_CONFIG, SUPPORTED_ID, THRESHOLD, UNSUPPORTED_ID, Layout
 from .sentences import chunked, sentences_with_newlines
 
