@@ -19,8 +19,8 @@ from nlgmetrics.infolm import (
     MEASURES,
     UNIFORM,
     IdfWeights,
-    InfoLMWrapper,
     InfoLMScorer,
+    InfoLMWrapper,
     information_measure,
 )
 from nlgmetrics.infolm.module import top_tokens
@@ -223,7 +223,9 @@ def test_idf_from_a_corpus_or_a_mapping(scorer):
     preds, refs = ["the cat sat on the mat"], ["a cat lay on the rug"]
     uniform = scorer.score(preds, refs, idf=False)["scores"]
     # Every token equally weighted by a mapping is the same as no idf.
-    vocab = scorer.wrapper.tokenizer.convert_ids_to_tokens(scorer.wrapper.tokenizer(preds + refs)["input_ids"][0])
+    vocab = scorer.wrapper.tokenizer.convert_ids_to_tokens(
+        scorer.wrapper.tokenizer(preds + refs)["input_ids"][0]
+    )
     assert scorer.score(preds, refs, idf=dict.fromkeys(vocab, 2.0))["scores"] == pytest.approx(uniform)
     corpus = ["the cat sat", "the dog ran", "a bird flew over the mat"]
     by_corpus = scorer.score(preds, refs, idf=corpus)["scores"]

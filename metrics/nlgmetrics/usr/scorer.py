@@ -265,9 +265,9 @@ class USRScorer(Scorer):
             }
             for e in examples
         ]
-        full = tokenize(self.wrapper_mlm.tokenizer, [examples[i].inputs.mlm for i in mlm_rows], verbose=False)[
-            "input_ids"
-        ]
+        full = tokenize(
+            self.wrapper_mlm.tokenizer, [examples[i].inputs.mlm for i in mlm_rows], verbose=False
+        )["input_ids"]
         for i, ids, window, values in zip(mlm_rows, full, windows, token_log_probs):
             tokens = self.wrapper_mlm.token_names(window[1:-1])
             details[i]["mlm_tokens"] = [{"token": t, "log_prob": v} for t, v in zip(tokens, values)]
