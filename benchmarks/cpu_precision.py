@@ -147,7 +147,7 @@ def body_clock(scorer) -> Iterator[list[float]]:
 def int8_measured() -> Iterator[None]:
     """Let every module load in int8 for this measurement (a module whose int8 drift exceeds the bound
     refuses it in normal use: its declaration's ``precision``)."""
-    from nlgmetrics.modules.spec import ModuleSpec
+    from nlgmetrics.core.spec import ModuleSpec
 
     original = ModuleSpec.refusal
     ModuleSpec.refusal = lambda self, mode, config=None: ""

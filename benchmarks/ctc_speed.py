@@ -150,7 +150,7 @@ def worker(side: str, kind: str, n: int, paths: dict) -> dict:
             start = time.perf_counter()
             scores = scorer.score(predictions, sources=sources)["scores"]
         else:
-            aligner = next(iter(scorer.aligners.values()))
+            aligner = next(iter(scorer.wrappers.values()))
             rows = _bare_rows(aligner, kind, predictions, sources)
             model = aligner.model.base_model if kind == "D" else aligner.model
             pad = aligner.tokenizer.pad_token_id or 0

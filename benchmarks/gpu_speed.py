@@ -130,7 +130,7 @@ def bare_forward(family: dict, metric) -> tuple[Callable[[], None], int, int] | 
 
     scorer = metric.scorer
     if family["module"].startswith("ctc"):
-        aligner = next(iter(scorer.aligners.values()))
+        aligner = next(iter(scorer.wrappers.values()))
         inputs = family["inputs"]
         rows = _bare_rows(aligner, family["kind"], inputs["predictions"], inputs["sources"])
         model = aligner.model.base_model if family["kind"] == "D" else aligner.model
@@ -146,8 +146,8 @@ def bare_forward(family: dict, metric) -> tuple[Callable[[], None], int, int] | 
 
         return run, tokens, non_embedding_params(model)
     if family["module"] == "unieval":
+        from nlgmetrics.core.sentences import sent_tokenize
         from nlgmetrics.unieval import TASKS
-        from nlgmetrics.unieval.sentences import sent_tokenize
 
         data, texts = family["inputs"], []
         for i, prediction in enumerate(data["predictions"]):
@@ -159,11 +159,11 @@ def bare_forward(family: dict, metric) -> tuple[Callable[[], None], int, int] | 
             for dim in TASKS["summarization"].dimensions.values():
                 parts = sent_tokenize(prediction) if dim.per_sentence else [prediction]
                 texts += [dim.text(**{**values, "prediction": p}) for p in parts]
-        rows = scorer.evaluator.encode(sorted(set(texts)))
-        params = non_embedding_params(scorer.evaluator.model.get_encoder())
-        return (lambda: scorer.evaluator.yes_probabilities(rows)), sum(map(len, rows)), params
+        rows = scorer.wrapper.encode(sorted(set(texts)))
+        params = non_embedding_params(scorer.wrapper.model.get_encoder())
+        return (lambda: scorer.wrapper.yes_probabilities(rows)), sum(map(len, rows)), params
     if family["module"] == "infolm":  # the encoder over one masked copy per maskable token of each text
-        lm, inputs = scorer.lm, family["inputs"]
+        lm, inputs = scorer.wrapper, family["inputs"]
         texts = list(dict.fromkeys([*inputs["predictions"], *inputs["references"]]))
         rows = [{"input_ids": ids} for ids, _ in lm.encode(texts) for _ in lm.maskable_positions(ids)]
         pad = {"input_ids": lm.tokenizer.pad_token_id or 0}
@@ -183,7 +183,7 @@ def bare_forward(family: dict, metric) -> tuple[Callable[[], None], int, int] | 
         examples = [
             model_inputs(*t) for t in zip(inputs["predictions"], inputs["sources"], inputs["contexts"])
         ]
-        lm, classifiers = scorer.lm, [c.model for c in scorer.classifiers.values()]
+        lm, classifiers = scorer.wrapper_mlm, [c.model for c in scorer.wrappers_dr.values()]
         tokens = _floor(lm.tokenizer, lm.model, classifiers, examples, lm.batch_size, lm.device, run=False)
         params = non_embedding_params(lm.model.base_model)  # the three encoders share one shape
         return (

@@ -109,7 +109,7 @@ def worker(side: str, model_dir: str, n: int, words: tuple[int, int], repeat: in
         from nlgmetrics.infolm import InfoLMScorer
         from nlgmetrics.modules import SPECS
 
-        lm = InfoLMScorer(SPECS["infolm"], model_dir, device="cpu").lm
+        lm = InfoLMScorer(SPECS["infolm"], model_dir, device="cpu").wrapper
         sequences = [ids for ids, _ in lm.encode([*preds, *refs])]
         positions = [lm.maskable_positions(ids) for ids in sequences]
 

@@ -156,8 +156,8 @@ def worker(implementation: str, folder: str, n: int, device: str, batch_size: in
             out["scores"] = {d: result[d] for d in DIMENSIONS}
             out["questions"] = None
         else:  # bare: the same questions, tokenized beforehand, through the model only
+            from nlgmetrics.core.sentences import sent_tokenize
             from nlgmetrics.unieval import TASKS
-            from nlgmetrics.unieval.sentences import sent_tokenize
 
             dims = TASKS["summarization"].dimensions
             texts = []
@@ -170,10 +170,10 @@ def worker(implementation: str, folder: str, n: int, device: str, batch_size: in
                 for dim in dims.values():
                     parts = sent_tokenize(prediction) if dim.per_sentence else [prediction]
                     texts += [dim.text(**{**values, "prediction": p}) for p in parts]
-            rows = scorer.evaluator.encode(sorted(set(texts)))
+            rows = scorer.wrapper.encode(sorted(set(texts)))
             out["questions"], out["distinct_questions"] = len(texts), len(rows)
             start, cpu_start = time.perf_counter(), cpu()
-            scorer.evaluator.yes_probabilities(rows)
+            scorer.wrapper.yes_probabilities(rows)
         out["seconds"] = time.perf_counter() - start
     out["cpu_seconds"] = cpu() - cpu_start
     out["rss_peak"] = maxrss()

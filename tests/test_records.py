@@ -12,7 +12,7 @@ import pytest
 from nlgmetrics import cli
 from nlgmetrics.cli.common import CLIError, gather_inputs, parse_option_flags, read_rows
 from nlgmetrics.cli.score import score_columns
-from nlgmetrics.core.options import parse_bool
+from nlgmetrics.core.values import parse_bool
 from nlgmetrics.modules import SPECS
 from nlgmetrics.records import field_value, read_records, write_records
 from nlgmetrics.ui import space

@@ -29,9 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from .core.modes import MODES
+from .core.options import Option
 from .core.registry import WeightSpec, is_published
+from .core.spec import ModuleSpec
 from .core.validation import FIELDS
-from .modules import SPECS, ModuleSpec, Option, family_part
+from .modules import SPECS, family_part
 from .modules.card_notes import CardNotes, notes_for, sci
 from .modules.metric_files import stale_files, write_docstrings
 

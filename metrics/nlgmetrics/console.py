@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .core.warnings import NLGMetricsWarning
 
 if TYPE_CHECKING:
-    from .modules.spec import Option
+    from .core.options import Option
 
 
 class OneLineErrorParser(argparse.ArgumentParser):

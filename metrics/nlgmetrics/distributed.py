@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from .core.files import check_writable_folder, write_text_whole
-from .core.options import check_positive_int
 from .core.result import mean_key, mean_of, package_versions
 from .core.validation import check_inputs
+from .core.values import check_positive_int
 from .core.warnings import NLGMetricsWarning
 from .modules import SPECS, loading, module_names
 

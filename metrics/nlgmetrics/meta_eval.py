@@ -49,7 +49,7 @@ import numpy as np
 from scipy.stats import kendalltau, pearsonr, spearmanr
 
 from .core.files import replaced_when_complete
-from .core.options import as_int
+from .core.values import as_int
 from .records import read_records as read_records  # re-exported: read_records(path) for meta_evaluate
 from .significance import check_confidence, check_seed
 

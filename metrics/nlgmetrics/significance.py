@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .core.options import as_bool, as_int, plain_scalar
 from .core.result import signature_difference
+from .core.values import as_bool, as_int, plain_scalar
 
 _BLOCK = 2_000_000
 """Resampled values held in memory at once (resamples are drawn in blocks of rows)."""

@@ -40,8 +40,9 @@ from pathlib import Path
 
 import torch
 
+from .alignscore.layout import ENCODER_PREFIX, HEADS
+from .alignscore.weights import BASES, CHECKPOINT_FILES
 from .core.registry import WEIGHTS, WeightSpec
-from .modules import FAMILIES, family_part
 
 HIDDEN_SIZE = 32
 
@@ -333,23 +334,13 @@ def spread_answers(model, tokenizer, answers: tuple[int, int], prefix: str = "")
         head[high] = head[low] + new_gap
 
 
-def _converter(spec: WeightSpec):
-    """The converter of ``spec``'s family (a released checkpoint that is not a transformers folder: its tiny
-    copy is written by the family's ``convert.save_tiny``), or None."""
-    family = next((f for f in spec.families if f in FAMILIES), None)
-    try:
-        return family_part(family, "convert") if family else None
-    except ModuleNotFoundError:
-        return None
-
-
 def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path:
     """Save a tiny random model and tokenizer of ``spec``'s architecture into ``folder``."""
     import transformers
 
-    if spec.architecture not in _ARCHITECTURES and hasattr(_converter(spec), "save_tiny"):
+    if spec.architecture == "AlignScoreCheckpoint":  # a released checkpoint, not a transformers folder
         Path(folder).mkdir(parents=True, exist_ok=True)
-        return _converter(spec).save_tiny(spec, folder, seed, save_tiny_model)
+        return save_tiny_alignscore_checkpoint(spec, folder, seed)
     if spec.architecture not in _ARCHITECTURES:
         raise ValueError(f"no tiny builder for architecture {spec.architecture!r} ({spec.name})")
     folder = Path(folder)
@@ -373,6 +364,68 @@ def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path
         tokenizer.save_pretrained(folder)
     model.save_pretrained(folder)
     return folder
+
+
+def save_tiny_alignscore_checkpoint(spec: WeightSpec, folder: str | Path, seed: int) -> Path:
+    """A tiny random AlignScore checkpoint of ``spec``'s layout in ``folder`` (its registered file name, in
+    the authors' format, which the first use converts): the tiny base of ``spec.base`` with the three heads
+    scaled so that scores spread over (0, 1)."""
+    from transformers import AutoConfig, AutoModel, RobertaForMaskedLM
+
+    folder = Path(folder)
+    base = Path(folder) / "_base"
+    save_tiny_model(WEIGHTS[BASES[spec.base]], base, seed)
+    config = AutoConfig.from_pretrained(base)
+    config.initializer_range = (
+        0.1  # at 0.02 a tiny random encoder's pooled output hardly depends on its input
+    )
+    torch.manual_seed(seed + zlib.crc32(spec.name.encode()))
+    encoder = AutoModel.from_config(config).eval()
+    size = encoder.config.hidden_size
+    state = {f"{ENCODER_PREFIX}{k}": v for k, v in encoder.state_dict().items()}
+    state.update(
+        {f"mlm_head.{k}": v for k, v in RobertaForMaskedLM(encoder.config).lm_head.state_dict().items()}
+    )
+    pooled = _pooled(encoder, base)
+    mean, spread = pooled.mean(0), pooled - pooled.mean(0)
+    for head in HEADS.values():  # logits centred on the tiny encoder's outputs, spread about 1 (reg: 0.5)
+        weight = torch.randn(head.outputs, size)
+        scale = 1.0 if head.aligned is not None else 0.5
+        weight *= scale / (spread @ weight.T).std(0).clamp_min(1e-12)[:, None]
+        state[f"{head.layer}.weight"] = weight
+        state[f"{head.layer}.bias"] = -weight @ mean + 0.3 * torch.randn(head.outputs)
+    hyper = {"model": spec.base, "using_pretrained": True}
+    torch.save({"state_dict": state, "hyper_parameters": hyper}, folder / CHECKPOINT_FILES[spec.name])
+    for path in sorted(base.rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    base.rmdir()
+    return folder
+
+
+_TINY_PAIRS = [
+    ("The cat sat on the mat.", "A cat sat."),
+    ("Officials said the bridge would open next spring.", "The bridge opens in spring."),
+    ("The restaurant was terrible: the food was cold.", "The food was warm."),
+    ("Scientists discovered a new species of frog in Peru.", "A frog was found."),
+    ("Heavy rain caused flooding across the region.", "It was sunny all week."),
+    ("She studied medicine at the university.", "She is a doctor in London."),
+]
+
+
+def _pooled(encoder, folder: Path) -> torch.Tensor:
+    """The tiny encoder's pooled outputs of a few pairs (to centre and scale the tiny heads)."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    long = " ".join(a for a, _ in _TINY_PAIRS)
+    pairs = (
+        _TINY_PAIRS
+        + [(long, b) for _, b in _TINY_PAIRS]
+        + [(" ".join([long] * 8), b) for _, b in _TINY_PAIRS]
+    )
+    batch = tokenizer([a for a, _ in pairs], [b for _, b in pairs], padding=True, return_tensors="pt")
+    with torch.no_grad():
+        return encoder(**batch).pooler_output
 
 
 def build_tiny_hub_cache(

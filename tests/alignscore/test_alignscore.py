@@ -10,7 +10,8 @@ import torch
 
 import nlgmetrics
 from nlgmetrics import cli
-from nlgmetrics.alignscore.convert import HEADS_FILE, METADATA, converted_cache_root
+from nlgmetrics.alignscore.first_use import converted_cache_root
+from nlgmetrics.alignscore.layout import HEADS_FILE, METADATA
 from nlgmetrics.core import weight_cache
 from nlgmetrics.core.warnings import NLGMetricsWarning
 from tests.alignscore.conftest import CLAIMS, CONTEXTS
@@ -116,7 +117,8 @@ def test_details_hold_the_chunk_by_sentence_matrix_and_the_heat_map(base):
 def test_a_pair_met_twice_in_a_call_is_scored_once(base):
     """The same claim on the same context (one document's summaries share sentences) costs one forward per
     distinct (chunk, sentence) pair, and scores as it does alone."""
-    from nlgmetrics.alignscore.sentences import chunk_context, sent_tokenize
+    from nlgmetrics.alignscore.sentences import chunk_context
+    from nlgmetrics.core.sentences import sent_tokenize
 
     rows: list[int] = []
     encoder = base.ready_scorer().wrapper.model.encoder
@@ -224,7 +226,7 @@ def test_a_tokenizer_error_other_than_the_window_surfaces(base, monkeypatch):
 
 
 def test_one_table_gives_the_heads_their_layers_and_each_mode_its_head(base):
-    from nlgmetrics.alignscore.options import HEADS
+    from nlgmetrics.alignscore.layout import HEADS
     from nlgmetrics.alignscore.scorer import AlignScoreModel, AlignScoreWrapper
 
     scorer = base.ready_scorer()

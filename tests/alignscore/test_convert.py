@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import types
 from collections.abc import Iterator
@@ -17,13 +18,9 @@ import pytest
 import torch
 
 import nlgmetrics
-from nlgmetrics.alignscore.convert import (
-    HEADS_FILE,
-    METADATA,
-    convert_checkpoint,
-    converted_cache_root,
-    load_checkpoint,
-)
+from nlgmetrics.alignscore.convert import convert_checkpoint, load_checkpoint
+from nlgmetrics.alignscore.first_use import converted_cache_root
+from nlgmetrics.alignscore.layout import HEADS_FILE, METADATA
 from nlgmetrics.alignscore.weights import CHECKPOINT_FILES, REPO
 from nlgmetrics.core import weight_cache
 from tests.alignscore.conftest import CLAIMS, CONTEXTS
@@ -241,3 +238,32 @@ def test_a_checkpoint_with_nan_or_inf_weights_is_refused_naming_the_tensor(check
     with pytest.raises(ValueError, match=f"nan.ckpt: its tensor {name} holds NaN or infinite values"):
         convert_checkpoint(tmp_path / "nan.ckpt", tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+SCORE_A_FOLDER = """
+import json, sys
+import nlgmetrics
+module = nlgmetrics.load("alignscore", model=sys.argv[1], device="cpu")
+scores = module.compute(predictions=json.loads(sys.argv[2]), sources=json.loads(sys.argv[3]))["scores"]
+print(json.dumps({"scores": scores, "loaded": sorted(m for m in sys.modules if m.startswith("nlgmetrics."))}))
+"""
+
+
+def test_scoring_a_converted_folder_imports_no_converter(checkpoint_files, tmp_path):
+    """Issue 48 §5: a scorer reads a converted folder; converting (the checkpoint loader, the command line's
+    parser in ``console``) is the converter's, imported only when a first use converts."""
+    checkpoint, base = checkpoint_files["base"]
+    folder = convert_checkpoint(checkpoint, tmp_path / "converted", base=str(base))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    env["PYTHONPATH"] = f"{Path(nlgmetrics.__file__).parents[1]}{os.pathsep}{Path(__file__).parents[2]}"
+    run = subprocess.run(
+        [sys.executable, "-c", SCORE_A_FOLDER, str(folder), json.dumps(CLAIMS[:2]), json.dumps(CONTEXTS[:2])],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    done = json.loads(run.stdout.splitlines()[-1])
+    assert len(done["scores"]) == 2 and all(0 <= s <= 1 for s in done["scores"])
+    assert "nlgmetrics.alignscore.scorer" in done["loaded"]  # it did score through the family's scorer
+    assert {"nlgmetrics.alignscore.convert", "nlgmetrics.console"} & set(done["loaded"]) == set()

@@ -12,6 +12,7 @@ import nlgmetrics
 from nlgmetrics.alignscore import alignscore
 from nlgmetrics.core import options as options_module
 from nlgmetrics.core import runtime
+from nlgmetrics.core import spec as spec_module
 from nlgmetrics.core.options import COMMON_COMPUTE_OPTIONS, Option
 from nlgmetrics.core.runtime import Runtime, WhereToRun
 from nlgmetrics.core.scorer import Scorer
@@ -19,7 +20,6 @@ from nlgmetrics.ctc import CTCScorer, aspect_spec, ctc_score
 from nlgmetrics.infolm import infolm
 from nlgmetrics.minicheck import minicheck
 from nlgmetrics.modules import SPECS
-from nlgmetrics.modules import spec as spec_module
 from nlgmetrics.unieval import unieval
 from nlgmetrics.usr import usr
 from references.examples import examples
@@ -125,8 +125,8 @@ def test_a_scorer_takes_a_resolved_runtime_or_the_options_not_both():
 
 
 def test_the_option_table_is_plain_data_shared_by_every_interface():
-    """The CLI, the Space and the widget read Option rows from core.options; modules.spec re-exports them."""
-    from nlgmetrics.modules import spec
+    """The CLI, the Space and the widget read Option rows from core.options, as the module spec does."""
+    from nlgmetrics.core import spec
 
     assert (
         spec.Option is options_module.Option

@@ -19,7 +19,7 @@ def test_scoring_leaves_the_shared_tokenizer_as_loaded(config):
     backend, where a concurrent call of another thread picked them up."""
     metric = nlgmetrics.load("ctc_consistency", config, device="cpu")
     metric.compute(predictions=["The cat sat."], sources=[LONG])
-    (aligner,) = metric.scorer.aligners.values()
+    (aligner,) = metric.scorer.wrappers.values()
     backend = aligner.tokenizer.backend_tokenizer
     for long_inputs in ("truncate", "window"):
         metric.compute(predictions=["The cat sat."], sources=[LONG], long_inputs=long_inputs)

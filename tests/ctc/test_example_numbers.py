@@ -34,7 +34,7 @@ def ours(caught) -> list[str]:
 )
 def test_the_long_input_warning_names_the_model_loaded_and_its_examples_by_0_based_index(config, reads):
     metric = nlgmetrics.load("ctc_consistency", config, device="cpu")
-    ((source, aligner),) = metric.scorer.aligners.items()
+    ((source, aligner),) = metric.scorer.wrappers.items()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         metric.compute(predictions=PREDICTIONS, sources=SOURCES)

@@ -23,7 +23,7 @@ def consistency():
 @pytest.fixture
 def forward_calls(consistency, monkeypatch):
     """Counts forward passes of the aligner model behind ``consistency``."""
-    model = next(iter(consistency.scorer.aligners.values())).model
+    model = next(iter(consistency.scorer.wrappers.values())).model
     calls = []
     original = model.forward
     monkeypatch.setattr(model, "forward", lambda *a, **k: calls.append(1) or original(*a, **k))

@@ -127,7 +127,7 @@ def test_engagingness_with_a_blank_source_or_context_is_nan(field, config, monke
     scorer = CTCScorer(aspect_spec("engagingness"), config, device="cpu")
     data = {k: list(v[:3]) for k, v in DIALOG.items()}
     data[field][1] = "  \n "
-    aligner = next(iter(scorer.aligners.values()))
+    aligner = next(iter(scorer.wrappers.values()))
     seen = []
     original = aligner.align
     monkeypatch.setattr(aligner, "align", lambda pairs, **k: seen.append(len(pairs)) or original(pairs, **k))

@@ -66,7 +66,7 @@ def test_the_option_reaches_the_aligners_through_load_and_leaves_the_signature_a
     plain = nlgmetrics.load("ctc_consistency", "E-minilm", device="cpu")
     inputs = {k: INPUTS[k] for k in ("predictions", "sources")}
     ours, theirs = metric.compute(**inputs), plain.compute(**inputs)
-    assert [a.max_batch_tokens for a in metric.scorer.aligners.values()] == [64]
+    assert [a.max_batch_tokens for a in metric.scorer.wrappers.values()] == [64]
     assert ours["scores"] == pytest.approx(theirs["scores"], abs=REORDERED_FLOAT32)
     assert ours["signature"] == theirs["signature"]
 

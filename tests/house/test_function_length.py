@@ -40,3 +40,16 @@ def test_no_function_is_longer_than_80_lines():
         if lines > LIMIT
     ]
     assert long == []
+
+
+CORE_FILE_LIMIT = 350
+"""The shared layer stays readable file by file: a core/ file that grows past this is split by job."""
+
+
+def test_no_file_of_core_is_longer_than_350_lines():
+    long = [
+        f"core/{path.relative_to(PACKAGE / 'core').as_posix()}: {lines} lines"
+        for path in sorted((PACKAGE / "core").rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > CORE_FILE_LIMIT
+    ]
+    assert long == []

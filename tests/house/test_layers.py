@@ -1,12 +1,12 @@
 """The package's floors: each imports only from the floors below it (or its own), never up or sideways.
 
-    version < core < modules (ModuleSpec, the NLGMetric base, evaluate_state, the family table, the card
-    notes' shape) < console (one-line errors and warnings) and convert (what the converters share) < the
-    families (the family table's packages, ctc, infolm, unieval, usr: each its module.py, card.py, weights.py,
-    convert.py; modules imports them only by name, through the table) < the services on them (records,
-    columns, availability, significance, meta_eval, judgments, distributed, registration, testing, cards) <
-    integrations (for_trainer on distributed and evalsets, which set is scored; combine; the TRL rewards) and
-    rewards (the dotted path to the ready ones) < ui < cli < the package top and __main__
+    version < core (ModuleSpec in core/spec.py) < modules (the NLGMetric base, evaluate_state, the family
+    table, the card notes' shape) < console (one-line errors and warnings) and convert (what the converters
+    share) < the families (the family table's packages, ctc, infolm, unieval, usr: each its module.py,
+    card.py, weights.py, convert.py; modules imports them only by name, through the table) < the services on
+    them (records, columns, availability, significance, meta_eval, judgments, distributed, registration,
+    testing, cards) < integrations (for_trainer on distributed and evalsets, which set is scored; combine; the
+    TRL rewards) and rewards (the dotted path to the ready ones) < ui < cli < the package top and __main__
 
 Read from every ``import`` and ``from ... import`` in the source (lazy ones inside functions too); a bare
 ``import nlgmetrics`` or ``from nlgmetrics import x`` (x not a submodule) imports the package top.

@@ -19,8 +19,8 @@ from nlgmetrics.infolm import (
     MEASURES,
     UNIFORM,
     IdfWeights,
-    InfoLMModel,
     InfoLMScorer,
+    InfoLMWrapper,
     information_measure,
 )
 from nlgmetrics.infolm.module import top_tokens
@@ -148,7 +148,7 @@ def test_packed_masking_with_head_only_at_the_mask_equals_full_forward_passes(na
     """BERT and RoBERTa (<s>, </s>, <pad> as special tokens); the RoBERTa tiny model's head is random."""
     model = AutoModelForMaskedLM.from_pretrained(tiny_snapshots[name]).eval()
     tokenizer = AutoTokenizer.from_pretrained(tiny_snapshots[name])
-    lm = InfoLMModel(model, tokenizer, batch_size=5, name=name)
+    lm = InfoLMWrapper(model, tokenizer, batch_size=5, name=name)
     texts = [
         "The cat sat on the mat.",
         "Dogs bark.",
@@ -168,9 +168,9 @@ def test_memory_is_bounded_by_chunks_of_texts(monkeypatch):
 
     scorer = InfoLMScorer(SPECS["infolm"], device="cpu")
     sizes = []
-    original = scorer.lm.bags
+    original = scorer.wrapper.bags
     monkeypatch.setattr(
-        scorer.lm, "bags", lambda texts, *rest: sizes.append(len(texts)) or original(texts, *rest)
+        scorer.wrapper, "bags", lambda texts, *rest: sizes.append(len(texts)) or original(texts, *rest)
     )
     monkeypatch.setattr(core, "TEXTS_PER_CHUNK", 6)
     predictions = [f"sentence number {i} about cats" for i in range(20)]
@@ -223,7 +223,9 @@ def test_idf_from_a_corpus_or_a_mapping(scorer):
     preds, refs = ["the cat sat on the mat"], ["a cat lay on the rug"]
     uniform = scorer.score(preds, refs, idf=False)["scores"]
     # Every token equally weighted by a mapping is the same as no idf.
-    vocab = scorer.lm.tokenizer.convert_ids_to_tokens(scorer.lm.tokenizer(preds + refs)["input_ids"][0])
+    vocab = scorer.wrapper.tokenizer.convert_ids_to_tokens(
+        scorer.wrapper.tokenizer(preds + refs)["input_ids"][0]
+    )
     assert scorer.score(preds, refs, idf=dict.fromkeys(vocab, 2.0))["scores"] == pytest.approx(uniform)
     corpus = ["the cat sat", "the dog ran", "a bird flew over the mat"]
     by_corpus = scorer.score(preds, refs, idf=corpus)["scores"]
@@ -282,7 +284,7 @@ def test_long_texts_are_truncated_to_the_model_window_with_a_warning(scorer):
 
 
 def test_bad_options_are_value_errors_before_model_work(scorer, monkeypatch):
-    monkeypatch.setattr(scorer.lm, "bags", lambda *a: pytest.fail("model work before validation"))
+    monkeypatch.setattr(scorer.wrapper, "bags", lambda *a: pytest.fail("model work before validation"))
     for options, message in [
         ({"measure": "js"}, "is not one of"),
         ({"measure": "ab_divergence", "alpha": 1.0}, "needs alpha and beta"),
@@ -303,7 +305,7 @@ def module():
 
 @pytest.fixture
 def forward_calls(module, monkeypatch):
-    model = module.scorer.lm.model
+    model = module.scorer.wrapper.model
     calls = []
     original = model.forward
     monkeypatch.setattr(model, "forward", lambda *a, **k: calls.append(1) or original(*a, **k))

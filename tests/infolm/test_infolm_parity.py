@@ -73,7 +73,7 @@ def sharp64(tiny_snapshots, tmp_path_factory):
 def scorer64(sharp64):
     """Our scorer on the float64 model (the loader casts to float32; cast the loaded copy back)."""
     scorer = InfoLMScorer(SPECS["infolm"], str(sharp64), device="cpu")
-    scorer.lm.model.double()
+    scorer.wrapper.model.double()
     return scorer
 
 
@@ -185,7 +185,7 @@ def test_single_pair_with_idf_is_meaningful_where_torchmetrics_gives_zero(sharp6
 def test_idf_works_with_batches_smaller_than_the_corpus(sharp64, scorer64):
     """torchmetrics crashes here (idf tensor not trimmed per batch); ours is batch-size invariant."""
     small = InfoLMScorer(SPECS["infolm"], str(sharp64), device="cpu", batch_size=3)
-    small.lm.model.double()
+    small.wrapper.model.double()
     kwargs = {"measure": "kl_divergence", "idf": True}
     expected = scorer64.score(SORTED_PREDICTIONS, SORTED_REFERENCES, **kwargs)["scores"]
     assert small.score(SORTED_PREDICTIONS, SORTED_REFERENCES, **kwargs)["scores"] == pytest.approx(
@@ -200,5 +200,5 @@ def test_idf_works_with_batches_smaller_than_the_corpus(sharp64, scorer64):
 def test_registered_default_model_is_bert_base_uncased():
     scorer = InfoLMScorer(SPECS["infolm"], device="cpu")
     spec = WEIGHTS["bert-base-uncased"]
-    assert scorer.lm.name == "bert-base-uncased" and spec.revision.startswith("86b5e09")
-    assert scorer.lm.window == 512 and type(scorer.lm.model).__name__ == "BertForMaskedLM"
+    assert scorer.wrapper.name == "bert-base-uncased" and spec.revision.startswith("86b5e09")
+    assert scorer.wrapper.window == 512 and type(scorer.wrapper.model).__name__ == "BertForMaskedLM"

@@ -79,7 +79,7 @@ def test_bytes_say_got_bytes(scorer):
 
 
 def test_zero_width_and_control_characters_count_as_blank(byte_level_scorer):
-    assert byte_level_scorer.lm.tokenizer(ZERO_WIDTH, add_special_tokens=False)["input_ids"]  # tokens!
+    assert byte_level_scorer.wrapper.tokenizer(ZERO_WIDTH, add_special_tokens=False)["input_ids"]  # tokens!
     with pytest.warns(NLGMetricsWarning) as caught:
         result = byte_level_scorer.score(
             [ZERO_WIDTH, "the cat sat", "the cat sat"],

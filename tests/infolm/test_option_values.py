@@ -16,9 +16,9 @@ def module(tiny_snapshots):
 
 
 def test_weights_near_the_float_maximum_are_refused_naming_the_option(scorer, module, monkeypatch):
-    monkeypatch.setattr(scorer.lm, "bags", lambda *a: pytest.fail("model work before validation"))
-    window = scorer.lm.window
-    largest = torch.finfo(scorer.lm.bag_dtype).max / window
+    monkeypatch.setattr(scorer.wrapper, "bags", lambda *a: pytest.fail("model work before validation"))
+    window = scorer.wrapper.window
+    largest = torch.finfo(scorer.wrapper.bag_dtype).max / window
     for weight in (1e308, largest * 1.01, 10**400):
         with pytest.raises(ValueError, match=r"idf\['the'\]=.* too large") as err:
             scorer.score(["the cat the"], ["the dog"], idf={"the": weight})
@@ -34,10 +34,10 @@ def test_weights_near_the_float_maximum_are_refused_naming_the_option(scorer, mo
 
 def test_the_largest_accepted_weights_still_give_the_uniform_score(scorer, monkeypatch):
     """Only the ratios of the weights matter: the same weight for every token, however large, is idf=False."""
-    largest = torch.finfo(scorer.lm.bag_dtype).max / scorer.lm.window
-    vocab = scorer.lm.tokenizer.get_vocab()
+    largest = torch.finfo(scorer.wrapper.bag_dtype).max / scorer.wrapper.window
+    vocab = scorer.wrapper.tokenizer.get_vocab()
     predictions, references = ["the cat sat on the mat"], ["the dog sat on the mat"]
-    tokens = {t for text in predictions + references for t in scorer.lm.tokenizer.tokenize(text)}
+    tokens = {t for text in predictions + references for t in scorer.wrapper.tokenizer.tokenize(text)}
     assert tokens <= set(vocab)
     uniform = scorer.score(predictions, references, idf=False)["scores"]
     huge = scorer.score(predictions, references, idf=dict.fromkeys(tokens, largest))["scores"]

@@ -16,13 +16,13 @@ def test_a_small_token_budget_gives_the_default_scores_and_details(monkeypatch):
     default = InfoLMScorer(SPECS["infolm"], device="cpu")
     budget = InfoLMScorer(SPECS["infolm"], device="cpu", max_batch_tokens=60)
     widths: list[tuple[int, int]] = []
-    original = budget.lm._logits_at
+    original = budget.wrapper._logits_at
 
     def recording(input_ids, attention, columns):
         widths.append(tuple(input_ids.shape))
         return original(input_ids, attention, columns)
 
-    monkeypatch.setattr(budget.lm, "_logits_at", recording)
+    monkeypatch.setattr(budget.wrapper, "_logits_at", recording)
     for measure in ("kl_divergence", "fisher_rao_distance"):
         ours = budget.score(PREDICTIONS, REFERENCES, measure=measure, return_details=True)
         theirs = default.score(PREDICTIONS, REFERENCES, measure=measure, return_details=True)

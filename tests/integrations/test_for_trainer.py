@@ -230,7 +230,7 @@ def test_offload_keeps_the_models_on_the_cpu_between_evaluations(tokenizer):
         tokenizer, {"consistency": CONSISTENCY}, sources=DOCUMENTS[:2], offload=True
     )
     module = compute_metrics.metrics[0].module
-    aligner_models = [aligner.model for aligner in module.scorer.aligners.values()]
+    aligner_models = [aligner.model for aligner in module.scorer.wrappers.values()]
     assert compute_metrics.offload.models == aligner_models
     eval_pred = EvalPrediction(
         predictions=_ids(tokenizer, SUMMARIES[:2]),

@@ -27,10 +27,10 @@ from filelock import FileLock, Timeout
 
 import nlgmetrics
 from nlgmetrics.core import weight_cache
+from nlgmetrics.core.spec import ModuleSpec
 from nlgmetrics.core.validation import FIELDS
 from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.modules import MODULES, SPECS
-from nlgmetrics.modules.spec import ModuleSpec
 from references.examples import WORDS, examples
 from tests.helpers import NAMES, config_of, load
 

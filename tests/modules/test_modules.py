@@ -100,7 +100,7 @@ def test_custom_aligner_from_a_folder_and_a_repo(tiny_snapshots):
     inputs = INPUTS["ctc_consistency"]
     assert by_folder.compute(**inputs)["scores"] == registered.compute(**inputs)["scores"]
     last_layer = nlgmetrics.load("ctc_consistency", aligner=f"E:{folder}", device="cpu")
-    assert last_layer.scorer.aligners[last_layer.scorer.sources["doc_to_summ"]].layer == 12
+    assert last_layer.scorer.wrappers[last_layer.scorer.sources["doc_to_summ"]].layer == 12
     spec = WEIGHTS["roberta-large"]
     by_repo = nlgmetrics.load(
         "ctc_groundedness", aligner=f"E:{spec.repo_id}@3", aligner_revision=spec.revision, device="cpu"

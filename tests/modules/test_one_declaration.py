@@ -4,14 +4,15 @@ scorer, the aligner's special-token layout kept from load)."""
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import pytest
 
 import nlgmetrics
 from nlgmetrics.core import tokenize
+from nlgmetrics.core.spec import ModuleSpec
 from nlgmetrics.modules import SPECS
-from nlgmetrics.modules.spec import ModuleSpec
 from references.examples import examples
 from tests.core.test_checked_once import FUNCTIONAL, counting
 from tests.helpers import NAMES, config_of
@@ -88,3 +89,17 @@ def test_a_custom_unieval_question_may_read_only_the_task_s_inputs():
         ValueError, match=r"questions\['grounded'\] reads contexts, which unieval summarization"
     ):
         metric.compute(**examples("unieval", 1), questions={"grounded": question})
+
+
+@pytest.mark.parametrize("name", ["unieval", "ctc_consistency"])
+def test_a_scorer_built_without_a_config_loads_its_spec_s_default(name):
+    """Issue 48 §3: the default config is applied in one place, the spec's (``resolve_config``): a scorer
+    built with none loads whatever its spec declares the default, not a constant of its own."""
+    spec = SPECS[name]
+    other = next(config for config in spec.configs if config != spec.default_config)
+    assert spec.resolve_config(None) == spec.resolve_config("default") == spec.default_config
+    assert spec.resolve_config(other) == other
+    with pytest.raises(ValueError, match=f"^{name} has no config 'nope'; valid configs are"):
+        spec.resolve_config("nope")
+    declared = dataclasses.replace(spec, default_config=other)
+    assert declared.build_scorer(None, device="cpu").config == other

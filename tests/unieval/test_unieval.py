@@ -14,9 +14,9 @@ import torch
 from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
 import nlgmetrics
+from nlgmetrics.core.sentences import sent_tokenize
 from nlgmetrics.core.warnings import NLGMetricsWarning
 from nlgmetrics.unieval import TASKS
-from nlgmetrics.unieval.sentences import sent_tokenize
 from references import unieval as reference
 from tests.helpers import REORDERED_FLOAT32, assert_parity
 
@@ -277,7 +277,7 @@ def test_an_out_of_memory_batch_is_retried_in_halves(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NLGMetricsWarning)
         expected = metric.compute(**data)
-        model = metric.scorer.evaluator
+        model = metric.scorer.wrapper
         original = model._answer
 
         def small_only(tensors):

@@ -84,7 +84,7 @@ def test_the_long_examples_are_cut_as_the_released_code_cuts_them():
     assert not details[0]["mlm_window_cut"] and not details[0]["dr_c_pair_cut"]
     assert len(details[2]["mlm_tokens"]) == preprocess.MLM_WINDOW - 2
     assert all(t["log_prob"] <= 0 for t in details[0]["mlm_tokens"])
-    tokenizer = metric.scorer.lm.tokenizer
+    tokenizer = metric.scorer.wrapper_mlm.tokenizer
     assert len(tokenizer(details[3]["response"])["input_ids"]) > 128
 
 

@@ -9,7 +9,7 @@ names the base model (``roberta-large``), whose config and tokenizer the folder 
 others. The folder holds the encoder (``config.json``, ``model.safetensors``), the tokenizer, the heads
 (``alignscore_heads.safetensors``) and ``alignscore.json`` (what was converted), and loads with
 ``nlgmetrics.load("alignscore", model=FOLDER)``. With the Hub, a registered config's checkpoint is downloaded
-and converted once into the cache on first use (:func:`converted_for`).
+and converted once into the cache on first use (:func:`~nlgmetrics.alignscore.first_use.converted_for`).
 
 A checkpoint is read with torch's weights-only unpickler (:func:`load_checkpoint`): tensors, dicts, lists,
 tuples, numbers and strings, and Lightning's hyper-parameter dict (:data:`LIGHTNING_CLASSES`) read as a plain
@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import sys
 import zipfile
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -34,24 +32,15 @@ from ..convert import (
     check_output_folder,
     error_line,
     os_error_line,
-    read_metadata,
-    recorded_files,
     sha256_of,
     written_folder,
 )
 from ..core.hub import from_pretrained, load_tokenizer, quiet_loading
-from ..core.registry import WEIGHTS, WeightSpec
+from ..core.registry import WEIGHTS
 from ..core.resolve import resolve_weight
 from ..version import __version__
-from .options import HEADS
-from .weights import BASES, CHECKPOINT_FILES
-
-METADATA = "alignscore.json"
-"""What a converted folder records of its conversion."""
-HEADS_FILE = "alignscore_heads.safetensors"
-"""The three heads of a converted folder."""
-ENCODER_PREFIX = "base_model."
-
+from .layout import ENCODER_PREFIX, HEADS, HEADS_FILE, METADATA
+from .weights import BASES
 
 LIGHTNING_CLASSES = (
     "pytorch_lightning.utilities.parsing.AttributeDict",  # pytorch-lightning 1.x, which AlignScore used
@@ -227,130 +216,6 @@ def _load_encoder(encoder: torch.nn.Module, weights: dict[str, torch.Tensor], th
         keys = (result.missing_keys or unexpected)[:3]
         how = "missing from the checkpoint" if result.missing_keys else "not in the base model"
         raise ValueError(f"{the_base} does not match its weights ({', '.join(keys)} {how})")
-
-
-def converted_cache_root() -> Path:
-    """Where first-use conversions of the registered checkpoints go: beside the Hub cache."""
-    from huggingface_hub import constants
-
-    return Path(constants.HF_HUB_CACHE) / "nlgmetrics-converted"
-
-
-def converted_for(spec: WeightSpec) -> str:
-    """The converted folder of registered checkpoint ``spec``: downloaded at its registered revision (or read
-    from the cache) and converted once, keyed on what it was made from: the snapshot's commit and the
-    checkpoint's sha256 (a copied cache without links has the same file name at every revision), both
-    recorded in its ``alignscore.json``. A folder that does not record them, or misses a file it records, is
-    converted again."""
-    from huggingface_hub import hf_hub_download
-
-    filename = CHECKPOINT_FILES[spec.name]
-
-    def download(repo: str, revision: str | None = None, **kwargs: Any) -> str:
-        return hf_hub_download(repo, filename, revision=revision, **kwargs)
-
-    checkpoint = from_pretrained(download, spec.repo_id, spec.revision)
-    made_from = {"commit": Path(checkpoint).parent.name, "checkpoint_sha256": sha256_of(checkpoint)}
-    folder = (
-        converted_cache_root()
-        / spec.name
-        / f"{made_from['commit'][:16]}-{made_from['checkpoint_sha256'][:16]}"
-    )
-    if not is_conversion_of(folder, made_from):
-        shutil.rmtree(folder, ignore_errors=True)  # damaged (or stale): ours to replace
-        convert_checkpoint(checkpoint, folder, made_from=made_from)
-    return str(folder)
-
-
-def is_conversion_of(folder: Path, made_from: dict[str, str]) -> bool:
-    """Whether ``folder`` is a whole conversion made from ``made_from``: its ``alignscore.json`` records the
-    same values, and every file it records is there at its recorded size (the heads and config among them),
-    each JSON file parses and each safetensors header reads (no tensor is loaded)."""
-    meta, files = read_metadata(folder, METADATA), recorded_files(folder, METADATA)
-    if meta is None or files is None or not {HEADS_FILE, "config.json"} <= files.keys():
-        return False
-    if any(meta.get(key) != value for key, value in made_from.items()):
-        return False
-    return all(_is_whole(folder / name, size) for name, size in files.items())
-
-
-def _is_whole(path: Path, size: int) -> bool:
-    """``path`` is a file of ``size`` bytes; a JSON file parses, a safetensors file's header reads."""
-    from safetensors import safe_open
-
-    try:
-        if not path.is_file() or path.stat().st_size != size:
-            return False
-        if path.suffix == ".json":
-            json.loads(path.read_text(encoding="utf-8"))
-        elif path.suffix == ".safetensors":
-            with safe_open(path, "pt") as opened:
-                opened.keys()
-    except Exception:  # unreadable, not JSON, a damaged safetensors header: converted again
-        return False
-    return True
-
-
-def save_tiny(spec: WeightSpec, folder: str | Path, seed: int, save_base) -> Path:
-    """A tiny random checkpoint of ``spec``'s layout in ``folder`` (its registered file name), for offline
-    tests (:mod:`nlgmetrics.testing` calls it with its ``save_tiny_model``): the tiny base of ``spec.base``
-    with the three heads scaled so that scores spread over (0, 1)."""
-    from transformers import AutoConfig, AutoModel, RobertaForMaskedLM
-
-    folder = Path(folder)
-    base = Path(folder) / "_base"
-    save_base(WEIGHTS[BASES[spec.base]], base, seed)
-    config = AutoConfig.from_pretrained(base)
-    config.initializer_range = (
-        0.1  # at 0.02 a tiny random encoder's pooled output hardly depends on its input
-    )
-    torch.manual_seed(seed + zlib.crc32(spec.name.encode()))
-    encoder = AutoModel.from_config(config).eval()
-    size = encoder.config.hidden_size
-    state = {f"{ENCODER_PREFIX}{k}": v for k, v in encoder.state_dict().items()}
-    state.update(
-        {f"mlm_head.{k}": v for k, v in RobertaForMaskedLM(encoder.config).lm_head.state_dict().items()}
-    )
-    pooled = _pooled(encoder, base)
-    mean, spread = pooled.mean(0), pooled - pooled.mean(0)
-    for head in HEADS.values():  # logits centred on the tiny encoder's outputs, spread about 1 (reg: 0.5)
-        weight = torch.randn(head.outputs, size)
-        scale = 1.0 if head.aligned is not None else 0.5
-        weight *= scale / (spread @ weight.T).std(0).clamp_min(1e-12)[:, None]
-        state[f"{head.layer}.weight"] = weight
-        state[f"{head.layer}.bias"] = -weight @ mean + 0.3 * torch.randn(head.outputs)
-    hyper = {"model": spec.base, "using_pretrained": True}
-    torch.save({"state_dict": state, "hyper_parameters": hyper}, folder / CHECKPOINT_FILES[spec.name])
-    for path in sorted(base.rglob("*"), reverse=True):
-        path.unlink() if path.is_file() else path.rmdir()
-    base.rmdir()
-    return folder
-
-
-_TINY_PAIRS = [
-    ("The cat sat on the mat.", "A cat sat."),
-    ("Officials said the bridge would open next spring.", "The bridge opens in spring."),
-    ("The restaurant was terrible: the food was cold.", "The food was warm."),
-    ("Scientists discovered a new species of frog in Peru.", "A frog was found."),
-    ("Heavy rain caused flooding across the region.", "It was sunny all week."),
-    ("She studied medicine at the university.", "She is a doctor in London."),
-]
-
-
-def _pooled(encoder, folder: Path) -> torch.Tensor:
-    """The tiny encoder's pooled outputs of a few pairs (to centre and scale the tiny heads)."""
-    from transformers import AutoTokenizer
-
-    tokenizer = AutoTokenizer.from_pretrained(folder)
-    long = " ".join(a for a, _ in _TINY_PAIRS)
-    pairs = (
-        _TINY_PAIRS
-        + [(long, b) for _, b in _TINY_PAIRS]
-        + [(" ".join([long] * 8), b) for _, b in _TINY_PAIRS]
-    )
-    batch = tokenizer([a for a, _ in pairs], [b for _, b in pairs], padding=True, return_tensors="pt")
-    with torch.no_grad():
-        return encoder(**batch).pooler_output
 
 
 def main(argv: list[str] | None = None, prog: str = "nlgmetrics convert alignscore") -> int:

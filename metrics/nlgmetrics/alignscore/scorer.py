@@ -22,12 +22,14 @@ from ..core.registry import WEIGHTS
 from ..core.resolve import is_registered, resolve_weight
 from ..core.result import mean_of
 from ..core.scorer import Scorer
+from ..core.sentences import sent_tokenize
+from ..core.spec import ModuleSpec
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, listed
 from ..core.warnings import warn
-from .convert import HEADS_FILE, converted_for
-from .options import HEADS, Head
-from .sentences import chunk_context, sent_tokenize
+from .first_use import converted_for
+from .layout import HEADS, HEADS_FILE, Head
+from .sentences import chunk_context
 from .weights import CHECKPOINT_FILES, CONFIG_WEIGHTS
 
 if TYPE_CHECKING:
@@ -46,7 +48,7 @@ def _head_layer(head: Head, size: int, weights: dict[str, torch.Tensor]) -> torc
 
 
 class AlignScoreModel(torch.nn.Module):
-    """The encoder (with its pooler) and the three heads of :data:`~.options.HEADS` (``heads``, keyed by
+    """The encoder (with its pooler) and the three heads of :data:`~.layout.HEADS` (``heads``, keyed by
     their checkpoint names); ``forward`` gives each head's p(aligned) (the regression head: its output)
     per row, in float32, one column per head in the table's order."""
 
@@ -147,7 +149,7 @@ class AlignScoreScorer(Scorer):
 
     def __init__(
         self,
-        spec: Any,
+        spec: ModuleSpec,
         config: str | None = None,
         model: str | None = None,
         model_revision: str | None = None,
@@ -156,7 +158,7 @@ class AlignScoreScorer(Scorer):
         if model in CHECKPOINT_CONFIGS and is_registered(model):  # a registered checkpoint: as its config
             config, model = CHECKPOINT_CONFIGS[model], None
         super().__init__(spec, config_key=model or config, **where)
-        self.config = None if model else (config or spec.default_config)
+        self.config = None if model else spec.resolve_config(config)
         if model is None:
             weight = WEIGHTS[CONFIG_WEIGHTS[self.config]]
             self.described = f"{weight.repo_id}/{CHECKPOINT_FILES[weight.name]}@{weight.revision}"

@@ -21,14 +21,15 @@ from ..columns import gather_columns, parse_column_items
 from ..console import argument_type, one_line_warnings, quiet_downloads
 from ..core.files import written_through
 from ..core.hub import WeightsUnavailableError, quiet_loading
+from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.registry import ROLES, a_or_an, cli_wording
 from ..core.validation import EXAMPLES_AT, check_inputs
 from ..modules import SPECS, loading, module_names
-from ..modules.spec import COMMON_LOAD_OPTIONS
 from ..records import file_format, output_format, read_records
 
 if TYPE_CHECKING:
-    from ..modules.spec import ModuleSpec, Option
+    from ..core.options import Option
+    from ..core.spec import ModuleSpec
 
 CLI_CONTROLLED = ("show_progress", "return_details")
 """Compute options the command line sets itself (``--no-progress``; it writes scores, not details)."""
@@ -72,7 +73,7 @@ def known_specs(names: list[str]) -> list[ModuleSpec]:
 
 OPTIONS_DECIDE = "depends on the options (the result's higher_is_better says)"
 """The command line's words for a direction the options decide (InfoLM's measure): the ``unknown`` of
-:func:`~nlgmetrics.modules.spec.direction_text`."""
+:func:`~nlgmetrics.core.spec.direction_text`."""
 
 
 # ---- reading the input files ---------------------------------------------------------------------

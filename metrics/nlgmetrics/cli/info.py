@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from ..core.registry import WEIGHTS, embedded_folder, how_to_get, is_published
-from ..modules.spec import direction_text
+from ..core.spec import direction_text
 from .common import OPTIONS_DECIDE, cli_compute_options, known_specs, type_name
 
 

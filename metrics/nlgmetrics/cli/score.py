@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from ..columns import unused_columns
 from ..core.files import written_through
-from ..modules.spec import direction_text
+from ..core.spec import direction_text
 from ..records import file_format, per_example, write_records
 from .common import (
     OPTIONS_DECIDE,

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core.files import write_text_whole
-from ..core.options import parse_bool
+from ..core.spec import direction_text
+from ..core.values import parse_bool
 from ..judgments import FORMATS as JUDGMENT_FORMATS
 from ..judgments import formats_read, read_judgment_rows
 from ..modules import SPECS
-from ..modules.spec import direction_text
 from ..records import field_value, json_safe, per_example
 from .common import (
     OPTIONS_DECIDE,

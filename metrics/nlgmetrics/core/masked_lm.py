@@ -50,7 +50,7 @@ def _single_head(model) -> torch.nn.Module | None:
     return heads[0] if len(heads) == 1 else None
 
 
-class MaskedLanguageModel(ModelWrapper):
+class MaskedLMWrapper(ModelWrapper):
     """A masked LM (a loaded ``*ForMaskedLM``) from the process-wide cache, with its tokenizer and window;
     a batch row is a masked copy (``rows_per_text`` copies per text by default)."""
 

@@ -21,8 +21,9 @@ from typing import Any
 import torch
 
 from .modes import DTYPE_NAMES, MODE, MODES, QUANTIZE_MODES, PrecisionMode
-from .options import check_bool, check_choice, check_dtype
+from .options import check_dtype
 from .quantize import int8_missing, quantize_blocks
+from .values import check_bool, check_choice
 from .warnings import warn
 
 _DTYPES = {

@@ -19,8 +19,8 @@ import torch
 
 from .batching import resolve_token_budget
 from .device import default_batch_size, select_device
-from .options import check_positive_int
 from .precision import resolve_dtype, resolve_quantize, tf32_in_effect
+from .values import check_positive_int
 
 __all__ = ["Runtime", "WhereToRun"]
 

@@ -28,6 +28,7 @@ from .options import (
 from .precision import tf32_matmuls
 from .result import option_text, signature
 from .runtime import Runtime, WhereToRun
+from .spec import ModuleSpec
 from .validation import FIELDS
 
 if TYPE_CHECKING:
@@ -45,14 +46,14 @@ class Scorer(ABC):
     ``required_inputs(**options)`` when some options read fewer fields.
     """
 
-    spec: Any
-    """The module's ``nlgmetrics.modules.spec.ModuleSpec`` (plain data)."""
+    spec: ModuleSpec
+    """The module's declaration (plain data)."""
     config: str | None = None
     runtime: Runtime
 
     def __init__(
         self,
-        spec: Any,
+        spec: ModuleSpec,
         runtime: Runtime | None = None,
         *,
         config_key: str | None = None,

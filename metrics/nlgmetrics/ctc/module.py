@@ -12,7 +12,7 @@ from typing import Any
 
 from ..core.modes import refused
 from ..core.options import split_options
-from ..modules.spec import ModuleSpec
+from ..core.spec import ModuleSpec
 from .aspects import ASPECTS, aspect_named, variants_for
 from .options import LOAD_OPTIONS, compute_options
 from .variants import CTC_VARIANTS
@@ -151,7 +151,7 @@ DOCTEST_SCORES = {
 
 def make_scorer(spec: ModuleSpec, config: str | None, aligner: str | None = None, **load_options: Any):
     """The CTCScorer of a module: its config name or ``aligner=`` (both only where they agree:
-    :meth:`~nlgmetrics.modules.spec.ModuleSpec.check_weights`)."""
+    :meth:`~nlgmetrics.core.spec.ModuleSpec.check_weights`)."""
     from .scorer import CTCScorer  # torch: loaded when used (docs/architecture.md)
 
     return CTCScorer(spec, config if aligner is None else aligner, **load_options)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 
-from ..core.options import Option, check_bool, check_choice, name_option
+from ..core.options import Option, name_option
+from ..core.values import check_bool, check_choice
 from .aspects import aspect_named
 
 AGGREGATIONS = ("mean", "sum")

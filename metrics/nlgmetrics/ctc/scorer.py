@@ -37,9 +37,9 @@ from ..core.progress import Progress
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
+from ..core.spec import ModuleSpec
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
-from ..modules.spec import ModuleSpec
 from .aligners import ALIGNERS
 from .aligners.base import (
     NAN_ALIGNMENT,
@@ -80,7 +80,7 @@ def resolve_aligner(spec: ModuleSpec, aligner: str | None, revision: str | None 
     if aligner is not None and ":" in aligner:
         custom = parse_custom_aligner(aligner, revision)
         return AlignerChoice(aligner, custom.kind, custom)
-    name = spec.check_config(aligner, "aligner") or spec.default_config
+    name = spec.resolve_config(aligner, "aligner")
     if revision is not None:
         raise ValueError(
             f"aligner {name!r} is registered at pinned revisions; aligner_revision={revision!r} is for "
@@ -173,14 +173,14 @@ class CTCScorer(Scorer):
         self.aspect = aspect_named(spec.name.removeprefix("ctc_"))
         self.config = None if self.choice.custom else self.choice.name
         self.sources: dict[str, AlignerSource] = {}
-        self.aligners: dict[AlignerSource, Aligner] = {}
+        self.wrappers: dict[AlignerSource, Aligner] = {}
         option = f"aligner={self.choice.name!r}" if self.choice.custom is not None else None
         for direction in self.aspect.directions:
             source = self.choice.source_for(direction)
             self.sources[direction] = source
-            if source not in self.aligners:
+            if source not in self.wrappers:
                 with naming_option(option):
-                    self.aligners[source] = ALIGNERS[source.kind].load(source, self.runtime)
+                    self.wrappers[source] = ALIGNERS[source.kind].load(source, self.runtime)
 
     def __repr__(self) -> str:
         return f"CTCScorer(aspect={self.aspect.name!r}, aligner={self.choice.name!r})"
@@ -188,7 +188,7 @@ class CTCScorer(Scorer):
     def weights(self) -> list[str]:
         """Each aligner's weights as ``kind:repo@revision`` (E: with the layer), for result signatures."""
         out = []
-        for source, aligner in self.aligners.items():
+        for source, aligner in self.wrappers.items():
             layer = getattr(aligner, "layer", None)
             out.append(replace(source, layer=layer).describe())
         return out
@@ -212,7 +212,7 @@ class CTCScorer(Scorer):
         jobs = _jobs(self.aspect, data)
         run = [k for k, job in enumerate(jobs) if not blank[job.index]]  # a blank example runs nothing
         alignments: list[Alignment] = [NAN_ALIGNMENT] * len(jobs)
-        desc = f"ctc_{self.aspect.name} " + ", ".join(f"{a.kind} {a.name}" for a in self.aligners.values())
+        desc = f"ctc_{self.aspect.name} " + ", ".join(f"{a.kind} {a.name}" for a in self.wrappers.values())
         with Progress(total=n, enabled=options["show_progress"], desc=desc) as progress:
             scored = n - sum(map(bool, blank))
             progress.advance(n - scored)  # blank examples: nothing to run
@@ -256,7 +256,7 @@ class CTCScorer(Scorer):
             groups[self.sources[job.direction]].append(k)
         out: list[Alignment] = [NAN_ALIGNMENT] * len(jobs)
         for source, members in groups.items():
-            results = self.aligners[source].align(
+            results = self.wrappers[source].align(
                 [(jobs[k].a, jobs[k].b) for k in members],
                 aggregation=aggregation,
                 remove_stopwords=remove_stopwords,
@@ -296,7 +296,7 @@ class CTCScorer(Scorer):
         examples = examples_at([job.index for job in cut])
         count = len({job.index for job in cut})
         sources = dict.fromkeys(self.sources[job.direction] for job in cut)
-        limit = "; ".join(f"{s.kind} {s.model}: {self.aligners[s].reads()}" for s in sources)
+        limit = "; ".join(f"{s.kind} {s.model}: {self.wrappers[s].reads()}" for s in sources)
         if long_inputs == "window":
             where = ", ".join(dict.fromkeys(re.sub(r"\[\d+\]", "", job.label) for job in cut))
             warn(

@@ -14,7 +14,7 @@ _LAZY = {
     "DEFAULT_MODEL": "options",
     "DEFAULT_TEMPERATURE": "options",
     "InfoLMScorer": "scorer",
-    "InfoLMModel": "scorer",
+    "InfoLMWrapper": "scorer",
     "IdfWeights": "scorer",
     "UNIFORM": "scorer",
     "infolm": "module",

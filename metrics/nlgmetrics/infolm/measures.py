@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ..core.options import plain_scalar
+from ..core.values import plain_scalar
 from .options import DEFAULT_MEASURE, DEFAULT_TEMPERATURE
 
 

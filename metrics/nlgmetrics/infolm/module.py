@@ -13,7 +13,7 @@ from typing import Any
 from ..core.modes import allowed
 from ..core.options import split_options
 from ..core.registry import weights_for
-from ..modules.spec import ModuleSpec
+from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, DEFAULT_MODEL, LOAD_OPTIONS
 
 CITATION = """\
@@ -37,7 +37,7 @@ DESCRIPTION = (
 
 def make_scorer(spec: ModuleSpec, config: str | None, model: str | None = None, **load_options: Any):
     """The InfoLMScorer of the module: its config name or ``model=`` (both only where they agree:
-    :meth:`~nlgmetrics.modules.spec.ModuleSpec.check_weights`)."""
+    :meth:`~nlgmetrics.core.spec.ModuleSpec.check_weights`)."""
     from .scorer import InfoLMScorer  # torch: loaded when used (docs/architecture.md)
 
     return InfoLMScorer(spec, model, config=config, **load_options)

@@ -25,17 +25,17 @@ from typing import TYPE_CHECKING
 import torch
 
 from ..core.hub import naming_option
-from ..core.masked_lm import MaskedLanguageModel
-from ..core.options import plain_scalar
+from ..core.masked_lm import MaskedLMWrapper
 from ..core.progress import Progress
 from ..core.resolve import resolve_weight
+from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
+from ..core.spec import ModuleSpec
 from ..core.validation import check_inputs, examples_at, is_blank, listed
+from ..core.values import plain_scalar
 from ..core.warnings import warn
-from ..modules.spec import ModuleSpec
 from .measures import check_options, real_number
-from .options import DEFAULT_MODEL
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -101,7 +101,7 @@ class _Text:
     """The text itself is blank (else no positions means only special tokens, such as ``"[SEP]"``)."""
 
 
-class InfoLMModel(MaskedLanguageModel):
+class InfoLMWrapper(MaskedLMWrapper):
     """The masked-LM engine turning texts into idf-weighted bags of distributions."""
 
     def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
@@ -224,16 +224,16 @@ class InfoLMScorer(Scorer):
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
-        name = model or config or DEFAULT_MODEL
+        name = model or spec.resolve_config(config)
         super().__init__(spec, runtime, config_key=name, **where)
         role = spec.weight_role(name, "model")
         self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
         self.config = name if name in self.spec.configs and self.source.spec is not None else None
         with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.lm = InfoLMModel.load(self.source.path, self.source.revision, self.runtime, name=name)
+            self.wrapper = InfoLMWrapper.load(self.source.path, self.source.revision, self.runtime, name=name)
 
     def __repr__(self) -> str:
-        return f"InfoLMScorer(model={self.lm.name!r})"
+        return f"InfoLMScorer(model={self.wrapper.name!r})"
 
     def weights(self) -> list[str]:
         """The masked LM as ``repo@revision``, for result signatures."""
@@ -262,7 +262,7 @@ class InfoLMScorer(Scorer):
         if isinstance(idf, bool):
             return idf
         if isinstance(idf, Mapping):
-            return _user_idf(idf, self.lm.tokenizer, self.lm.window, self.lm.bag_dtype)
+            return _user_idf(idf, self.wrapper.tokenizer, self.wrapper.window, self.wrapper.bag_dtype)
         if isinstance(idf, (str, bytes)) or not isinstance(idf, Sequence) or not idf:
             raise ValueError(
                 "idf must be True (per side, as torchmetrics), False, a non-empty list of texts (the corpus "
@@ -287,7 +287,7 @@ class InfoLMScorer(Scorer):
             return UNIFORM, UNIFORM
         if isinstance(idf, IdfWeights):
             return idf, idf
-        weights = IdfWeights.from_texts([ids for ids, _ in self.lm.encode(list(idf))])
+        weights = IdfWeights.from_texts([ids for ids, _ in self.wrapper.encode(list(idf))])
         return weights, weights
 
     def _score(self, data: dict[str, list], options: dict) -> dict:
@@ -303,18 +303,18 @@ class InfoLMScorer(Scorer):
         """
         chosen, temperature = options["measure"], options["temperature"]
         show_progress, return_details = options["show_progress"], options["return_details"]
-        pred_encoded = self.lm.encode(data["predictions"])
-        ref_encoded = self.lm.encode([ref for refs in data["references"] for ref in refs])
+        pred_encoded = self.wrapper.encode(data["predictions"])
+        ref_encoded = self.wrapper.encode([ref for refs in data["references"] for ref in refs])
         pred_idf, ref_idf = self._idf(
             options["idf"], [ids for ids, _ in pred_encoded], [ids for ids, _ in ref_encoded]
         )
         preds = [
-            self.lm.text(ids, cut, pred_idf, is_blank(text))
+            self.wrapper.text(ids, cut, pred_idf, is_blank(text))
             for (ids, cut), text in zip(pred_encoded, data["predictions"])
         ]
         flat_texts = (ref for example in data["references"] for ref in example)
         flat = iter(
-            self.lm.text(ids, cut, ref_idf, is_blank(text))
+            self.wrapper.text(ids, cut, ref_idf, is_blank(text))
             for (ids, cut), text in zip(ref_encoded, flat_texts)
         )
         refs = [[next(flat) for _ in example] for example in data["references"]]
@@ -322,7 +322,7 @@ class InfoLMScorer(Scorer):
         n = len(preds)
         scores = [math.nan] * n
         details: list[dict] = [{}] * n
-        with Progress(total=n, enabled=show_progress, desc=f"InfoLM {self.lm.name}") as progress:
+        with Progress(total=n, enabled=show_progress, desc=f"InfoLM {self.wrapper.name}") as progress:
             for chunk in self._chunks(preds, refs):
                 self._score_chunk(
                     chunk,
@@ -337,10 +337,9 @@ class InfoLMScorer(Scorer):
                 )
 
         self._warn_about(preds, refs, scores, chosen)
-        finite = [s for s in scores if math.isfinite(s)]
         result: dict = {
             "scores": scores,
-            "mean_score": sum(finite) / len(finite) if finite else math.nan,
+            "mean_score": mean_of(scores),
             "measure": chosen.name,
             "higher_is_better": chosen.higher_is_better,
         }
@@ -381,7 +380,7 @@ class InfoLMScorer(Scorer):
             return slots[key]
 
         pairs = [(i, k, slot(preds[i]), slot(ref)) for i in chunk for k, ref in enumerate(refs[i])]
-        bags = self.lm.bags(texts, temperature, done)
+        bags = self.wrapper.bags(texts, temperature, done)
         if not any(t.positions for t in texts):
             done(1.0)  # no forward pass: only blank texts
         pred_rows = torch.tensor([p for _, _, p, _ in pairs], device=bags.device)
@@ -416,7 +415,7 @@ class InfoLMScorer(Scorer):
         return [
             [
                 {"token": name, "prediction": pt, "reference": rt, "difference": dt}
-                for name, pt, rt, dt in zip(self.lm.token_names(ids), ps, rs, ds)
+                for name, pt, rt, dt in zip(self.wrapper.token_names(ids), ps, rs, ds)
             ]
             for ids, ps, rs, ds in zip(top, p, r, difference)
         ]
@@ -457,7 +456,7 @@ class InfoLMScorer(Scorer):
         if truncated:
             model = self.source.spec.repo_id if self.source.spec else self.source.path
             warn(
-                f"infolm: {listed(truncated)} are longer than the window of {model} ({self.lm.window} "
+                f"infolm: {listed(truncated)} are longer than the window of {model} ({self.wrapper.window} "
                 "tokens) and were truncated, as the reference implementation does: their end is not "
                 "scored."
             )

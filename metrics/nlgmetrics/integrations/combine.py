@@ -21,8 +21,8 @@ from typing import Any
 
 import evaluate
 
-from ..core.options import check_bool, plain_scalar
 from ..core.validation import FIELDS, as_list
+from ..core.values import check_bool, plain_scalar
 from ..core.warnings import warn
 from ..modules import SPECS, module_names
 from ..modules.evaluate_state import (

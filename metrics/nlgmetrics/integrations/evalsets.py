@@ -42,8 +42,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.options import check_positive_int
 from ..core.validation import as_list, check_references, check_texts
+from ..core.values import check_positive_int
 
 DECODED = ("inputs", "labels")
 """What a field can be taken from instead of raw texts: the decoded ``EvalPrediction.inputs`` or labels."""

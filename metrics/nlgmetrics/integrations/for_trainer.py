@@ -27,8 +27,8 @@ import numpy as np
 from transformers import TrainerCallback
 
 from ..core.device import process_device
-from ..core.options import check_bool
 from ..core.validation import FIELDS, as_list
+from ..core.values import check_bool
 from ..core.warnings import warn
 from ..core.weight_cache import Offload
 from ..distributed import merge_results

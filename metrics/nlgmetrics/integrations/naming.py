@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.spec import EVALUATE_OPTIONS
 from ..modules import SPECS, loading, module_names
-from ..modules.spec import EVALUATE_OPTIONS
 
 FORMS = (
     "a module name ('ctc_consistency'), (name, config), (name, config, options) or a module of ours loaded "

@@ -28,10 +28,11 @@ from contextlib import nullcontext
 from typing import Any
 
 from ..core.modes import refuse_undeclared
-from ..core.options import RUNTIME_OPTIONS, plain_scalar
+from ..core.options import RUNTIME_OPTIONS
+from ..core.spec import ModuleSpec
 from ..core.validation import as_list
+from ..core.values import plain_scalar
 from ..modules import SPECS, loading
-from ..modules.spec import ModuleSpec
 from .naming import metric_named
 
 FIELD_NAMES = ("sources", "contexts", "references")
@@ -440,7 +441,7 @@ def _check_loadable(spec: ModuleSpec, config: str | None, load: dict[str, Any]) 
     device as the module's load resolves them (float16 on the CPU, bfloat16 with int8, ...), int8 where the
     config refuses it (the scorers' own check), and the config's registered weights when they are neither
     cached nor downloadable (offline, or not published on the Hub). Nothing is downloaded here. The weights
-    options are checked as every load checks them (:meth:`~nlgmetrics.modules.spec.ModuleSpec.check_weights`:
+    options are checked as every load checks them (:meth:`~nlgmetrics.core.spec.ModuleSpec.check_weights`:
     a revision without its model, a folder that holds no such model, a config and a model that disagree)."""
     spec.check_weights(config, load)
     runtime = {k: v for k, v in load.items() if k in RUNTIME_OPTIONS}

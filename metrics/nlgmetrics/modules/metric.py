@@ -28,10 +28,10 @@ import evaluate
 from ..core.hub import WeightsUnavailableError
 from ..core.options import RUNTIME_OPTIONS
 from ..core.runtime import Runtime
+from ..core.spec import EVALUATE_OPTIONS, ModuleSpec
 from ..core.validation import FIELDS
 from .evaluate_state import discard_cache, is_streaming, start_empty_shard
 from .metric_files import inputs_description
-from .spec import EVALUATE_OPTIONS, ModuleSpec
 
 _STRING = datasets.Value("string", id="sequence")
 

@@ -22,9 +22,9 @@ import re
 import textwrap
 from pathlib import Path
 
+from ..core.spec import ModuleSpec
 from ..core.validation import FIELDS
 from . import FAMILIES, SPECS
-from .spec import ModuleSpec
 
 
 def inputs_description(spec: ModuleSpec) -> str:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..availability import config_status, default_choice
-from ..core.options import check_positive_int
+from ..core.values import check_positive_int
 from ..modules import SPECS, module_names
 
 ENV_PREFIX = "NLGMETRICS_SPACE_"

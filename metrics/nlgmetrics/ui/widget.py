@@ -9,7 +9,7 @@ and runs as ``python metrics/ctc_consistency/app.py [--config E-minilm] [--devic
 host and port are Gradio's own: ``GRADIO_SERVER_NAME`` (default 127.0.0.1) and
 ``GRADIO_SERVER_PORT`` (default 7860, or the next free port), or ``--host``/``--port``.
 
-Everything on the page comes from the module's declaration (:class:`~nlgmetrics.modules.spec.ModuleSpec`):
+Everything on the page comes from the module's declaration (:class:`~nlgmetrics.core.spec.ModuleSpec`):
 one text box per input field with the spec's example, the direction and range of the score,
 and the spec's details renderer as a token heat map. When the default config's weights are
 not on the machine and the Hub cannot be reached, the widget shows the module's offline
@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..console import OneLineErrorParser, argument_type
 from ..core.hub import WeightsUnavailableError, quiet_loading
+from ..core.options import COMMON_LOAD_OPTIONS
 from ..core.validation import FIELDS
 from ..modules import SPECS, loading, module_names
-from ..modules.spec import COMMON_LOAD_OPTIONS
 from .display import centred, scale_of
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ _LAZY = {
     "Task": "tasks",
     "placeholders": "tasks",
     "UniEvalScorer": "scorer",
-    "UniEvalModel": "scorer",
+    "UniEvalWrapper": "scorer",
     "unieval": "module",
     "sent_tokenize": "sentences",
 }

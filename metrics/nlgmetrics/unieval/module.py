@@ -15,7 +15,7 @@ from typing import Any
 from ..core.modes import refused
 from ..core.options import split_options
 from ..core.registry import WEIGHTS
-from ..modules.spec import ModuleSpec
+from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
 from .tasks import DEFAULT_TASK, TASKS
 
@@ -57,7 +57,7 @@ def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
     """The UniEvalScorer of the task ``config`` (default summarization)."""
     from .scorer import UniEvalScorer  # torch: loaded when used (docs/architecture.md)
 
-    return UniEvalScorer(spec, config or spec.default_config, **load_options)
+    return UniEvalScorer(spec, config, **load_options)
 
 
 def parts(task: str, options: Mapping[str, Any]) -> tuple[str, ...]:

@@ -7,7 +7,8 @@ them.
 
 from __future__ import annotations
 
-from ..core.options import MODEL_REVISION, Option, check_bool, check_choice, name_option
+from ..core.options import MODEL_REVISION, Option, name_option
+from ..core.values import check_bool, check_choice
 from .tasks import MULTI_REFERENCE
 
 LOAD_OPTIONS = (

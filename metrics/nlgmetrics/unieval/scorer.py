@@ -25,13 +25,12 @@ from ..core.resolve import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
+from ..core.sentences import sent_tokenize
+from ..core.spec import ModuleSpec
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
-from ..modules.spec import ModuleSpec
-from .sentences import sent_tokenize
 from .tasks import (
-    DEFAULT_TASK,
     MAX_LENGTH,
     PLACEHOLDERS,
     TASKS,
@@ -46,7 +45,7 @@ if TYPE_CHECKING:
     from ..core.model import WrapperArgs
 
 
-class UniEvalModel(ModelWrapper):
+class UniEvalWrapper(ModelWrapper):
     """A T5 Boolean-QA evaluator from the process-wide cache: the answer ids and a batched yes-probability.
 
     ``yes_id`` and ``no_id`` are the first token ids of ``tokenizer("Yes")`` and ``tokenizer("No")``, as
@@ -170,7 +169,7 @@ class UniEvalScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         super().__init__(spec, runtime, config_key=task, **where)
-        self.config = self.spec.check_config(task) or DEFAULT_TASK
+        self.config = spec.resolve_config(task)
         """The task: its inputs are the calls' (its dimensions and custom questions decide which are needed,
         :meth:`required_inputs`)."""
         self.custom_model = model is not None
@@ -179,7 +178,7 @@ class UniEvalScorer(Scorer):
         role = spec.weight_role(self.config, "model")
         self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
         with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.evaluator = UniEvalModel.load(self.source.path, self.source.revision, self.runtime)
+            self.wrapper = UniEvalWrapper.load(self.source.path, self.source.revision, self.runtime)
 
     def config_label(self) -> str:
         """The task, or ``custom`` when ``model=`` replaced its evaluator."""
@@ -360,11 +359,11 @@ class UniEvalScorer(Scorer):
     def _answers(self, questions: list[str], n: int, show_progress: bool) -> tuple[list[float], set[int]]:
         """The evaluator's answer to each question, and the questions cut at ``max_length``; the bar counts
         the ``n`` examples."""
-        rows = self.evaluator.encode(questions)
-        truncated = {t for t, r in enumerate(rows) if len(r) >= self.evaluator.max_length}
+        rows = self.wrapper.encode(questions)
+        truncated = {t for t, r in enumerate(rows) if len(r) >= self.wrapper.max_length}
         with Progress(total=n, enabled=show_progress, desc="unieval") as progress:
             per_row = n / max(len(questions), 1)
-            answers = self.evaluator.yes_probabilities(rows, progress.per(per_row))
+            answers = self.wrapper.yes_probabilities(rows, progress.per(per_row))
         return answers, truncated
 
     @staticmethod
@@ -422,7 +421,7 @@ class UniEvalScorer(Scorer):
             examples = sorted({slot.example for slot, t in slots if t in truncated})
             warn(
                 f"unieval: the questions of {len(examples)} of {n} examples ({examples_at(examples)}) are "
-                f"longer than {self.evaluator.max_length} tokens and were cut at the end, as UniEval does: "
+                f"longer than {self.wrapper.max_length} tokens and were cut at the end, as UniEval does: "
                 "the end of the document, reference or fact is not read."
             )
 
@@ -432,4 +431,4 @@ def default_model(task: str) -> str:
     return TASKS[task].model
 
 
-__all__ = ["UniEvalModel", "UniEvalScorer", "default_model"]
+__all__ = ["UniEvalWrapper", "UniEvalScorer", "default_model"]

@@ -25,7 +25,7 @@ _LAZY = {
     "usr_score": "regression",
     "USRScorer": "scorer",
     "usr": "module",
-    "SequenceClassifier": "scorer",
+    "SequenceClassifierWrapper": "scorer",
 }
 
 

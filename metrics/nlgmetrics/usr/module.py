@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.modes import refused
 from ..core.options import split_options
 from ..core.registry import WEIGHTS
-from ..modules.spec import ModuleSpec
+from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, DEFAULT_CONFIG, LOAD_OPTIONS, SUB_METRICS
 from .weights import usr_weight_name
 
@@ -45,7 +45,7 @@ def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any) -> Sc
     """The USRScorer of the module (the config names the released models; mlm=/dr_c=/dr_f= replace one)."""
     from .scorer import USRScorer  # torch: loaded when used (docs/architecture.md)
 
-    return USRScorer(spec, config=config or DEFAULT_CONFIG, **load_options)
+    return USRScorer(spec, config=config, **load_options)
 
 
 def config_weights(spec: ModuleSpec | None, config: str) -> list:

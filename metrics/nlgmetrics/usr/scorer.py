@@ -4,7 +4,7 @@
   and the last of that window masked alone; the score is the mean natural-log probability of the
   true tokens (the released ``-CrossEntropy``). The masked copies of many examples share each
   forward pass and the vocabulary head runs only at the masked position (the shared engine
-  :class:`~nlgmetrics.core.masked_lm.MaskedLanguageModel`).
+  :class:`~nlgmetrics.core.masked_lm.MaskedLMWrapper`).
 * USR-DR-c / DR-f: ``<s> a </s></s> b </s>`` cut to :data:`DR_MAX_LENGTH` tokens with transformers
   2.1.1's ``longest_first``, P(label 1) of a 2-label classifier, many pairs per forward pass.
 * USR: the released regression (:func:`~nlgmetrics.usr.regression.usr_score`).
@@ -20,18 +20,18 @@ from typing import TYPE_CHECKING
 import torch
 
 from ..core.hub import naming_option
-from ..core.masked_lm import MaskedLanguageModel
+from ..core.masked_lm import MaskedLMWrapper
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
 from ..core.resolve import ResolvedWeight, resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
+from ..core.spec import ModuleSpec
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank, listed
 from ..core.warnings import warn
-from ..modules.spec import ModuleSpec
-from .options import DEFAULT_CONFIG, SUB_METRICS
+from .options import SUB_METRICS
 from .preprocess import DR_MAX_LENGTH, MLM_WINDOW, ModelInputs, longest_first, model_inputs, require_spacy
 from .regression import usr_score
 from .weights import usr_weight_name
@@ -57,7 +57,7 @@ def pair_layout(tokenizer) -> tuple[list[int], list[int], list[int]]:
     raise ValueError(f"cannot locate the two texts among the special tokens of {type(tokenizer).__name__}")
 
 
-class SequenceClassifier(ModelWrapper):
+class SequenceClassifierWrapper(ModelWrapper):
     """A 2-label ``*ForSequenceClassification`` from the process-wide cache: P(label 1) of text pairs."""
 
     cache_kind = "SEQUENCE-CLASSIFIER"
@@ -124,11 +124,12 @@ class USRScorer(Scorer):
         dr_c: str | None = None,
         dr_f: str | None = None,
         *,
-        config: str = DEFAULT_CONFIG,
+        config: str | None = None,
         runtime: Runtime | None = None,
         **where: Unpack[WhereToRun],
     ):
         require_spacy()  # the optional dependency first, before any weights load
+        config = spec.resolve_config(config)
         super().__init__(spec, runtime, config_key=config, **where)
         given = {"mlm": mlm, "dr_c": dr_c, "dr_f": dr_f}
         self.config = None if any(given.values()) else config
@@ -146,13 +147,13 @@ class USRScorer(Scorer):
         }
         mlm_source = self.sources["mlm"]
         with naming_option(custom["mlm"]):
-            self.lm = MaskedLanguageModel.load(
+            self.wrapper_mlm = MaskedLMWrapper.load(
                 mlm_source.path, mlm_source.revision, self.runtime, name="USR-MLM"
             )
-        self.classifiers: dict[str, SequenceClassifier] = {}
+        self.wrappers_dr: dict[str, SequenceClassifierWrapper] = {}
         for part in ("dr_c", "dr_f"):
             with naming_option(custom[part]):
-                self.classifiers[part] = SequenceClassifier.load(
+                self.wrappers_dr[part] = SequenceClassifierWrapper.load(
                     self.sources[part].path, self.sources[part].revision, self.runtime, name=f"USR-{part}"
                 )
 
@@ -173,7 +174,7 @@ class USRScorer(Scorer):
 
     def mlm_windows(self, lines: Sequence[str]) -> list[list[int]]:
         """``<s> line </s>`` ids (never truncated by the tokenizer), then the last MLM_WINDOW of them."""
-        encoded = tokenize(self.lm.tokenizer, list(lines), add_special_tokens=True, verbose=False)[
+        encoded = tokenize(self.wrapper_mlm.tokenizer, list(lines), add_special_tokens=True, verbose=False)[
             "input_ids"
         ]
         return [ids[-MLM_WINDOW:] for ids in encoded]
@@ -182,7 +183,7 @@ class USRScorer(Scorer):
         """Log-probability of the true token at every position 1..L-2 of each window, masked alone."""
         positions = [list(range(1, len(ids) - 1)) for ids in windows]
         out = [[math.nan] * len(p) for p in positions]
-        for texts, copies, logits in self.lm.masked_logits(windows, positions):
+        for texts, copies, logits in self.wrapper_mlm.masked_logits(windows, positions):
             columns = torch.tensor([positions[i][k] for i, k in zip(texts.tolist(), copies.tolist())])
             true = torch.tensor([windows[i][j] for i, j in zip(texts.tolist(), columns.tolist())])
             log_probs = torch.log_softmax(logits.float(), dim=-1)
@@ -220,7 +221,7 @@ class USRScorer(Scorer):
         windows = self.mlm_windows([examples[i].inputs.mlm for i in mlm_rows])
         pairs = {
             part: [
-                self.classifiers[part].encode_pair(
+                self.wrappers_dr[part].encode_pair(
                     examples[i].inputs.dr_c_a if part == "dr_c" else examples[i].inputs.dr_f_a,
                     examples[i].inputs.dr_b,
                 )
@@ -237,7 +238,7 @@ class USRScorer(Scorer):
             for i, values in zip(mlm_rows, token_log_probs):
                 results["mlm"][i] = sum(values) / len(values) if values else math.nan
             for part, rows in dr_rows.items():
-                probabilities = self.classifiers[part].positive_probabilities(
+                probabilities = self.wrappers_dr[part].positive_probabilities(
                     [ids for ids, _ in pairs[part]], done
                 )
                 for i, p in zip(rows, probabilities):
@@ -264,11 +265,11 @@ class USRScorer(Scorer):
             }
             for e in examples
         ]
-        full = tokenize(self.lm.tokenizer, [examples[i].inputs.mlm for i in mlm_rows], verbose=False)[
-            "input_ids"
-        ]
+        full = tokenize(
+            self.wrapper_mlm.tokenizer, [examples[i].inputs.mlm for i in mlm_rows], verbose=False
+        )["input_ids"]
         for i, ids, window, values in zip(mlm_rows, full, windows, token_log_probs):
-            tokens = self.lm.token_names(window[1:-1])
+            tokens = self.wrapper_mlm.token_names(window[1:-1])
             details[i]["mlm_tokens"] = [{"token": t, "log_prob": v} for t, v in zip(tokens, values)]
             details[i]["mlm_window_cut"] = len(ids) > len(window)
         for part, rows in dr_rows.items():

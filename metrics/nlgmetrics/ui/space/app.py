@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...availability import banner_markdown
+from ...core.spec import ModuleSpec
 from ...core.validation import FIELDS
 from ...modules import SPECS, module_names
-from ...modules.spec import ModuleSpec
 from ...records import json_safe
 from ..limits import Limits, preload_pairs
 from ..widget import example_texts

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...modules.spec import ModuleSpec, Option
+    from ...core.options import Option
+    from ...core.spec import ModuleSpec
     from ..limits import Limits
     from .pool import ModelPool
 

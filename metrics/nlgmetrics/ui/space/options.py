@@ -18,8 +18,9 @@ from typing import Any
 
 from ...availability import READY, config_note, config_status, default_choice
 from ...core.modes import QUANTIZE_MODES
+from ...core.options import COMMON_LOAD_OPTIONS, Option
+from ...core.spec import ModuleSpec
 from ...modules import SPECS
-from ...modules.spec import COMMON_LOAD_OPTIONS, ModuleSpec, Option
 from ..widget import field_label
 from .context import FamilyContext
 from .pool import DEFAULT, SPACE_LOAD_OPTIONS, SpaceError, resolve_config

@@ -37,9 +37,9 @@ from ...columns import unused_columns
 from ...core.hub import WeightsUnavailableError, hub_offline
 from ...core.modes import refuse_undeclared
 from ...core.registry import how_to_get, is_published, load_hint
+from ...core.spec import ModuleSpec
 from ...core.validation import FIELDS
 from ...modules import SPECS, loading, module_names
-from ...modules.spec import ModuleSpec
 from ..limits import Limits, check_option_sizes
 from ..uploads import records_to_fields
 from . import malloc, zerogpu

