@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 import nlgmetrics
-from nlgmetrics import cli, judgments
+from nlgmetrics import judgments
 from nlgmetrics.meta_eval import llm_aggrefact, ragtruth
+from tests.cli.test_cli_stats import _run
 from tests.stats.test_claim_protocols import write_ragtruth
 
 METRIC = ["--metric", "ctc_consistency", "--config", "E-minilm", "--no-progress"]
@@ -38,12 +39,6 @@ def _claims(tmp_path: Path) -> Path:
     path = tmp_path / "claims.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return path
-
-
-def _run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.parametrize("threshold", ["fixed", "tuned"])
@@ -116,6 +111,13 @@ def _without_dev(tmp_path: Path) -> Path:
     return file
 
 
+def _only_dev(tmp_path: Path) -> Path:
+    file = _claims(tmp_path)
+    rows = [json.loads(line) for line in file.read_text().splitlines()]
+    file.write_text("".join(json.dumps(r) + "\n" for r in rows if r["split"] == "dev"))
+    return file
+
+
 def _bad_span(tmp_path: Path) -> Path:
     folder = write_ragtruth(tmp_path / "dataset")
     rows = [json.loads(line) for line in (folder / "response.jsonl").read_text().splitlines()]
@@ -136,6 +138,10 @@ CASES = {
     "tuned without dev rows": (
         lambda p: [str(_without_dev(p)), "--format", "llm-aggrefact", "--threshold", "tuned"],
         "--threshold tuned needs dev rows",
+    ),
+    "no test rows": (
+        lambda p: [str(_only_dev(p)), "--format", "llm-aggrefact"],
+        "claims.jsonl has no test rows; nothing to evaluate",
     ),
     "hub without access": (
         lambda p: ["lytang/LLM-AggreFact", "--format", "llm-aggrefact"],
@@ -182,3 +188,16 @@ def test_bad_input_is_one_line_with_exit_code_2(tmp_path, capsys, monkeypatch, c
 def test_flags_that_do_not_fit_the_claim_formats(tmp_path, capsys, argv, message):
     code, _, err = _run(capsys, "meta-eval", str(_claims(tmp_path)), *argv)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_dataset_whose_dev_claims_are_of_one_class_is_noted_and_uses_a_half(tmp_path, capsys):
+    file = _edited_claims(tmp_path, 2, label=1)  # Lfqa's dev claims: rows 1, 2, 5, 6
+    rows = [json.loads(line) for line in file.read_text().splitlines()]
+    rows[5]["label"] = 1
+    file.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, out, err = _run(
+        capsys, "meta-eval", str(file), "--format", "llm-aggrefact", "--threshold", "tuned", *METRIC, "--json"
+    )
+    assert code == 0, err
+    assert "nlgmetrics: note: dataset 'Lfqa': every dev claim is labelled 1" in err
+    assert json.loads(out)["datasets"]["Lfqa"]["threshold"] == 0.5
