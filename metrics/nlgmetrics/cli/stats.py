@@ -531,11 +531,7 @@ def _aggrefact(scorer: FileScorer, args: argparse.Namespace) -> dict:
     from ..meta_eval import llm_aggrefact
 
     threshold = args.threshold or "fixed"
-    try:
-        records, rows = llm_aggrefact_rows(args.file)
-    except ValueError as err:
-        message = str(err)
-        raise CLIError(message if message.startswith(str(args.file)) else f"{args.file}: {message}") from err
+    records, rows = _read(lambda: llm_aggrefact_rows(args.file), args.file)
     if threshold == "tuned" and not any(r["split"] == "dev" for r in records):
         raise CLIError(
             f"{args.file}: --threshold tuned needs dev rows (split dev), and it has none; use --threshold "
@@ -562,11 +558,7 @@ def _ragtruth(scorer: FileScorer, args: argparse.Namespace) -> dict:
     from ..judgments import ragtruth_rows
     from ..meta_eval import ragtruth
 
-    try:
-        records, rows = ragtruth_rows(args.file)
-    except ValueError as err:
-        message = str(err)
-        raise CLIError(message if message.startswith(str(args.file)) else f"{args.file}: {message}") from err
+    records, rows = _read(lambda: ragtruth_rows(args.file), args.file)
     asked = _takes_questions(scorer)
     groups = [
         [i for i, r in enumerate(records) if (r["question"] is not None and asked) == q]
@@ -601,17 +593,23 @@ def _ragtruth(scorer: FileScorer, args: argparse.Namespace) -> dict:
     )
 
 
+def _read(read: Any, file: str) -> Any:
+    """``read()`` of the input ``file``; its ValueError as one line that names the file once."""
+    try:
+        return read()
+    except ValueError as err:
+        message = str(err)
+        raise CLIError(message if message.startswith(str(file)) else f"{file}: {message}") from err
+
+
 def _claim_meta_eval(scorer: FileScorer, args: argparse.Namespace) -> dict:
+    """The protocol of ``--format``: :func:`_aggrefact` or :func:`_ragtruth`."""
     return _aggrefact(scorer, args) if args.format == "llm-aggrefact" else _ragtruth(scorer, args)
 
 
 def _correlations(scorer: FileScorer | None, args: argparse.Namespace) -> dict:
     """The correlation protocols on a judgment file (its records scored first with ``--metric``)."""
-    try:
-        layout, records, rows = read_judgment_rows(args.file, args.format)
-    except ValueError as err:
-        message = str(err)
-        raise CLIError(message if message.startswith(str(args.file)) else f"{args.file}: {message}") from err
+    layout, records, rows = _read(lambda: read_judgment_rows(args.file, args.format), args.file)
     if not records:
         raise CLIError(f"{args.file} has no rows")
     _check_records(records, rows, layout, args)
