@@ -108,9 +108,9 @@ KNOWN: dict[str, tuple[str, str]] = {
     ),
     "claim_checkers": (
         "nlgmetrics meta-eval lytang/LLM-AggreFact --format llm-aggrefact --metric minicheck",
-        "the claim checkers' published LLM-AggreFact and RAGTruth numbers beside the `meta-eval` command that "
-        "reproduces each where the gated Hub dataset and the real weights are reachable (MiniCheck-Flan-T5's "
-        "75.0 by the command above).",
+        "the claim checkers' published LLM-AggreFact and RAGTruth numbers beside the `meta-eval` command "
+        "that reproduces each where the gated Hub dataset and the real weights are reachable "
+        "(MiniCheck-Flan-T5's 75.0 by the command above).",
     ),
     "meta_evaluation": (
         "python -m benchmarks.meta_evaluation",
