@@ -28,6 +28,11 @@ rows.
 detected from its first row or named; a row that does not fit is named (rows counted from 1) with
 the formats read. It is what ``nlgmetrics meta-eval`` reads files with.
 
+For claim checkers (``nlgmetrics meta-eval --format llm-aggrefact|ragtruth``):
+:func:`read_llm_aggrefact` reads LLM-AggreFact's labelled claims (a file, or the gated Hub dataset by
+name) and :func:`read_ragtruth` RAGTruth's test responses with their annotated spans (its ``dataset/``
+folder).
+
 ``READERS`` maps the short names (``summeval``, ``topical_chat``, ``persona_chat``, ``sfres``,
 ``yelp``) to the reader and the file name it looks for inside a folder.
 """
@@ -581,7 +586,9 @@ def read_ragtruth(folder: str | Path) -> list[Record]:
     response, source, question, labels}``, its source from ``source_info.jsonl`` (see
     :func:`_ragtruth_source`; ``question`` is None but for QA). ``labels`` are the annotated
     hallucination spans as given (``start``, ``end`` in the response's characters, ...). Every row is
-    checked, of either split; a problem is a ValueError naming the file and row (from 1)."""
+    checked, of either split; a problem is a ValueError naming the file and row (from 1). Every test
+    response is kept, whatever its ``quality`` (``truncated``, ``incorrect_refusal``), as LettuceDetect's
+    ``preprocess_ragtruth.py`` keeps them (RAGTruth's own baseline keeps the ``good`` ones only)."""
     return ragtruth_rows(folder)[0]
 
 

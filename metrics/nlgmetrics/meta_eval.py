@@ -26,6 +26,11 @@ metric's scores, one number or a dict dimension → number each), as UniEval's r
 ``*_result.json`` files hold them; :func:`read_records` reads such a file (JSON list or JSONL), and
 :mod:`nlgmetrics.judgments` reads the public human-judgment sets into records.
 
+Claim checkers are measured as classifiers instead: :func:`llm_aggrefact` (balanced accuracy per dataset
+of LLM-AggreFact, at 0.5 or at thresholds tuned on dev as FactCG's ``benchmark.py`` tunes them) and
+:func:`ragtruth` (RAGTruth's example-level and character-level precision, recall and F1, as LettuceDetect's
+``evaluator.py`` counts them); :func:`format_tables` and :func:`plot` draw their results too.
+
 >>> metric = [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
 >>> human = [1, 2, 3, 4, 1, 5]
 >>> result = correlate(metric, human, doc_ids=[0, 0, 0, 1, 1, 1], system_ids=["a", "b", "c"] * 2)

@@ -453,3 +453,21 @@ def test_read_ragtruth_names_the_file_and_row(tmp_path, edit, message):
 def test_read_ragtruth_of_a_folder_without_its_files(tmp_path):
     with pytest.raises(ValueError, match="has no source_info.jsonl: give the dataset/ folder of RAGTruth"):
         judgments.read_ragtruth(tmp_path)
+
+
+def test_the_table_and_the_chart_of_each_protocol(tmp_path):
+    from nlgmetrics.meta_eval import format_tables, plot
+
+    aggrefact = llm_aggrefact(*_aggrefact_records(4, datasets=2))
+    table = format_tables(aggrefact).splitlines()
+    assert table[0].startswith("LLM-AggreFact") and [line.split()[0] for line in table[3:]] == [
+        "set0",
+        "set1",
+        "mean",
+    ]
+    records = [{"task_type": "QA", "response": SPAN_TEXT, "labels": [{"start": 0, "end": 4}]}]
+    spans = ragtruth(records, labels=[0], spans=[[{"start": 2, "end": 6}]])
+    assert format_tables(spans).splitlines()[-1].split()[:3] == ["span", "(characters)", "0.5000"]
+    for name, result in (("aggrefact", aggrefact), ("ragtruth", spans)):
+        chart = plot(result, tmp_path / f"{name}.png")
+        assert chart.read_bytes().startswith(b"\x89PNG")
