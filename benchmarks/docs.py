@@ -106,6 +106,12 @@ KNOWN: dict[str, tuple[str, str]] = {
         "UniEval's published tables, recomputed from its released predictions with `meta_evaluate` "
         "(see [Statistics](statistics.md#meta-evaluation)).",
     ),
+    "claim_checkers": (
+        "nlgmetrics meta-eval lytang/LLM-AggreFact --format llm-aggrefact --metric minicheck",
+        "the claim checkers' published LLM-AggreFact and RAGTruth numbers beside the `meta-eval` command "
+        "that reproduces each where the gated Hub dataset and the real weights are reachable "
+        "(MiniCheck-Flan-T5's 75.0 by the command above).",
+    ),
     "meta_evaluation": (
         "python -m benchmarks.meta_evaluation",
         "every CTC aspect with `E-minilm` on the human judgments, beside ROUGE-L (about 30 minutes on 2 CPU "

@@ -28,6 +28,11 @@ rows.
 detected from its first row or named; a row that does not fit is named (rows counted from 1) with
 the formats read. It is what ``nlgmetrics meta-eval`` reads files with.
 
+For claim checkers (``nlgmetrics meta-eval --format llm-aggrefact|ragtruth``):
+:func:`read_llm_aggrefact` reads LLM-AggreFact's labelled claims (a file, or the gated Hub dataset by
+name) and :func:`read_ragtruth` RAGTruth's test responses with their annotated spans (its ``dataset/``
+folder).
+
 ``READERS`` maps the short names (``summeval``, ``topical_chat``, ``persona_chat``, ``sfres``,
 ``yelp``) to the reader and the file name it looks for inside a folder.
 """
@@ -35,6 +40,7 @@ the formats read. It is what ``nlgmetrics meta-eval`` reads files with.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Real
@@ -431,3 +437,197 @@ def read(name: str, path: str | Path) -> list[Record]:
     reader, file_name = READERS[name]
     path = Path(path)
     return reader(_file(path, (file_name,)) if path.is_dir() else path)
+
+
+# ---- claim checking: LLM-AggreFact's labelled claims, RAGTruth's annotated responses ------------------
+
+LLM_AGGREFACT = "lytang/LLM-AggreFact"
+"""LLM-AggreFact on the Hub (Tang et al. 2024): gated, CC-BY-ND-4.0; read with the user's token, never
+shipped."""
+AGGREFACT_SPLITS = ("dev", "test")
+RAGTRUTH_TASKS = ("QA", "Summary", "Data2txt")
+
+
+def _hub_name(source: str | Path) -> bool:
+    """Whether ``source`` names a Hub dataset (``owner/name``, no such file or folder here)."""
+    text = str(source)
+    return not Path(text).exists() and re.fullmatch(r"[\w.-]+/[\w.-]+", text) is not None and "." not in text
+
+
+def _read_parquet(path: Path) -> tuple[list[dict], list[int]]:
+    """The rows of a Parquet file (pyarrow, which ``datasets`` depends on) and their numbers from 1."""
+    import pyarrow.parquet as pq
+
+    if not path.is_file():
+        raise ValueError(f"input file {str(path)!r} does not exist")
+    try:
+        rows = pq.read_table(path).to_pylist()
+    except Exception as err:  # pyarrow's errors are of several kinds; the file is what is wrong
+        raise ValueError(f"{path} is not a Parquet file ({type(err).__name__}: {err})") from None
+    return rows, list(range(1, len(rows) + 1))
+
+
+def _hub_aggrefact(name: str) -> tuple[list[dict], list[int]]:
+    """Both splits of the Hub dataset ``name``, dev then test (each row given its ``split``); no access
+    (gated terms not accepted, not logged in, no network) is one line saying what to do."""
+    try:
+        import datasets
+
+        splits = datasets.load_dataset(name)
+    except Exception as err:  # gated, offline, not found: datasets and huggingface_hub raise many kinds
+        reason = " ".join(str(err).split())[:200]
+        raise ValueError(
+            f"{name}: cannot read it from the Hub ({type(err).__name__}: {reason}); it is gated: accept its "
+            f"terms at https://huggingface.co/datasets/{name}, log in (hf auth login, or set HF_TOKEN) and "
+            "run again online, or give a local .jsonl/.csv/.parquet file with dataset, doc, claim, label and "
+            "split"
+        ) from None
+    rows = [{**row, "split": split} for split in AGGREFACT_SPLITS if split in splits for row in splits[split]]
+    return rows, list(range(1, len(rows) + 1))
+
+
+def _binary_label(value: Any, where: str) -> int:
+    """A 0/1 label as read from JSON (0, 1), CSV (``"0"``, ``"1"``) or Parquet (0.0, 1.0)."""
+    if isinstance(value, str) and value.strip() in ("0", "1"):
+        return int(value)
+    if not isinstance(value, bool) and isinstance(value, Real) and value in (0, 1):
+        return int(value)
+    raise ValueError(f"{where} label must be 0 (not supported) or 1 (supported), got {value!r}")
+
+
+def read_llm_aggrefact(source: str | Path) -> list[Record]:
+    """LLM-AggreFact's claims (Tang et al. 2024) as records ``{dataset, doc, claim, label, split}``: a
+    ``.jsonl``/``.json``/``.csv``/``.tsv``/``.parquet`` file, or the Hub dataset :data:`LLM_AGGREFACT` by
+    name (dev and test, read through ``datasets`` with the user's token). ``label`` is 1 where the doc
+    supports the claim; ``split`` (dev or test) is every row's or none's (then every row is test).
+    A row that does not fit is a ValueError naming it (from 1)."""
+    return llm_aggrefact_rows(source)[0]
+
+
+def llm_aggrefact_rows(source: str | Path) -> tuple[list[Record], list[int]]:
+    """:func:`read_llm_aggrefact`, and the row (from 1) each record came from."""
+    if _hub_name(source):
+        rows, numbers = _hub_aggrefact(str(source))
+    elif Path(source).suffix.lower() == ".parquet":
+        rows, numbers = _read_parquet(Path(source))
+    else:
+        rows, numbers = read_numbered_records(source)
+    if not rows:
+        raise ValueError(f"{source} has no rows")
+    with_split = next(
+        (n for row, n in zip(rows, numbers) if isinstance(row, Mapping) and "split" in row), None
+    )
+    records = []
+    for row, number in zip(rows, numbers):
+        where = f"row {number}"
+        record = {key: _field(row, key, where, str) for key in ("dataset", "doc", "claim")}
+        for key in ("dataset", "doc", "claim"):
+            if not record[key].strip():
+                raise ValueError(f"{where}[{key!r}] is empty; every row needs a {key}")
+        record["label"] = _binary_label(_field(row, "label", where, (Real, str)), where)
+        if with_split is not None and "split" not in row:
+            raise ValueError(
+                f"{where} has no split but row {with_split} has one; give every row a split (dev or test) "
+                "or none (then every row is a test row)"
+            )
+        record["split"] = row.get("split", "test")
+        if record["split"] not in AGGREFACT_SPLITS:
+            raise ValueError(f"{where} split must be dev or test, got {record['split']!r}")
+        records.append(record)
+    return records, numbers
+
+
+def _jsonl_by_line(folder: Path, name: str) -> tuple[list[dict], list[int]]:
+    """The rows of ``folder/name`` (JSON lines) and their line numbers; a missing file says what is wanted."""
+    path = folder / name
+    if not path.is_file():
+        raise ValueError(
+            f"{folder} has no {name}: give the dataset/ folder of RAGTruth "
+            "(github.com/ParticleMedia/RAGTruth), which holds response.jsonl and source_info.jsonl"
+        )
+    return read_numbered_records(path)
+
+
+def _ragtruth_source(row: Any, where: str) -> tuple[str, str, str | None]:
+    """A source_info row's task type, the text a response is checked against and, for QA, the question.
+    As RAGTruth's ``baseline/prepare_dataset.py`` (ParticleMedia/RAGTruth) builds its reference: a
+    summary's article; a QA item's ``passages`` (its ``question`` apart, the one the prompt asks); a
+    data-to-text item's structured data as Python writes the dict (``str``), as its prompt quotes it."""
+    task = _field(row, "task_type", where, str)
+    if task not in RAGTRUTH_TASKS:
+        raise ValueError(f"{where} task_type must be one of {', '.join(RAGTRUTH_TASKS)}, got {task!r}")
+    info = _field(row, "source_info", where, (str, Mapping))
+    if task == "QA":
+        info = _field(row, "source_info", where, Mapping)
+        passages = _field(info, "passages", f"{where}['source_info']", str)
+        return task, passages, _field(info, "question", f"{where}['source_info']", str)
+    return task, info if isinstance(info, str) else str(dict(info)), None
+
+
+def check_spans(spans: Any, text: str, where: str) -> list[dict]:
+    """``spans`` (a list of ``{start, end, ...}`` in ``text``'s characters), each inside ``text``; else a
+    ValueError naming ``where`` and the span (from 0, as the list is indexed)."""
+    if not isinstance(spans, list):
+        raise ValueError(f"{where} must be a list of spans ({{start, end}}), got {type(spans).__name__}")
+    for k, span in enumerate(spans):
+        start = _field(span, "start", f"{where}[{k}]", int)
+        end = _field(span, "end", f"{where}[{k}]", int)
+        if not 0 <= start <= end <= len(text):
+            raise ValueError(
+                f"{where}[{k}] (start {start}, end {end}) lies outside its text of {len(text)} characters; "
+                "a span is 0 <= start <= end <= the text's length"
+            )
+    return spans
+
+
+def read_ragtruth(folder: str | Path) -> list[Record]:
+    """RAGTruth's test split (Niu et al. 2024; ``ParticleMedia/RAGTruth``, MIT) from its ``dataset/``
+    folder: one record per response of ``response.jsonl`` whose ``split`` is test, ``{id, task_type,
+    response, source, question, labels}``, its source from ``source_info.jsonl`` (see
+    :func:`_ragtruth_source`; ``question`` is None but for QA). ``labels`` are the annotated
+    hallucination spans as given (``start``, ``end`` in the response's characters, ...). Every row is
+    checked, of either split; a problem is a ValueError naming the file and row (from 1). Every test
+    response is kept, whatever its ``quality`` (``truncated``, ``incorrect_refusal``), as LettuceDetect's
+    ``preprocess_ragtruth.py`` keeps them (RAGTruth's own baseline keeps the ``good`` ones only)."""
+    return ragtruth_rows(folder)[0]
+
+
+def ragtruth_rows(folder: str | Path) -> tuple[list[Record], list[int]]:
+    """:func:`read_ragtruth`, and each record's line in ``response.jsonl``."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(
+            f"{folder} is not a folder; give RAGTruth's dataset/ folder (response.jsonl, source_info.jsonl)"
+        )
+    sources: dict[str, tuple[str, str, str | None]] = {}
+    for row, number in zip(*_jsonl_by_line(folder, "source_info.jsonl")):
+        where = f"source_info.jsonl row {number}"
+        sources[str(_field(row, "source_id", where, (str, int)))] = _ragtruth_source(row, where)
+    records, numbers = [], []
+    for row, number in zip(*_jsonl_by_line(folder, "response.jsonl")):
+        where = f"response.jsonl row {number}"
+        response = _field(row, "response", where, str)
+        source_id = str(_field(row, "source_id", where, (str, int)))
+        if source_id not in sources:
+            raise ValueError(f"{where}: source_id {source_id!r} has no row in source_info.jsonl")
+        split = _field(row, "split", where, str)
+        labels = check_spans(_field(row, "labels", where, list), response, f"{where} labels")
+        if split != "test":
+            continue
+        task, source, question = sources[source_id]
+        records.append(
+            {
+                "id": row.get("id", number),
+                "task_type": task,
+                "response": response,
+                "source": source,
+                "question": question,
+                "labels": labels,
+            }
+        )
+        numbers.append(number)
+    if not records:
+        raise ValueError(
+            f"{folder / 'response.jsonl'} has no response of the test split; nothing to evaluate"
+        )
+    return records, numbers

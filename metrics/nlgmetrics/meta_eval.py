@@ -26,6 +26,11 @@ metric's scores, one number or a dict dimension → number each), as UniEval's r
 ``*_result.json`` files hold them; :func:`read_records` reads such a file (JSON list or JSONL), and
 :mod:`nlgmetrics.judgments` reads the public human-judgment sets into records.
 
+Claim checkers are measured as classifiers instead: :func:`llm_aggrefact` (balanced accuracy per dataset
+of LLM-AggreFact, at 0.5 or at thresholds tuned on dev as FactCG's ``benchmark.py`` tunes them) and
+:func:`ragtruth` (RAGTruth's example-level and character-level precision, recall and F1, as LettuceDetect's
+``evaluator.py`` counts them); :func:`format_tables` and :func:`plot` draw their results too.
+
 >>> metric = [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
 >>> human = [1, 2, 3, 4, 1, 5]
 >>> result = correlate(metric, human, doc_ids=[0, 0, 0, 1, 1, 1], system_ids=["a", "b", "c"] * 2)
@@ -583,7 +588,10 @@ def meta_evaluate(
 
 
 def format_tables(result: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> str:
-    """:func:`meta_evaluate`'s result as one plain-text table per protocol (intervals in brackets)."""
+    """:func:`meta_evaluate`'s result as one plain-text table per protocol (intervals in brackets); a
+    claim-checking protocol's (:func:`llm_aggrefact`, :func:`ragtruth`) as its table."""
+    if result.get("protocol") in CLAIM_PROTOCOLS:
+        return claim_table(result)
     extra = {
         "summary": ("documents (skipped)", "{documents} ({skipped_documents})"),
         "system": ("systems", "{systems}"),
@@ -644,7 +652,9 @@ def check_plot_path(path: str | Path) -> Path:
 def plot(result: Mapping[str, Mapping[str, Mapping[str, Any]]], path: str | Path, title: str = "") -> Path:
     """One bar chart of :func:`meta_evaluate`'s result (PNG, or the format ``path``'s suffix names): a
     panel per protocol, per dimension a bar per coefficient with its bootstrap interval (needs
-    matplotlib)."""
+    matplotlib). A claim-checking protocol's result: :func:`plot_claims`."""
+    if result.get("protocol") in CLAIM_PROTOCOLS:
+        return plot_claims(result, path, title)
     path = check_plot_path(path)
     plt = _pyplot()
 
@@ -691,9 +701,342 @@ def plot(result: Mapping[str, Mapping[str, Mapping[str, Any]]], path: str | Path
     )
     figure.suptitle(title or "Correlation with human scores (bars: 95% bootstrap intervals)", fontsize=11)
     figure.tight_layout(rect=(0, 0, 1, 0.9))
+    return _save(plt, figure, path)
+
+
+def _save(plt: Any, figure: Any, path: Path) -> Path:
+    """Writes ``figure`` to ``path`` whole (an interrupted save leaves the earlier image) and closes it."""
     try:
-        with replaced_when_complete(path) as temporary:  # an interrupted save leaves the earlier image
+        with replaced_when_complete(path) as temporary:
             figure.savefig(temporary, dpi=120, format=path.suffix[1:].lower())
     finally:
         plt.close(figure)
     return path
+
+
+# ---- claim checking: classification protocols (LLM-AggreFact, RAGTruth) ---------------------------
+
+FIXED_THRESHOLD = 0.5
+THRESHOLD_GRID = tuple(k / 100 for k in range(1, 100))
+"""0.01, 0.02, ..., 0.99: each the float nearest to its decimal (k / 100 is rounded once)."""
+THRESHOLDS = ("fixed", "tuned")
+CLAIM_PROTOCOLS = ("llm-aggrefact", "ragtruth")
+
+
+def balanced_accuracy(labels: Sequence[int], predicted: Sequence[int]) -> float:
+    """scikit-learn's ``balanced_accuracy_score`` (not adjusted) of 0/1 labels and predictions: the mean
+    over the classes present in ``labels`` of the share of that class predicted as it.
+
+    >>> balanced_accuracy([1, 1, 1, 0], [1, 1, 0, 0])
+    0.8333333333333333
+    """
+    truth, guess = np.asarray(labels, dtype=bool), np.asarray(predicted, dtype=bool)
+    recalls = [
+        np.sum(guess[truth == c] == c) / np.sum(truth == c) for c in (False, True) if np.any(truth == c)
+    ]
+    return float(np.mean(recalls))
+
+
+def tuned_threshold(labels: Sequence[int], scores: Sequence[float]) -> float:
+    """The threshold of :data:`THRESHOLD_GRID` whose predictions (supported: score **greater than** it)
+    have the best balanced accuracy ×100 on ``labels``, the first on ties, as ``get_threshold`` in
+    FactCG's ``benchmark.py`` (derenlei/FactCG at 41f1854) tunes it on a dataset's dev rows; where no
+    threshold scores above 0 (every prediction wrong), 0.0, the script's starting value."""
+    values = np.asarray(scores, dtype=float)
+    best, best_bacc = 0.0, 0.0
+    for threshold in THRESHOLD_GRID:
+        bacc = balanced_accuracy(labels, values > threshold) * 100
+        if bacc > best_bacc:
+            best, best_bacc = threshold, bacc
+    return best
+
+
+def _claim_records(records: Any, required: tuple[str, ...]) -> list[Mapping]:
+    """``records`` checked: a non-empty list of dicts, each with the ``required`` fields."""
+    if isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Sequence) or not records:
+        raise ValueError(
+            "records must be a non-empty list of dicts (see nlgmetrics.judgments for the readers)"
+        )
+    for i, record in enumerate(records):
+        if not isinstance(record, Mapping):
+            raise ValueError(f"records[{i}] must be a dict, got {type(record).__name__}")
+        missing = next((field for field in required if field not in record), None)
+        if missing is not None:
+            raise ValueError(
+                f"records[{i}] has no field {missing!r} (its fields: {', '.join(map(str, record))})"
+            )
+    return list(records)
+
+
+def _left_out(values: list[float], what: str) -> list[int]:
+    """The positions whose value is NaN; a :class:`MetaEvalWarning` says how many are left out."""
+    nan = [i for i, value in enumerate(values) if math.isnan(value)]
+    if nan:
+        warnings.warn(
+            f"{len(nan)} {what} scored NaN (the first: records[{nan[0]}]) are left out: the metric could not "
+            "score them (an empty text?)",
+            MetaEvalWarning,
+            stacklevel=3,
+        )
+    return nan
+
+
+def _aggrefact_groups(records: list[Mapping], keep: list[int]) -> dict[str, dict[str, list[int]]]:
+    """The kept positions by dataset (in order of first appearance), then by split; labels, splits checked."""
+    groups: dict[str, dict[str, list[int]]] = {}
+    for i, record in enumerate(records):
+        label, split = record["label"], record.get("split", "test")
+        if isinstance(label, bool) or label not in (0, 1):
+            raise ValueError(
+                f"records[{i}]['label'] must be 0 (not supported) or 1 (supported), got {label!r}"
+            )
+        if split not in ("dev", "test"):
+            raise ValueError(f"records[{i}]['split'] must be dev or test, got {split!r}")
+        groups.setdefault(str(record["dataset"]), {"dev": [], "test": []})
+    for i in keep:
+        groups[str(records[i]["dataset"])][records[i].get("split", "test")].append(i)
+    return groups
+
+
+def _dataset_threshold(name: str, labels: list[int], scores: list[float], threshold: str) -> float:
+    """The threshold of one dataset: 0.5 fixed, or tuned on its dev rows (one class there: 0.5, warned)."""
+    if threshold == "fixed":
+        return FIXED_THRESHOLD
+    if not labels:
+        raise ValueError(
+            f"dataset {name!r} has no dev rows; the tuned threshold needs them for every dataset"
+        )
+    if len(set(labels)) < 2:
+        warnings.warn(
+            f"dataset {name!r}: every dev claim is labelled {labels[0]}, so no threshold can be tuned "
+            f"(balanced accuracy needs both classes); it uses {FIXED_THRESHOLD}",
+            MetaEvalWarning,
+            stacklevel=3,
+        )
+        return FIXED_THRESHOLD
+    return tuned_threshold(labels, scores)
+
+
+def llm_aggrefact(
+    records: Sequence[Mapping[str, Any]], scores: Sequence[float], *, threshold: str = "fixed"
+) -> dict[str, Any]:
+    """LLM-AggreFact's protocol (Tang et al. 2024): per dataset, the balanced accuracy ×100 of the test
+    claims, a claim predicted supported when its score is greater than the threshold, and the plain mean
+    over datasets, as FactCG's ``benchmark.py`` (derenlei/FactCG at 41f1854) computes it.
+
+    Args:
+        records: one dict per claim with ``dataset``, ``label`` (1 = supported, 0 = not) and ``split``
+            (``dev`` or ``test``; none: test), as :func:`nlgmetrics.judgments.read_llm_aggrefact` reads them.
+        scores: the metric's support score of each claim (higher = supported; NaN: the claim is left out).
+        threshold: ``"fixed"`` (0.5) or ``"tuned"``: per dataset, :func:`tuned_threshold` on its dev
+            claims (a dataset whose dev claims are of one class uses 0.5, with a :class:`MetaEvalWarning`).
+
+    Returns ``{"protocol": "llm-aggrefact", "threshold": ..., "datasets": {name: {"bacc", "threshold",
+    "n"}}, "mean_bacc"}``, ``n`` the test claims scored.
+    """
+    records = _claim_records(records, ("dataset", "label"))
+    values = _check_scores("scores", scores, len(records))
+    if threshold not in THRESHOLDS:
+        raise ValueError(f"threshold must be one of {', '.join(THRESHOLDS)}, got {threshold!r}")
+    nan = set(_left_out(values, "claims"))
+    groups = _aggrefact_groups(records, [i for i in range(len(records)) if i not in nan])
+    if threshold == "tuned" and not any(r.get("split") == "dev" for r in records):
+        raise ValueError("the tuned threshold needs dev rows (split 'dev'), and there are none; use 'fixed'")
+    labels, datasets = [r["label"] for r in records], {}
+    for name, split in groups.items():
+        dev, test = split["dev"], split["test"]
+        chosen = _dataset_threshold(name, [labels[i] for i in dev], [values[i] for i in dev], threshold)
+        if not test:
+            raise ValueError(f"dataset {name!r} has no test rows with a score; nothing to evaluate it on")
+        predicted = np.array([values[i] for i in test]) > chosen
+        bacc = balanced_accuracy([labels[i] for i in test], predicted) * 100
+        datasets[name] = {"bacc": bacc, "threshold": chosen, "n": len(split["test"])}
+    mean = float(np.mean([d["bacc"] for d in datasets.values()]))
+    return {"protocol": "llm-aggrefact", "threshold": threshold, "datasets": datasets, "mean_bacc": mean}
+
+
+def _counts_prf(tp: int, fp: int, fn: int) -> dict[str, float]:
+    """Precision, recall and F1 of the positive class from its counts, as scikit-learn's
+    ``precision_recall_fscore_support`` with ``zero_division=0`` (F1 = 2tp / (2tp + fp + fn))."""
+    return {
+        "precision": tp / (tp + fp) if tp + fp else 0.0,
+        "recall": tp / (tp + fn) if tp + fn else 0.0,
+        "f1": 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0,
+    }
+
+
+def _example_prf(truth: list[bool], guess: list[bool]) -> dict[str, float]:
+    pairs = list(zip(truth, guess))
+    return _counts_prf(pairs.count((True, True)), pairs.count((False, True)), pairs.count((True, False)))
+
+
+def span_counts(gold: Sequence[Sequence[Mapping]], predicted: Sequence[Sequence[Mapping]]) -> dict[str, int]:
+    """Characters over the examples: ``overlap`` (every predicted span against every gold span of its
+    example, each overlap counted, so overlapping spans count twice), ``predicted`` and ``gold`` (the
+    spans' lengths summed), as ``evaluate_detector_char_level`` in LettuceDetect's
+    ``lettucedetect/models/evaluator.py`` (KRLabsOrg/LettuceDetect at 102f7f2) counts them."""
+    overlap = predicted_length = gold_length = 0
+    for gold_spans, predicted_spans in zip(gold, predicted):
+        predicted_length += sum(p["end"] - p["start"] for p in predicted_spans)
+        gold_length += sum(g["end"] - g["start"] for g in gold_spans)
+        for p in predicted_spans:
+            for g in gold_spans:
+                overlap += max(0, min(p["end"], g["end"]) - max(p["start"], g["start"]))
+    return {"overlap": overlap, "predicted": predicted_length, "gold": gold_length}
+
+
+def _span_prf(counts: Mapping[str, int]) -> dict[str, float]:
+    """Character-level precision, recall and F1 from :func:`span_counts`, as LettuceDetect computes them
+    (F1 = 2PR / (P + R); 0 where a denominator is 0)."""
+    precision = counts["overlap"] / counts["predicted"] if counts["predicted"] > 0 else 0
+    recall = counts["overlap"] / counts["gold"] if counts["gold"] > 0 else 0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0
+    return {"precision": float(precision), "recall": float(recall), "f1": float(f1)}
+
+
+def _hallucinated(scores: Sequence[float] | None, labels: Sequence[Any] | None, n: int) -> list[float]:
+    """Each response's decision as 1.0 (hallucinated), 0.0 (not) or NaN (left out): a label 0 (1 =
+    supported), or, without labels, a score below 0.5."""
+    if labels is not None:
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)):
+            raise ValueError(f"labels must be a list of 0/1, one per record, got {type(labels).__name__}")
+        if len(labels) != n:
+            raise ValueError(f"labels has {len(labels)} items but records has {n}; they must be aligned")
+        decisions = []
+        for i, label in enumerate(labels):
+            if label is not None and (isinstance(label, bool) or label not in (0, 1)):
+                raise ValueError(
+                    f"labels[{i}] must be 0 (not supported), 1 (supported) or None, got {label!r}"
+                )
+            decisions.append(math.nan if label is None else float(label == 0))
+        return decisions
+    if scores is None:
+        raise ValueError("give the metric's scores or labels (a response is called hallucinated at label 0)")
+    return [v if math.isnan(v) else float(v < FIXED_THRESHOLD) for v in _check_scores("scores", scores, n)]
+
+
+def ragtruth(
+    records: Sequence[Mapping[str, Any]],
+    scores: Sequence[float] | None = None,
+    *,
+    labels: Sequence[int | None] | None = None,
+    spans: Sequence[Sequence[Mapping[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """RAGTruth's protocol (Niu et al. 2024) as LettuceDetect's ``evaluator.py`` (KRLabsOrg/LettuceDetect
+    at 102f7f2) computes it: precision, recall and F1 of "the response has a hallucination" (a response
+    with annotated spans), overall and per task type, and, given ``spans``, at the character level.
+
+    Args:
+        records: one dict per response with ``task_type``, ``response`` and ``labels`` (the annotated
+            spans, ``{start, end, ...}``), as :func:`nlgmetrics.judgments.read_ragtruth` reads them.
+        scores: the metric's score of each response; below 0.5 calls it hallucinated (without ``labels``).
+        labels: the metric's decisions (1 = supported, 0 = hallucinated; None: left out), used over scores.
+        spans: the metric's unsupported spans of each response (``{start, end, ...}`` in its characters,
+            as a module's ``spans`` output): the character-level counts of :func:`span_counts`.
+
+    Returns ``{"protocol": "ragtruth", "example": {"precision", "recall", "f1"}, "by_task": {task:
+    {"precision", "recall", "f1", "n"}}, "span": {"precision", "recall", "f1"} or None}``. A response
+    whose decision is NaN or None is left out of every level (a :class:`MetaEvalWarning` says so).
+    """
+    from .judgments import RAGTRUTH_TASKS, check_spans
+
+    records = _claim_records(records, ("task_type", "response", "labels"))
+    decisions = _hallucinated(scores, labels, len(records))
+    for i, record in enumerate(records):
+        check_spans(record["labels"], record["response"], f"records[{i}]['labels']")
+    if spans is not None:
+        if isinstance(spans, (str, bytes)) or not isinstance(spans, Sequence) or len(spans) != len(records):
+            raise ValueError("spans must be a list with one list of spans per record, aligned with records")
+        for i, (record, found) in enumerate(zip(records, spans)):
+            check_spans(found, record["response"], f"spans[{i}]")
+    nan = set(_left_out(decisions, "responses"))
+    keep = [i for i in range(len(records)) if i not in nan]
+    if not keep:
+        raise ValueError("no response has a decision (every score is NaN or every label None)")
+    truth = {i: bool(records[i]["labels"]) for i in keep}
+    example = _example_prf([truth[i] for i in keep], [decisions[i] == 1.0 for i in keep])
+    by_task = {}
+    for task in [
+        *RAGTRUTH_TASKS,
+        *sorted({str(records[i]["task_type"]) for i in keep} - set(RAGTRUTH_TASKS)),
+    ]:
+        rows = [i for i in keep if records[i]["task_type"] == task]
+        if rows:
+            prf = _example_prf([truth[i] for i in rows], [decisions[i] == 1.0 for i in rows])
+            by_task[task] = {**prf, "n": len(rows)}
+    span = None
+    if spans is not None:
+        span = _span_prf(span_counts([records[i]["labels"] for i in keep], [spans[i] for i in keep]))
+    return {"protocol": "ragtruth", "example": example, "by_task": by_task, "span": span}
+
+
+def _claim_rows(result: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """A :func:`ragtruth` result's rows: all responses, each task type, and the character level."""
+    rows = {"all responses": result["example"], **result["by_task"]}
+    if result["span"] is not None:
+        rows["span (characters)"] = result["span"]
+    return rows
+
+
+def claim_table(result: Mapping[str, Any]) -> str:
+    """An :func:`llm_aggrefact` or :func:`ragtruth` result as a plain-text table."""
+    if result["protocol"] == "llm-aggrefact":
+        how = "0.5" if result["threshold"] == "fixed" else "tuned on each dataset's dev claims"
+        width = max(7, *(len(name) for name in result["datasets"]))
+        header = f"{'dataset'.ljust(width)}  {'BAcc':>6}  {'threshold':>9}  {'n':>6}"
+        lines = [f"LLM-AggreFact: balanced accuracy x100 of the test claims, threshold {how}", header]
+        lines.append("-" * len(header))
+        for name, values in result["datasets"].items():
+            lines.append(
+                f"{name.ljust(width)}  {values['bacc']:>6.1f}  {values['threshold']:>9g}  {values['n']:>6}"
+            )
+        return "\n".join([*lines, f"{'mean'.ljust(width)}  {result['mean_bacc']:>6.1f}", ""])
+    rows = _claim_rows(result)
+    width = max(len(name) for name in rows)
+    header = f"{'level'.ljust(width)}  {'precision':>9}  {'recall':>7}  {'F1':>7}  {'n':>6}"
+    lines = ["RAGTruth: the positive class is a response with a hallucination", header, "-" * len(header)]
+    for name, values in rows.items():
+        n = values.get(
+            "n", sum(t["n"] for t in result["by_task"].values()) if name == "all responses" else ""
+        )
+        lines.append(
+            f"{name.ljust(width)}  {values['precision']:>9.4f}  {values['recall']:>7.4f}  "
+            f"{values['f1']:>7.4f}  {n:>6}"
+        )
+    return "\n".join([*lines, ""])
+
+
+def plot_claims(result: Mapping[str, Any], path: str | Path, title: str = "") -> Path:
+    """A bar chart of an :func:`llm_aggrefact` result (a bar per dataset, the mean as a line) or of a
+    :func:`ragtruth` result (precision, recall and F1 per level: all responses, each task, the characters)."""
+    path = check_plot_path(path)
+    plt = _pyplot()
+    if result["protocol"] == "llm-aggrefact":
+        names, values = list(result["datasets"]), [d["bacc"] for d in result["datasets"].values()]
+        figure, axis = plt.subplots(figsize=(max(7.0, 0.6 * len(names) + 2), 4.6))
+        axis.bar(range(len(names)), values, 0.7, color="tab:blue")
+        axis.axhline(
+            result["mean_bacc"], color="black", linewidth=0.8, label=f"mean {result['mean_bacc']:.1f}"
+        )
+        axis.set_ylabel("balanced accuracy x100 (test)")
+        axis.set_ylim(0, 100)
+        axis.legend(fontsize=8, frameon=False)
+        threshold = "threshold 0.5" if result["threshold"] == "fixed" else "thresholds tuned on dev"
+        default = f"LLM-AggreFact ({threshold})"
+    else:
+        rows = _claim_rows(result)
+        names = list(rows)
+        figure, axis = plt.subplots(figsize=(max(7.0, 1.2 * len(names) + 2), 4.6))
+        for k, (key, colour) in enumerate(
+            zip(("precision", "recall", "f1"), ("tab:blue", "tab:orange", "tab:green"))
+        ):
+            xs = [i + (k - 1) * 0.27 for i in range(len(names))]
+            axis.bar(xs, [v[key] for v in rows.values()], 0.27, label=key, color=colour)
+        axis.set_ylim(0, 1.05)
+        axis.legend(fontsize=8, frameon=False, ncol=3)
+        default = "RAGTruth: responses with a hallucination found"
+    axis.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    axis.grid(axis="y", alpha=0.3)
+    axis.set_title(title or default, fontsize=11)
+    figure.tight_layout()
+    return _save(plt, figure, path)

@@ -41,7 +41,15 @@ datasets), mode `nli_sp`:
 | `large` (AlignScore-large, RoBERTa-large, 355M) | 88.6 | 83.8 | 49.3 | 46.6 | 57.2 | 73.9 |
 | `base` (AlignScore-base, RoBERTa-base, 125M) | 87.4 | 82.5 | 44.9 | 43.4 | 51.9 | 69.0 |
 
-For comparison, CTC scores 81.2 (SummaC) and 72.4 (TRUE) there."""
+For comparison, CTC scores 81.2 (SummaC) and 72.4 (TRUE) there.
+
+On LLM-AggreFact (claims of LLMs checked against their grounding documents; Tang et al. 2024), the
+leaderboard (https://llm-aggrefact.github.io) lists AlignScore-large (`large`) at 70.5: balanced accuracy ×100
+of the test split per dataset, averaged over the datasets, a claim supported when its score is above 0.5, no
+threshold tuned. `nlgmetrics meta-eval lytang/LLM-AggreFact --format llm-aggrefact --metric alignscore`
+computes it under that protocol (`--threshold fixed`, the default; `--threshold tuned` tunes one per dataset
+on its dev claims, as FactCG's benchmark does; docs/statistics.md) where the Hub is reachable (the dataset is
+gated: accept its terms and log in); not re-measured here."""
 
 EXAMPLES = """\
 ```python

@@ -435,32 +435,187 @@ def _scored_records(records: list, scorer: Any, args: argparse.Namespace) -> lis
 
 
 def _meta_evaluate(records: list, rows: list[int], args: argparse.Namespace) -> dict:
-    """:func:`~nlgmetrics.meta_eval.meta_evaluate` with the flags; its notes (a protocol left out, a
-    system without a document) are ``nlgmetrics: note: ...`` lines on stderr, its ValueErrors one-line
-    errors naming the file; both name the file ``rows`` the records came from."""
-    from ..meta_eval import MetaEvalWarning, meta_evaluate  # scipy: loaded when used (docs/architecture.md)
+    """:func:`~nlgmetrics.meta_eval.meta_evaluate` with the flags (see :func:`_noted`)."""
+    from ..meta_eval import meta_evaluate  # scipy: loaded when used (docs/architecture.md)
+
+    return _noted(
+        lambda: meta_evaluate(
+            records,
+            human=args.human,
+            predicted=args.predicted,
+            protocols=args.protocol,
+            dimensions=args.dimension,
+            resamples=args.resamples,
+            seed=args.seed,
+            confidence=args.confidence,
+        ),
+        rows,
+        args.file,
+    )
+
+
+def _noted(call: Any, rows: list[int], file: str) -> dict:
+    """``call()`` of a meta-evaluation: its notes (a protocol left out, a system without a document, NaN
+    scores left out) are ``nlgmetrics: note: ...`` lines on stderr, its ValueErrors one-line errors
+    naming ``file``; both name the file ``rows`` the records came from."""
+    from ..meta_eval import MetaEvalWarning
 
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", MetaEvalWarning)
-            result = meta_evaluate(
-                records,
-                human=args.human,
-                predicted=args.predicted,
-                protocols=args.protocol,
-                dimensions=args.dimension,
-                resamples=args.resamples,
-                seed=args.seed,
-                confidence=args.confidence,
-            )
+            result = call()
     except ValueError as err:
-        raise CLIError(f"{args.file}: {rows_not_records(str(err), rows)}") from err
+        raise CLIError(f"{file}: {rows_not_records(str(err), rows)}") from err
     notes = [w for w in caught if issubclass(w.category, MetaEvalWarning)]
     for note in dict.fromkeys(rows_not_records(str(w.message), rows) for w in notes):
         print(f"nlgmetrics: note: {note}", file=sys.stderr)
     for other in (w for w in caught if w not in notes):
         warnings.showwarning(other.message, other.category, other.filename, other.lineno)
     return result
+
+
+# ---- meta-eval of claim checkers: LLM-AggreFact and RAGTruth --------------------------------------
+
+CLAIM_FORMATS = ("llm-aggrefact", "ragtruth")
+"""The formats meta-eval reads as classification benchmarks (nlgmetrics.meta_eval.llm_aggrefact, ragtruth)."""
+CLAIM_INPUTS = ("predictions", "sources", "questions")
+"""What these benchmarks give a metric: the claim or response, its document, a QA response's question."""
+
+
+def _check_claim_flags(args: argparse.Namespace) -> None:
+    """The flags of the claim formats, before any file is read or model loaded: ``--metric`` needed,
+    ``--threshold`` for LLM-AggreFact only, the correlation flags not taken."""
+    if args.format not in CLAIM_FORMATS:
+        if args.threshold is not None:
+            raise CLIError("--threshold is for --format llm-aggrefact (a claim checker's balanced accuracy)")
+        return
+    if args.metric is None:
+        raise CLIError(
+            f"--format {args.format} scores the texts here: give --metric, e.g. --metric minicheck"
+        )
+    if args.format == "ragtruth" and args.threshold is not None:
+        raise CLIError(
+            "--threshold is for --format llm-aggrefact; RAGTruth calls a response hallucinated at the "
+            "metric's label 0, or a score below 0.5 where it gives no labels"
+        )
+    given = [
+        flag for flag, value in (("--protocol", args.protocol), ("--dimension", args.dimension)) if value
+    ]
+    if given:
+        raise CLIError(
+            f"{given[0]} is for the correlation formats; --format {args.format} has its own protocol"
+        )
+
+
+def _claim_scores(scorer: FileScorer, inputs: dict[str, list], rows: list[int], args) -> dict:
+    """The metric's result on ``inputs``; its ValueErrors as one line naming the file row (``rows``)."""
+    wanted = scorer.spec.inputs_for(scorer.config)
+    other = [field for field in wanted if field not in CLAIM_INPUTS]
+    if other:
+        raise CLIError(
+            f"{scorer.spec.name} takes {', '.join(other)}, which --format {args.format} does not give (it "
+            "gives predictions and sources); meta-evaluate a claim checker such as alignscore or minicheck, "
+            "or ctc_consistency"
+        )
+    try:
+        return scorer.compute(inputs)
+    except ValueError as err:
+        message = re.sub(r"\b(predictions|sources|questions)\[(\d+)\]", r"records[\2]['\1']", str(err))
+        raise CLIError(f"{args.file}: {rows_not_records(message, rows)}") from err
+
+
+def _aggrefact(scorer: FileScorer, args: argparse.Namespace) -> dict:
+    """LLM-AggreFact's protocol on a file or the Hub dataset: the claims the threshold needs (dev too when
+    tuned) scored with the metric, then :func:`~nlgmetrics.meta_eval.llm_aggrefact`."""
+    from ..judgments import llm_aggrefact_rows
+    from ..meta_eval import llm_aggrefact
+
+    threshold = args.threshold or "fixed"
+    records, rows = _read(lambda: llm_aggrefact_rows(args.file), args.file)
+    if threshold == "tuned" and not any(r["split"] == "dev" for r in records):
+        raise CLIError(
+            f"{args.file}: --threshold tuned needs dev rows (split dev), and it has none; use --threshold "
+            "fixed, or give the dev split"
+        )
+    used = [i for i, r in enumerate(records) if threshold == "tuned" or r["split"] == "test"]
+    records, rows = [records[i] for i in used], [rows[i] for i in used]
+    if not records:
+        raise CLIError(f"{args.file} has no test rows; nothing to evaluate")
+    inputs = {"predictions": [r["claim"] for r in records], "sources": [r["doc"] for r in records]}
+    scores = _claim_scores(scorer, inputs, rows, args)["scores"]
+    return _noted(lambda: llm_aggrefact(records, scores, threshold=threshold), rows, args.file)
+
+
+def _takes_questions(scorer: FileScorer) -> bool:
+    spec = scorer.spec
+    return "questions" in (*spec.inputs_for(scorer.config), *(o.name for o in spec.all_compute_options))
+
+
+def _ragtruth(scorer: FileScorer, args: argparse.Namespace) -> dict:
+    """RAGTruth's protocol on its dataset/ folder: each test response scored against its source (QA
+    responses with their question, in a call of their own, where the metric takes questions), then
+    :func:`~nlgmetrics.meta_eval.ragtruth` on its labels (else scores) and its spans where it gives them."""
+    from ..judgments import ragtruth_rows
+    from ..meta_eval import ragtruth
+
+    records, rows = _read(lambda: ragtruth_rows(args.file), args.file)
+    asked = _takes_questions(scorer)
+    groups = [
+        [i for i, r in enumerate(records) if (r["question"] is not None and asked) == q]
+        for q in (True, False)
+    ]
+    scores, labels, spans = [math.nan] * len(records), [None] * len(records), [[]] * len(records)
+    has = {"labels": False, "spans": False}
+    for group, with_questions in zip(groups, (True, False)):
+        if not group:
+            continue
+        inputs = {
+            "predictions": [records[i]["response"] for i in group],
+            "sources": [records[i]["source"] for i in group],
+            **({"questions": [records[i]["question"] for i in group]} if with_questions else {}),
+        }
+        result = _claim_scores(scorer, inputs, [rows[i] for i in group], args)
+        for key in has:
+            has[key] = has[key] or key in result
+        for k, i in enumerate(group):
+            scores[i] = result["scores"][k]
+            labels[i] = result["labels"][k] if "labels" in result else None
+            spans[i] = result["spans"][k] if "spans" in result else []
+    return _noted(
+        lambda: ragtruth(
+            records,
+            scores,
+            labels=labels if has["labels"] else None,
+            spans=spans if has["spans"] else None,
+        ),
+        rows,
+        args.file,
+    )
+
+
+def _read(read: Any, file: str) -> Any:
+    """``read()`` of the input ``file``; its ValueError as one line that names the file once."""
+    try:
+        return read()
+    except ValueError as err:
+        message = str(err)
+        raise CLIError(message if message.startswith(str(file)) else f"{file}: {message}") from err
+
+
+def _claim_meta_eval(scorer: FileScorer, args: argparse.Namespace) -> dict:
+    """The protocol of ``--format``: :func:`_aggrefact` or :func:`_ragtruth`."""
+    return _aggrefact(scorer, args) if args.format == "llm-aggrefact" else _ragtruth(scorer, args)
+
+
+def _correlations(scorer: FileScorer | None, args: argparse.Namespace) -> dict:
+    """The correlation protocols on a judgment file (its records scored first with ``--metric``)."""
+    layout, records, rows = _read(lambda: read_judgment_rows(args.file, args.format), args.file)
+    if not records:
+        raise CLIError(f"{args.file} has no rows")
+    _check_records(records, rows, layout, args)
+    if scorer is not None:
+        records = _scored_records(records, scorer, args)
+    return _meta_evaluate(records, rows, args)
 
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:
@@ -475,6 +630,7 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
             raise CLIError(str(err)) from None
         except ValueError as err:
             raise CLIError(f"--plot {err}") from None
+    _check_claim_flags(args)
     scorer = FileScorer(args) if args.metric is not None else None
     for flag, output in (("--output", args.output), ("--plot", args.plot)):
         check_not_input(output, [args.file], flag)
@@ -483,17 +639,11 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
             f"--output {args.output} and --plot {args.plot} are the same file; the plot would replace the "
             "result: give two files"
         )
-    try:
-        layout, records, rows = read_judgment_rows(args.file, args.format)
-    except ValueError as err:
-        message = str(err)
-        raise CLIError(message if message.startswith(str(args.file)) else f"{args.file}: {message}") from err
-    if not records:
-        raise CLIError(f"{args.file} has no rows")
-    _check_records(records, rows, layout, args)
-    if scorer is not None:
-        records = _scored_records(records, scorer, args)
-    result = _meta_evaluate(records, rows, args)
+    if args.format in CLAIM_FORMATS:
+        result, title = _claim_meta_eval(scorer, args), ""
+    else:
+        result = _correlations(scorer, args)
+        title = f"{args.predicted} vs {args.human}: {Path(args.file).name}"
     if args.output:
         try:
             write_text_whole(args.output, _json(result) + "\n")
@@ -501,7 +651,7 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
             raise CLIError(f"cannot write {args.output}: {err.strerror or err}") from err
     if args.plot:
         try:
-            plot(result, args.plot, title=f"{args.predicted} vs {args.human}: {Path(args.file).name}")
+            plot(result, args.plot, title=title)
         except ImportError as err:
             raise CLIError(str(err)) from err
         except OSError as err:  # its message would name the temporary file
@@ -571,14 +721,24 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
         "file",
         help="a JSON list or JSONL file of records (e.g. UniEval's *_result.json), or a judgment file as "
         "distributed: SummEval's summeval.jsonl, USR's tc_usr_data.json or pc_usr_data.json, CTC's "
-        "topical_chat.json, persona_chat.json or yelp.json (see --format)",
+        "topical_chat.json, persona_chat.json or yelp.json; with --format llm-aggrefact a file or "
+        "lytang/LLM-AggreFact, with --format ragtruth RAGTruth's dataset/ folder (see --format)",
     )
     meta.add_argument(
         "--format",
-        choices=list(JUDGMENT_FORMATS),
+        choices=[*JUDGMENT_FORMATS, *CLAIM_FORMATS],
         default=None,
         help="the file's layout: records, summeval, usr, ctc_usr or yelp (default: detected from its "
-        "first row)",
+        "first row); or a claim checker's benchmark, scored with --metric: llm-aggrefact (a file of dataset, "
+        "doc, claim, label[, split], or lytang/LLM-AggreFact from the Hub) or ragtruth (RAGTruth's dataset/ "
+        "folder)",
+    )
+    meta.add_argument(
+        "--threshold",
+        choices=["fixed", "tuned"],
+        default=None,
+        help="llm-aggrefact: a claim is supported when its score is greater than 0.5 (fixed, the default) or "
+        "than each dataset's threshold tuned on its dev claims (tuned, FactCG's grid 0.01..0.99)",
     )
     meta.add_argument("--human", default="scores", help="the field of human scores (default: scores)")
     meta.add_argument(

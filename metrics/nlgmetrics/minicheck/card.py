@@ -51,17 +51,21 @@ the config, the model at its revision (`main` until the Hub commit is pinned), `
 `max_model_len` where not the config's defaults (`options:chunk_size=300`; `nlgmetrics compare` refuses scores
 whose options differ), the dtype and the versions."""
 
-PAPER_VALUES = """LLM-AggreFact (11 grounded fact-checking datasets), balanced accuracy averaged over the
-datasets, as published by the authors (paper and the LLM-AggreFact leaderboard,
-https://llm-aggrefact.github.io):
+PAPER_VALUES = """LLM-AggreFact (11 grounded fact-checking datasets), balanced accuracy ×100 of the test
+split per dataset, averaged over the datasets, as published by the authors (paper and the LLM-AggreFact
+leaderboard, https://llm-aggrefact.github.io). Protocol: each claim supported when its probability is above
+0.5 (the authors' `pred_label`, as their README's evaluation of the test split computes it), no threshold
+tuned: `nlgmetrics meta-eval`'s `--threshold fixed`.
 
-| config | LLM-AggreFact BAcc |
+| config | LLM-AggreFact BAcc (threshold 0.5) |
 |---|---|
 | `flan-t5-large` | 75.0 (GPT-4's level) |
 | `roberta-large`, `deberta-v3-large` | below Flan-T5 (see the paper's Table 2; not re-measured here) |
 
-These need the real weights (Hub) and the benchmark (`lytang/LLM-AggreFact`); the package's tests run tiny
-random models of the same layouts."""
+Reproduce it where the Hub is reachable (the dataset is gated: accept its terms and log in first):
+`nlgmetrics meta-eval lytang/LLM-AggreFact --format llm-aggrefact --metric minicheck` (the protocol:
+docs/statistics.md). It needs the real weights and the benchmark; the package's tests run tiny random models
+of the same layouts."""
 
 EXAMPLES = """```python
 # needs network weights: lytang/MiniCheck-Flan-T5-Large (~3 GB) on first use
