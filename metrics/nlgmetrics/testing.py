@@ -284,6 +284,7 @@ SPREAD_ANSWERS = {
     "minicheck-flan-t5-large": (3, 209),
     "minicheck-roberta-large": (0, 1),
     "minicheck-deberta-v3-large": (0, 1),
+    "factcg-deberta-v3-large": (0, 1),
 }
 """Tiny models read as two answers (MiniCheck: the head rows or labels of "unsupported" and "supported"):
 their head is calibrated by :func:`spread_answers`, since the random head keeps every probability within a
@@ -334,13 +335,18 @@ def spread_answers(model, tokenizer, answers: tuple[int, int], prefix: str = "")
 
 
 def _converter(spec: WeightSpec):
-    """The converter of ``spec``'s family (a released checkpoint that is not a transformers folder: its tiny
-    copy is written by the family's ``convert.save_tiny``), or None."""
+    """The part of ``spec``'s family that writes its tiny copy (a released checkpoint that is not a
+    transformers folder: the family's ``convert.save_tiny``, or ``tiny.save_tiny`` for a family with no
+    converter), or None."""
     family = next((f for f in spec.families if f in FAMILIES), None)
-    try:
-        return family_part(family, "convert") if family else None
-    except ModuleNotFoundError:
-        return None
+    for part in ("convert", "tiny") if family else ():
+        try:
+            module = family_part(family, part)
+        except ModuleNotFoundError:
+            continue
+        if hasattr(module, "save_tiny"):
+            return module
+    return None
 
 
 def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path:
