@@ -5,8 +5,10 @@ run on."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, TypedDict
+
+import torch
 
 from .batching import forward_in_batches
 from .hub import load_model_and_tokenizer
@@ -105,18 +107,41 @@ class ModelWrapper:
 
     def per_row(
         self,
-        rows: Sequence[Sequence[int]],
-        forward: Callable[[dict], list[float]],
+        rows: Sequence[Mapping[str, Sequence[int]]] | Sequence[Sequence[int]],
+        forward: Callable[[dict[str, torch.Tensor]], Sequence[float] | torch.Tensor],
         done: Callable[[int], None] = lambda n: None,
         *,
         name: str,
-    ) -> list[float]:
-        """``forward(tensors)``'s one value per row for every token row, in length-sorted batches padded with
-        the tokenizer's pad id; ``done(n)`` after each batch. A batch that runs out of memory is retried in
-        halves; a single row that does not fit is an error naming ``name``."""
-        out = [math.nan] * len(rows)
+        sizes: Sequence[int] | None = None,
+    ) -> list:
+        """``forward(tensors)``'s value per row for every row, in length-sorted batches (by count, or by
+        padded tokens with ``max_batch_tokens``): the one batching loop of every wrapper. ``done(n)`` after
+        each batch.
+
+        A row is its token fields (``input_ids`` and any others: ``token_type_ids``, ``labels``, ...), or
+        just its ``input_ids``; each field is right-padded (``input_ids`` with the pad id, the others with
+        0) and ``attention_mask`` is built. ``forward`` returns one value per row: floats, or a tensor of
+        ``[rows]`` (floats back) or ``[rows, ...]`` (a tensor per row back); with ``sizes``, row ``i`` owns
+        ``sizes[i]`` consecutive entries of it (a token classifier's words). A tensor stays on the device
+        until the next batch is queued, so the host prepares a batch while the device runs the last. A batch
+        that runs out of memory is retried in halves; a single row that does not fit is an error naming
+        ``name``."""
+        rows = [row if isinstance(row, Mapping) else {"input_ids": row} for row in rows]
+        out: list = [math.nan] * len(rows)
+
+        def collect(batch: list[int], values: Sequence[float] | torch.Tensor) -> None:
+            if isinstance(values, torch.Tensor):
+                values = values.cpu()
+                if sizes is not None:
+                    values = values.split([sizes[i] for i in batch])
+                elif values.dim() == 1:
+                    values = values.tolist()
+            for i, value in zip(batch, values):
+                out[i] = value
+            done(len(batch))
+
         batches = forward_in_batches(
-            [{"input_ids": row} for row in rows],
+            rows,
             self.batch_size,
             {"input_ids": self.tokenizer.pad_token_id or 0},
             self.device,
@@ -124,8 +149,11 @@ class ModelWrapper:
             name=name,
             max_tokens=self.max_batch_tokens,
         )
+        queued = None  # the last batch, its values possibly still on the device
         for batch, values in batches:
-            for i, value in zip(batch, values):
-                out[i] = value
-            done(len(batch))
+            if queued is not None:
+                collect(*queued)
+            queued = (batch, values)
+        if queued is not None:
+            collect(*queued)
         return out
