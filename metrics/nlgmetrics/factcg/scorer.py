@@ -3,20 +3,19 @@
 The reference (``factcg/inference.py`` ``Inferencer``) splits each document into chunks of up to 550 NLTK
 word tokens (:mod:`.chunks`), writes each chunk with the whole claim into its yes/no prompt, cuts the prompt
 at 2,048 tokens, and keeps the largest "supported" probability (the softmax's index 1) over the chunks. Here
-the steps are the claim-checking pipeline's: ``chunks`` (documents → chunks), ``parts`` (the whole claim),
-``encode`` (distinct prompts → token rows), ``head`` (a padded batch → probabilities); every distinct
-prompt of the call runs once, length-sorted in padded batches, and the probabilities go back to their
-examples.
+these are the steps of the claim-checking pipeline (:mod:`nlgmetrics.core.claims`), which runs every
+distinct prompt of a call once, length-sorted in padded batches, and gives each example its chunks'
+probabilities and their max.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import torch
 
+from ..core.claims import ClaimSteps, check_claims, whole_claim
 from ..core.hub import naming_option
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
@@ -55,25 +54,16 @@ class FactCGModel(ModelWrapper):
                 f"the classifier has {model.config.num_labels} labels; FactCG's has 2 (1: supported)"
             )
 
-    def encode(self, prompts: list[str], max_model_len: int) -> list[list[int]]:
-        """Token ids of each prompt, cut on the right at ``max_model_len`` as the reference."""
-        if not prompts:
-            return []
-        return tokenize(self.tokenizer, prompts, max_length=max_model_len, truncation=True, verbose=False)[
-            "input_ids"
-        ]
+    def encode(self, prompts: list[str], max_model_len: int) -> list[dict[str, list[int]]]:
+        """Token rows of each prompt, cut on the right at ``max_model_len`` as the reference."""
+        ids = tokenize(self.tokenizer, prompts, max_length=max_model_len, truncation=True, verbose=False)
+        return [{"input_ids": row} for row in ids["input_ids"]]
 
     @torch.inference_mode()
-    def head_of(self, tensors: dict[str, torch.Tensor]) -> list[float]:
+    def head_of(self, tensors: dict[str, torch.Tensor]) -> torch.Tensor:
+        """Label 1's probability (the softmax over the two logits) of each row of a padded batch."""
         logits = self.model(input_ids=tensors["input_ids"], attention_mask=tensors["attention_mask"]).logits
-        return torch.softmax(logits.float(), dim=-1)[:, 1].tolist()
-
-    def support(
-        self, rows: Sequence[Sequence[int]], done: Callable[[int], None] = lambda n: None
-    ) -> list[float]:
-        """The "supported" probability of every token row, in length-sorted batches; ``done(n)`` after
-        each."""
-        return self.per_row(rows, self.head_of, done, name="factcg")
+        return torch.softmax(logits.float(), dim=-1)[:, 1]
 
 
 class FactCGScorer(Scorer):
@@ -125,27 +115,30 @@ class FactCGScorer(Scorer):
             "max_model_len": options["max_model_len"] or self.layout.max_model_len,
         }
 
+    def steps(self, chunk_size: int, max_model_len: int) -> ClaimSteps:
+        """The reference's steps on the pipeline: its chunks, the whole claim, its prompt, label 1's
+        probability."""
+        return ClaimSteps(
+            chunks=lambda documents: [document_chunks(document, chunk_size) for document in documents],
+            parts=whole_claim,
+            encode=lambda chunks, claims: self.checker.encode(
+                [TEMPLATE.format(text_a=chunk, text_b=claim) for chunk, claim in zip(chunks, claims)],
+                max_model_len,
+            ),
+            head=self.checker.head_of,
+            over_parts="none",
+            name="factcg",
+        )
+
     def _score(self, data: dict[str, list], options: dict) -> dict:
         """The largest "supported" probability over each document's chunks, and its 0/1 label."""
-        claims, documents = data["predictions"], data["sources"]
-        n = len(claims)
-        blank = [f"{f}[{i}]" for i in range(n) for f in ("predictions", "sources") if is_blank(data[f][i])]
-        scored = [i for i in range(n) if not (is_blank(claims[i]) or is_blank(documents[i]))]
-        chunks = {i: document_chunks(documents[i], options["chunk_size"]) for i in scored}
-        prompts: dict[str, int] = {}
-        slots = {
-            i: [
-                prompts.setdefault(TEMPLATE.format(text_a=c, text_b=claims[i]), len(prompts))
-                for c in chunks[i]
-            ]
-            for i in scored
-        }
-        max_len = options["max_model_len"]
-        rows = self.checker.encode(list(prompts), max_len)
+        n, max_len = len(data["predictions"]), options["max_model_len"]
+        steps = self.steps(options["chunk_size"], max_len)
         with Progress(total=n, enabled=options["show_progress"], desc="factcg") as progress:
-            probabilities = self.checker.support(rows, progress.per(n / max(len(rows), 1)))
-        per_example = [[probabilities[t] for t in slots.get(i, [])] for i in range(n)]
-        scores = [max(p) if p else math.nan for p in per_example]
+            checked, rows = check_claims(
+                self.checker, steps, data["predictions"], data["sources"], progress=progress
+            )
+        scores = [example.score for example in checked]
         result: dict[str, Any] = {
             "scores": scores,
             "mean_score": mean_of(scores),
@@ -153,11 +146,12 @@ class FactCGScorer(Scorer):
         }
         if options["return_details"]:
             result["details"] = [
-                {"chunks": list(chunks.get(i, [])), "probabilities": per_example[i]} for i in range(n)
+                {"chunks": e.chunks, "probabilities": [] if e.matrix is None else e.matrix[:, 0].tolist()}
+                for e in checked
             ]
-        self._warn(
-            blank, sorted({i for i in scored for t in slots[i] if len(rows[t]) >= max_len}), n, max_len
-        )
+        blank = [f"{f}[{i}]" for i in range(n) for f in ("predictions", "sources") if is_blank(data[f][i])]
+        cut = [i for i, e in enumerate(checked) if any(len(rows[r]["input_ids"]) >= max_len for r in e.rows)]
+        self._warn(blank, cut, n, max_len)
         return result
 
     def empty_result(self, **options) -> dict:

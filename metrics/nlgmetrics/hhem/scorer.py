@@ -6,8 +6,9 @@ The published model (``modeling_hhem_v2.py``, ``HHEMv2ForSequenceClassification.
 tokenizer (flan-t5-base; padded, never cut), runs the T5 encoder and its 2-way token-classification head,
 and keeps the softmax of the first position's two logits, class 1. Here the checkpoint's keys (a
 ``T5ForTokenClassification`` under ``t5.``) load into transformers' class built from the foundation's
-config, named by the checkpoint's config.json; every distinct prompt of a call runs once, length-sorted in
-padded batches.
+config, named by the checkpoint's config.json; the steps run on the claim-checking pipeline
+(:mod:`nlgmetrics.core.claims`: the premise is one chunk, the hypothesis one part), so every distinct
+prompt of a call runs once, length-sorted in padded batches.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from ..core.claims import ClaimSteps, check_claims, whole_claim
 from ..core.hub import from_pretrained, load_tokenizer, naming_option
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
@@ -96,16 +98,17 @@ class HHEMModel(ModelWrapper):
     def load_weights(cls, source: str, revision: str | None) -> tuple:
         return load_checkpoint(source, revision)
 
-    def encode(self, prompts: list[str]) -> list[list[int]]:
-        """Token ids of each prompt, whole (the reference never cuts)."""
-        return tokenize(self.tokenizer, prompts, verbose=False)["input_ids"] if prompts else []
+    def encode(self, prompts: list[str]) -> list[dict[str, list[int]]]:
+        """Token rows of each prompt, whole (the reference never cuts)."""
+        return [{"input_ids": row} for row in tokenize(self.tokenizer, prompts, verbose=False)["input_ids"]]
 
     @torch.inference_mode()
-    def head_of(self, tensors: dict[str, torch.Tensor]) -> list[float]:
+    def head_of(self, tensors: dict[str, torch.Tensor]) -> torch.Tensor:
+        """Class 1's probability at the first position of each row of a padded batch."""
         hidden = self.model.transformer(
             input_ids=tensors["input_ids"], attention_mask=tensors["attention_mask"]
         ).last_hidden_state[:, 0]
-        return torch.softmax(self.model.classifier(hidden).float(), dim=-1)[:, 1].tolist()
+        return torch.softmax(self.model.classifier(hidden).float(), dim=-1)[:, 1]
 
 
 class HHEMScorer(Scorer):
@@ -148,34 +151,43 @@ class HHEMScorer(Scorer):
     def weights(self) -> list[str]:
         return [self.source.describe()]
 
+    def steps(self) -> ClaimSteps:
+        """The reference's steps on the pipeline: the premise whole (one chunk), the hypothesis whole, the
+        prompt, class 1's probability at the first position."""
+        return ClaimSteps(
+            chunks=lambda premises: [[premise] for premise in premises],
+            parts=whole_claim,
+            encode=lambda premises, hypotheses: self.checker.encode(
+                [PROMPT.format(text1=p, text2=h) for p, h in zip(premises, hypotheses)]
+            ),
+            head=self.checker.head_of,
+            over_parts="none",
+            name="hhem",
+        )
+
     def _score(self, data: dict[str, list], options: dict) -> dict:
         """Class 1's probability of each (premise, hypothesis) prompt, and its 0/1 label."""
-        hypotheses, premises = data["predictions"], data["sources"]
-        n = len(hypotheses)
-        blank = [f"{f}[{i}]" for i in range(n) for f in ("predictions", "sources") if is_blank(data[f][i])]
-        scored = [i for i in range(n) if not (is_blank(hypotheses[i]) or is_blank(premises[i]))]
-        prompts: dict[str, int] = {}
-        slot = {
-            i: prompts.setdefault(PROMPT.format(text1=premises[i], text2=hypotheses[i]), len(prompts))
-            for i in scored
-        }
-        rows = self.checker.encode(list(prompts))
+        n = len(data["predictions"])
         with Progress(total=n, enabled=options["show_progress"], desc="hhem") as progress:
-            values = self.checker.per_row(
-                rows, self.checker.head_of, progress.per(n / max(len(rows), 1)), name="hhem"
+            checked, rows = check_claims(
+                self.checker, self.steps(), data["predictions"], data["sources"], progress=progress
             )
-        scores = [values[slot[i]] if i in slot else math.nan for i in range(n)]
+        scores = [example.score for example in checked]
+        blank = [f"{f}[{i}]" for i in range(n) for f in ("predictions", "sources") if is_blank(data[f][i])]
         if blank:
             warn(
                 f"hhem: {listed(blank)} {'is' if len(blank) == 1 else 'are'} empty (or only whitespace, "
                 "zero-width or control characters): its example's score is NaN (label None), left out of the "
                 "mean (the reference scores the prompt with nothing in its place)."
             )
-        return {
+        result: dict[str, Any] = {
             "scores": scores,
             "mean_score": mean_of(scores),
             "labels": [None if math.isnan(s) else int(s > THRESHOLD) for s in scores],
         }
+        if options["return_details"]:  # the prompt's length: read whole, its cost grows with it
+            result["details"] = [{"tokens": sum(len(rows[r]["input_ids"]) for r in e.rows)} for e in checked]
+        return result
 
     def empty_result(self, **options) -> dict:
         return {**super().empty_result(**options), "labels": []}
