@@ -13,6 +13,7 @@ from typing import Any
 from ..core.modes import refused
 from ..core.options import split_options
 from ..core.registry import WEIGHTS
+from ..core.result import chunk_scores
 from ..modules.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, CONFIGS, DEFAULT_CONFIG, LOAD_OPTIONS
 
@@ -50,13 +51,6 @@ def make_scorer(spec: ModuleSpec, config: str | None, **load_options: Any):
     from .scorer import FactCGScorer  # torch: loaded when used (docs/architecture.md)
 
     return FactCGScorer(spec, config or spec.default_config, **load_options)
-
-
-def chunk_scores(details: dict) -> list[tuple[str, float | None]]:
-    """(chunk, probability) pairs of one example, for a heat map."""
-    return [
-        (chunk, round(p, 3)) for chunk, p in zip(details.get("chunks", []), details.get("probabilities", []))
-    ]
 
 
 SPEC = ModuleSpec(

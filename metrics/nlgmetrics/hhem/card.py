@@ -34,6 +34,8 @@ hypothesis.
 - **mean_score** (`float`): their mean (over the finite scores).
 - **labels** (`list[int | None]`): 1 (consistent) when the score is above 0.5, else 0; None where the score
   is NaN.
+- **details** (with `return_details=True`): per example `{"chunks": [premise], "probabilities": [score]}`:
+  the premise is one chunk, read whole (the Space colours it by the score).
 - **signature**, **higher_is_better** (`True`)."""
 
 SIGNATURE = """Every result carries one line such as
@@ -106,7 +108,10 @@ probability of Vectara's T5 hallucination classifier, read without remote code."
         example_output="# {'scores': [...], 'mean_score': ..., 'labels': [...], 'higher_is_better': True, "
         "'signature': '...'}",
         fields=FIELDS,
-        option_notes={"batch_size": "prompts per forward pass."},
+        option_notes={
+            "return_details": "Per example, its premise (one chunk) and its probability.",
+            "batch_size": "prompts per forward pass.",
+        },
         outputs=OUTPUTS,
         signature=SIGNATURE,
         paper_values=PAPER_VALUES,

@@ -15,6 +15,7 @@ from typing import Any
 from ..core.modes import refused
 from ..core.options import split_options
 from ..core.registry import WEIGHTS
+from ..core.result import chunk_scores
 from ..modules.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, CONFIGS, DEFAULT_CONFIG, LOAD_OPTIONS
 
@@ -74,6 +75,7 @@ SPEC = ModuleSpec(
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=True,
     range_labels={"": "(0, 1)"},
+    details_range={"": (0.0, 1.0)},
     precision={
         "int8": {
             "": refused(
@@ -89,6 +91,7 @@ SPEC = ModuleSpec(
         "predictions": ["The capital of France is Berlin."],
         "sources": ["The capital of France is Paris."],
     },
+    details=chunk_scores,
     default_why="Vectara's one open checkpoint (HHEM-2.1-Open).",
 )
 

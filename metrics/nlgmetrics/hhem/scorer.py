@@ -169,7 +169,7 @@ class HHEMScorer(Scorer):
         """Class 1's probability of each (premise, hypothesis) prompt, and its 0/1 label."""
         n = len(data["predictions"])
         with Progress(total=n, enabled=options["show_progress"], desc="hhem") as progress:
-            checked, rows = check_claims(
+            checked, _ = check_claims(
                 self.checker, self.steps(), data["predictions"], data["sources"], progress=progress
             )
         scores = [example.score for example in checked]
@@ -185,8 +185,11 @@ class HHEMScorer(Scorer):
             "mean_score": mean_of(scores),
             "labels": [None if math.isnan(s) else int(s > THRESHOLD) for s in scores],
         }
-        if options["return_details"]:  # the prompt's length: read whole, its cost grows with it
-            result["details"] = [{"tokens": sum(len(rows[r]["input_ids"]) for r in e.rows)} for e in checked]
+        if options["return_details"]:  # the premise is one chunk, read whole
+            result["details"] = [
+                {"chunks": e.chunks, "probabilities": [] if e.matrix is None else e.matrix[:, 0].tolist()}
+                for e in checked
+            ]
         return result
 
     def empty_result(self, **options) -> dict:
