@@ -109,7 +109,7 @@ def test_the_command_line_scores_and_names_the_weights(tmp_path, capsys):
     written = [json.loads(line)["factcg"] for line in out.read_text().splitlines()]
     assert 0 < written[0] < 1 and written[1] is None and 0 < written[2] < 1
     said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("nlgmetrics: warning:")]
-    assert len(said) == 1 and "row 1 (predictions)" in said[0]
+    assert len(said) == 1 and "row 2 (predictions)" in said[0]  # rows count from 1
 
 
 def test_the_ready_reward_and_combine_read_the_documents():

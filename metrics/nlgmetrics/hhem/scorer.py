@@ -71,12 +71,15 @@ def load_checkpoint(source: str, revision: str | None) -> tuple[Any, Any]:
     unexpected = sorted(k for k in state if not k.startswith(PREFIX))
     with torch.device("meta"):
         model = T5ForTokenClassification(config)
-    try:
-        loaded = model.load_state_dict(
-            {k[len(PREFIX) :]: v for k, v in state.items() if k.startswith(PREFIX)}, strict=False, assign=True
+    ours = {k[len(PREFIX) :]: v for k, v in state.items() if k.startswith(PREFIX)}
+    shapes = model.state_dict()
+    if wrong := sorted(k for k, v in ours.items() if k in shapes and v.shape != shapes[k].shape):
+        raise ValueError(
+            f"{source!r}: its weights do not fit {foundation}'s config: {PREFIX}{wrong[0]} is "
+            f"{list(ours[wrong[0]].shape)} in the checkpoint but {list(shapes[wrong[0]].shape)} by the "
+            f"config ({len(wrong)} weights differ)"
         )
-    except RuntimeError as err:  # shapes other than the foundation's config says
-        raise ValueError(f"{source!r}: its weights do not fit {foundation}'s config: {err}") from None
+    loaded = model.load_state_dict(ours, strict=False, assign=True)
     model.transformer.encoder.embed_tokens.weight = model.transformer.shared.weight
     unexpected += [PREFIX + k for k in loaded.unexpected_keys]
     missing = sorted(name for name, p in model.named_parameters() if p.is_meta)
