@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import pytest
 import torch
 
+import nlgmetrics
 from nlgmetrics.core.batching import distinct_rows, scatter
 from nlgmetrics.core.claims import ClaimSteps, check_claims, whole_claim
 from nlgmetrics.core.model import ModelWrapper
@@ -137,3 +139,30 @@ def test_distinct_rows_and_scatter_give_every_occurrence_its_value():
     assert keys == [("a", "x"), ("b", "x")] and slots == [0, 1, 0]
     assert scatter(["va", "vb"], slots) == ["va", "vb", "va"]
     assert scatter(torch.tensor([0.25, 0.75]), slots).tolist() == [0.25, 0.75, 0.25]
+
+
+def test_no_family_batches_on_its_own():
+    """Every family's batches go through the wrapper's loop (ModelWrapper.per_row / in_batches): none calls
+    core.batching.forward_in_batches itself, and none repeats the model window's sentinel."""
+    package = Path(nlgmetrics.__file__).parent
+    for path in package.rglob("*.py"):
+        if path.parent.name == "core":
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "forward_in_batches" not in text, path
+        assert "1_000_000" not in text, path
+
+
+def test_model_window_and_position_limit_are_the_one_reading_of_a_model_s_positions(tiny_snapshots):
+    from transformers import AutoConfig, AutoTokenizer
+
+    from nlgmetrics.core.hub import model_window, position_limit
+
+    roberta = tiny_snapshots["minicheck-roberta-large"]
+    config, tokenizer = AutoConfig.from_pretrained(roberta), AutoTokenizer.from_pretrained(roberta)
+    assert position_limit(config) == config.max_position_embeddings - config.pad_token_id - 1 == 512
+    assert model_window(tokenizer, config) == 512
+    tokenizer.model_max_length = int(1e30)  # transformers' "no limit" sentinel: the positions decide
+    assert model_window(tokenizer, config) == 512
+    for relative in ("minicheck-flan-t5-large", "minicheck-deberta-v3-large"):
+        assert position_limit(AutoConfig.from_pretrained(tiny_snapshots[relative])) is None

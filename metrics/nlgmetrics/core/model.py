@@ -5,8 +5,8 @@ run on."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar, TypedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, TypedDict, TypeVar
 
 import torch
 
@@ -18,6 +18,8 @@ from .weight_cache import slot
 
 if TYPE_CHECKING:
     from typing_extensions import Self
+
+T = TypeVar("T")
 
 
 class WrapperArgs(TypedDict, total=False):
@@ -105,28 +107,48 @@ class ModelWrapper:
             max_tokens = cls.cpu_batch_tokens
         return cls(model, tokenizer, *extra, batch_size=batch_size, name=name, max_batch_tokens=max_tokens)
 
+    def in_batches(
+        self,
+        rows: Sequence[Mapping[str, Sequence[int]]] | Sequence[Sequence[int]],
+        forward: Callable[[list[int], dict[str, torch.Tensor]], T],
+        *,
+        name: str = "",
+    ) -> Iterator[tuple[list[int], T]]:
+        """``(batch, forward(batch, tensors))`` over the wrapper's batches of ``rows``: length-sorted, by
+        count or by its token budget, each token field right-padded (``input_ids`` with the pad id, the
+        others with 0) with ``attention_mask`` built; a batch that runs out of memory is retried in halves
+        and a single row that does not fit is an error naming ``name``. A row is its token fields, or just
+        its ``input_ids``. The loop under :meth:`per_row`, for a forward whose output is not one value per
+        row (an aligner's token embeddings)."""
+        rows = [row if isinstance(row, Mapping) else {"input_ids": row} for row in rows]
+        return forward_in_batches(
+            rows,
+            self.batch_size,
+            {"input_ids": self.tokenizer.pad_token_id or 0},
+            self.device,
+            forward,
+            name=name or self.name,
+            max_tokens=self.max_batch_tokens,
+        )
+
     def per_row(
         self,
         rows: Sequence[Mapping[str, Sequence[int]]] | Sequence[Sequence[int]],
-        forward: Callable[[dict[str, torch.Tensor]], Sequence[float] | torch.Tensor],
+        forward: Callable[..., Sequence[float] | torch.Tensor],
         done: Callable[[int], None] = lambda n: None,
         *,
         name: str,
         sizes: Sequence[int] | None = None,
+        with_batch: bool = False,
     ) -> list:
-        """``forward(tensors)``'s value per row for every row, in length-sorted batches (by count, or by
-        padded tokens with ``max_batch_tokens``): the one batching loop of every wrapper. ``done(n)`` after
-        each batch.
+        """``forward(tensors)``'s value per row for every row, in the batches of :meth:`in_batches`: the one
+        batching loop of every wrapper. ``done(n)`` after each batch of ``n`` rows.
 
-        A row is its token fields (``input_ids`` and any others: ``token_type_ids``, ``labels``, ...), or
-        just its ``input_ids``; each field is right-padded (``input_ids`` with the pad id, the others with
-        0) and ``attention_mask`` is built. ``forward`` returns one value per row: floats, or a tensor of
-        ``[rows]`` (floats back) or ``[rows, ...]`` (a tensor per row back); with ``sizes``, row ``i`` owns
-        ``sizes[i]`` consecutive entries of it (a token classifier's words). A tensor stays on the device
-        until the next batch is queued, so the host prepares a batch while the device runs the last. A batch
-        that runs out of memory is retried in halves; a single row that does not fit is an error naming
-        ``name``."""
-        rows = [row if isinstance(row, Mapping) else {"input_ids": row} for row in rows]
+        ``forward`` returns one value per row: floats, or a tensor of ``[rows]`` (floats back) or
+        ``[rows, ...]`` (a tensor per row back); with ``sizes``, row ``i`` owns ``sizes[i]`` consecutive
+        entries of it (a token classifier's words). ``with_batch``: ``forward(batch, tensors)``, for a forward
+        that needs the batch's row indices. A tensor stays on the device until the next batch is queued, so
+        the host prepares a batch while the device runs the last."""
         out: list = [math.nan] * len(rows)
 
         def collect(batch: list[int], values: Sequence[float] | torch.Tensor) -> None:
@@ -140,17 +162,9 @@ class ModelWrapper:
                 out[i] = value
             done(len(batch))
 
-        batches = forward_in_batches(
-            rows,
-            self.batch_size,
-            {"input_ids": self.tokenizer.pad_token_id or 0},
-            self.device,
-            lambda batch, tensors: forward(tensors),
-            name=name,
-            max_tokens=self.max_batch_tokens,
-        )
+        run = forward if with_batch else (lambda batch, tensors: forward(tensors))
         queued = None  # the last batch, its values possibly still on the device
-        for batch, values in batches:
+        for batch, values in self.in_batches(rows, run, name=name):
             if queued is not None:
                 collect(*queued)
             queued = (batch, values)
