@@ -19,7 +19,7 @@ _LAZY = {
     "TEMPLATE": "options",
     "Layout": "options",
     "FactCGScorer": "scorer",
-    "FactCGModel": "scorer",
+    "FactCGWrapper": "scorer",
     "factcg": "module",
     "document_chunks": "chunks",
 }

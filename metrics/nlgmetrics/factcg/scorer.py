@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..core.model import WrapperArgs
 
 
-class FactCGModel(ModelWrapper):
+class FactCGWrapper(ModelWrapper):
     """FactCG's classifier from the process-wide cache: the "supported" probability (label 1) of token
     rows."""
 
@@ -96,7 +96,7 @@ class FactCGScorer(Scorer):
         role = spec.weight_role(self.config, "model")
         self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
         with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.checker = FactCGModel.load(self.source.path, self.source.revision, self.runtime)
+            self.wrapper = FactCGWrapper.load(self.source.path, self.source.revision, self.runtime)
 
     def config_label(self) -> str:
         return "custom" if self.custom_model else self.config
@@ -121,11 +121,11 @@ class FactCGScorer(Scorer):
         return ClaimSteps(
             chunks=lambda documents: [document_chunks(document, chunk_size) for document in documents],
             parts=whole_claim,
-            encode=lambda chunks, claims: self.checker.encode(
+            encode=lambda chunks, claims: self.wrapper.encode(
                 [TEMPLATE.format(text_a=chunk, text_b=claim) for chunk, claim in zip(chunks, claims)],
                 max_model_len,
             ),
-            head=self.checker.head_of,
+            head=self.wrapper.head_of,
             over_parts="none",
             name="factcg",
         )
@@ -136,7 +136,7 @@ class FactCGScorer(Scorer):
         steps = self.steps(options["chunk_size"], max_len)
         with Progress(total=n, enabled=options["show_progress"], desc="factcg") as progress:
             checked, rows = check_claims(
-                self.checker, steps, data["predictions"], data["sources"], progress=progress
+                self.wrapper, steps, data["predictions"], data["sources"], progress=progress
             )
         scores = [example.score for example in checked]
         result: dict[str, Any] = {
@@ -173,4 +173,4 @@ class FactCGScorer(Scorer):
             )
 
 
-__all__ = ["FactCGModel", "FactCGScorer"]
+__all__ = ["FactCGWrapper", "FactCGScorer"]

@@ -20,7 +20,7 @@ _LAZY = {
     "PREFIX": "options",
     "THRESHOLD": "options",
     "HHEMScorer": "scorer",
-    "HHEMModel": "scorer",
+    "HHEMWrapper": "scorer",
     "load_checkpoint": "scorer",
     "hhem": "module",
 }

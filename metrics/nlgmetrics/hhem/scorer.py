@@ -92,7 +92,7 @@ def load_checkpoint(source: str, revision: str | None) -> tuple[Any, Any]:
     return model, tokenizer
 
 
-class HHEMModel(ModelWrapper):
+class HHEMWrapper(ModelWrapper):
     """HHEM's T5 token classifier from the process-wide cache: class 1's probability at the first position."""
 
     cache_kind = "HHEM"
@@ -143,7 +143,7 @@ class HHEMScorer(Scorer):
         role = spec.weight_role(self.config, "model")
         self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
         with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.checker = HHEMModel.load(self.source.path, self.source.revision, self.runtime)
+            self.wrapper = HHEMWrapper.load(self.source.path, self.source.revision, self.runtime)
 
     def config_label(self) -> str:
         return "custom" if self.custom_model else self.config
@@ -160,10 +160,10 @@ class HHEMScorer(Scorer):
         return ClaimSteps(
             chunks=lambda premises: [[premise] for premise in premises],
             parts=whole_claim,
-            encode=lambda premises, hypotheses: self.checker.encode(
+            encode=lambda premises, hypotheses: self.wrapper.encode(
                 [PROMPT.format(text1=p, text2=h) for p, h in zip(premises, hypotheses)]
             ),
-            head=self.checker.head_of,
+            head=self.wrapper.head_of,
             over_parts="none",
             name="hhem",
         )
@@ -173,7 +173,7 @@ class HHEMScorer(Scorer):
         n = len(data["predictions"])
         with Progress(total=n, enabled=options["show_progress"], desc="hhem") as progress:
             checked, _ = check_claims(
-                self.checker, self.steps(), data["predictions"], data["sources"], progress=progress
+                self.wrapper, self.steps(), data["predictions"], data["sources"], progress=progress
             )
         scores = [example.score for example in checked]
         blank = [f"{f}[{i}]" for i in range(n) for f in ("predictions", "sources") if is_blank(data[f][i])]
@@ -199,4 +199,4 @@ class HHEMScorer(Scorer):
         return {**super().empty_result(**options), "labels": []}
 
 
-__all__ = ["HHEMModel", "HHEMScorer", "load_checkpoint"]
+__all__ = ["HHEMWrapper", "HHEMScorer", "load_checkpoint"]
