@@ -110,7 +110,6 @@ def authors_inferencer(source: str, config: str, repo: str, **from_pretrained):
     or a local folder as ``repo``) instead of ``revision='main'`` and accelerate's ``device_map``,
     ``sent_tokenize`` reading the punkt_tab parameters offline, and no punkt download when their package is
     imported (it would fail offline, and write to a closed stream after a test that captured the output)."""
-    import functools
     import sys
 
     if source not in sys.path:
@@ -125,19 +124,21 @@ def authors_inferencer(source: str, config: str, repo: str, **from_pretrained):
         nltk.download = download
 
     inference.sent_tokenize = nltk_sent_tokenize
-    for auto in (
-        "AutoConfig",
-        "AutoTokenizer",
-        "AutoModelForSeq2SeqLM",
-        "AutoModelForSequenceClassification",
-    ):
-        original = getattr(inference, auto)
-        original = getattr(original, "original", original)
-        loader = functools.partial(_from, original, repo, from_pretrained)
-        setattr(
-            inference, auto, type(auto, (), {"from_pretrained": staticmethod(loader), "original": original})
-        )
+    autos = ("AutoConfig", "AutoTokenizer", "AutoModelForSeq2SeqLM", "AutoModelForSequenceClassification")
+    read_from(inference, autos, repo, from_pretrained)
     return inference.Inferencer(model_name=config, max_model_len=None, batch_size=16, cache_dir=None)
+
+
+def read_from(module, autos: tuple[str, ...], repo: str, given: dict) -> None:
+    """Make ``module``'s transformers Auto classes ``autos`` read ``repo`` with the keywords ``given`` (a
+    revision, or a local folder as ``repo``) whatever repo, revision or device map the authors' code names."""
+    import functools
+
+    for auto in autos:
+        original = getattr(module, auto)
+        original = getattr(original, "original", original)
+        loader = functools.partial(_from, original, repo, given)
+        setattr(module, auto, type(auto, (), {"from_pretrained": staticmethod(loader), "original": original}))
 
 
 def _from(auto, repo: str, given: dict, _their_repo: str, *args, **kwargs):

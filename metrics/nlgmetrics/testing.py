@@ -43,6 +43,7 @@ import torch
 from .alignscore.layout import ENCODER_PREFIX, HEADS
 from .alignscore.weights import BASES, CHECKPOINT_FILES
 from .core.registry import WEIGHTS, WeightSpec
+from .modules import FAMILIES, family_part
 
 HIDDEN_SIZE = 32
 
@@ -285,6 +286,7 @@ SPREAD_ANSWERS = {
     "minicheck-flan-t5-large": (3, 209),
     "minicheck-roberta-large": (0, 1),
     "minicheck-deberta-v3-large": (0, 1),
+    "factcg-deberta-v3-large": (0, 1),
 }
 """Tiny models read as two answers (MiniCheck: the head rows or labels of "unsupported" and "supported"):
 their head is calibrated by :func:`spread_answers`, since the random head keeps every probability within a
@@ -334,6 +336,17 @@ def spread_answers(model, tokenizer, answers: tuple[int, int], prefix: str = "")
         head[high] = head[low] + new_gap
 
 
+def _tiny_writer(spec: WeightSpec):
+    """The ``tiny`` part of ``spec``'s family when it writes its own tiny copy (a released repo that is not
+    a plain transformers folder, e.g. HHEM's published layout: ``tiny.save_tiny``), or None."""
+    family = next((f for f in spec.families if f in FAMILIES), None)
+    try:
+        module = family_part(family, "tiny") if family else None
+    except ModuleNotFoundError:
+        return None
+    return module if hasattr(module, "save_tiny") else None
+
+
 def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path:
     """Save a tiny random model and tokenizer of ``spec``'s architecture into ``folder``."""
     import transformers
@@ -341,6 +354,9 @@ def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path
     if spec.architecture == "AlignScoreCheckpoint":  # a released checkpoint, not a transformers folder
         Path(folder).mkdir(parents=True, exist_ok=True)
         return save_tiny_alignscore_checkpoint(spec, folder, seed)
+    if spec.architecture not in _ARCHITECTURES and _tiny_writer(spec) is not None:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        return _tiny_writer(spec).save_tiny(spec, folder, seed, save_tiny_model)
     if spec.architecture not in _ARCHITECTURES:
         raise ValueError(f"no tiny builder for architecture {spec.architecture!r} ({spec.name})")
     folder = Path(folder)

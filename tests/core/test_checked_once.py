@@ -17,6 +17,8 @@ from nlgmetrics.core.options import COMMON_COMPUTE_OPTIONS, Option
 from nlgmetrics.core.runtime import Runtime, WhereToRun
 from nlgmetrics.core.scorer import Scorer
 from nlgmetrics.ctc import CTCScorer, aspect_spec, ctc_score
+from nlgmetrics.factcg import factcg
+from nlgmetrics.hhem import hhem
 from nlgmetrics.infolm import infolm
 from nlgmetrics.minicheck import minicheck
 from nlgmetrics.modules import SPECS
@@ -34,6 +36,8 @@ FUNCTIONAL = {
     "unieval": lambda name, config, data, **kw: unieval(task=config, **data, **kw),
     "usr": lambda name, config, data, **kw: usr(**data, **kw),
     "alignscore": lambda name, config, data, **kw: alignscore(config=config, **data, **kw),
+    "factcg": lambda name, config, data, **kw: factcg(config=config, **data, **kw),
+    "hhem": lambda name, config, data, **kw: hhem(config=config, **data, **kw),
 }
 """Each family's functional form, called as a user would (fields by name, load and compute options mixed)."""
 

@@ -40,6 +40,8 @@ ROLES = {
     "sequence_classifier": "sequence classifier",
     "lightning_checkpoint": "Lightning checkpoint",
     "base_model": "base model (the config and tokenizer a checkpoint is converted with)",
+    "foundation_checkpoint": "checkpoint read with its foundation's config and tokenizer (its config.json "
+    "names the foundation)",
 }
 """What a weight can serve as, with the words error messages use."""
 

@@ -159,6 +159,10 @@ def check_model_folder(folder: str, *, role: str, option: str) -> None:
     model_type = config.get("model_type") if isinstance(config, dict) else None
     if not isinstance(model_type, str) or not model_type:
         raise ValueError(f"{where}: its config.json names no model_type")
+    if (
+        role not in ROLE_CLASSES
+    ):  # no transformers folder (a foundation checkpoint): its family's loader checks it
+        return
     if model_type not in getattr(modeling_auto, ROLE_CLASSES[role]):
         known = model_type in modeling_auto.MODEL_MAPPING_NAMES
         raise ValueError(

@@ -189,3 +189,11 @@ def signature_difference(a: str, b: str) -> str | None:
                 f"{said.get(parts_b.get(name), parts_b.get(name))} (b)"
             )
     return None
+
+
+def chunk_scores(details: dict) -> list[tuple[str, float | None]]:
+    """(chunk, probability) pairs of one example's ``{"chunks", "probabilities"}`` details, for a heat map
+    (a claim checker's ``ModuleSpec.details``)."""
+    return [
+        (chunk, round(p, 3)) for chunk, p in zip(details.get("chunks", []), details.get("probabilities", []))
+    ]

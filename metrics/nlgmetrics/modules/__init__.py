@@ -40,6 +40,8 @@ FAMILIES: dict[str, str] = {
     "usr": "nlgmetrics.usr",
     "minicheck": "nlgmetrics.minicheck",
     "alignscore": "nlgmetrics.alignscore",
+    "factcg": "nlgmetrics.factcg",
+    "hhem": "nlgmetrics.hhem",
 }
 """Family → its package (holding module.py, card.py, weights.py). A family's modules are named after it:
 the family itself (``infolm``) or ``<family>_<aspect>`` (``ctc_consistency``)."""
