@@ -78,6 +78,7 @@ def gather_columns(
     list_fields: Sequence[str] = (),
     fix: str = CLI_FIX,
     where: str = CLI_WHERE,
+    optional: Sequence[str] = (),
 ) -> dict[str, list]:
     """``{field: [value per row]}`` read from each field's column (``columns[field]``, else the field's own
     name); a cell of a field in ``list_fields`` holding a JSON list of texts is that list (else a ValueError

@@ -40,6 +40,7 @@ FAMILIES: dict[str, str] = {
     "usr": "nlgmetrics.usr",
     "minicheck": "nlgmetrics.minicheck",
     "alignscore": "nlgmetrics.alignscore",
+    "lettucedetect": "nlgmetrics.lettucedetect",
 }
 """Family → its package (holding module.py, card.py, weights.py). A family's modules are named after it:
 the family itself (``infolm``) or ``<family>_<aspect>`` (``ctc_consistency``)."""

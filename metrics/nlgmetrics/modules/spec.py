@@ -31,7 +31,7 @@ from ..core.options import (
 )
 from ..core.registry import EMBEDDED_EXTRA, WEIGHTS, embedded_folder
 from ..core.resolve import check_agreement, is_registered, resolve_weight
-from ..core.validation import check_inputs
+from ..core.validation import FIELDS, check_inputs
 
 EVALUATE_OPTIONS = (
     "cache_dir",
@@ -98,6 +98,9 @@ class ModuleSpec:
     name, or the aligner kind before its first "-" or ":" ("E", "D", "R"), or "" for the rest."""
     list_inputs: tuple[str, ...] = ("references",)
     """Fields that take several texts per example."""
+    optional_inputs: tuple[str, ...] = ()
+    """Inputs a call may leave out (None, or no such column in a file): the scorer then reads none
+    (LettuceDetect's ``questions``); ``add``/``add_batch`` store a left-out one as blank texts."""
     codebase_urls: tuple[str, ...] = ()
     reference_urls: tuple[str, ...] = ()
     example: dict[str, list] = field(default_factory=dict)
@@ -107,6 +110,10 @@ class ModuleSpec:
     doctest_scores: str = ""
     details: Callable[[dict], list[tuple[str, float | None]]] | None = None
     """Turns one example's details into (token, score) pairs for a heat map (None: the module has none)."""
+    marks: Callable[[dict], list[tuple[int, int, float]]] | None = None
+    """Turns one example's details into (start, end, value) spans of the prediction's characters that the
+    Space marks in the text, each with its value (LettuceDetect's unsupported spans and their confidence);
+    the renderer's docstring says what the values are. None: the module marks none."""
     details_range: dict[str, tuple[float, float]] = field(default_factory=dict)
     """The interval the values of ``details`` lie in, by config (keys as ``range_labels``), low to high as
     ``higher_is_better`` reads them: the heat map's colour scale (probabilities (0, 1), cosines (-1, 1)).
@@ -202,6 +209,19 @@ class ModuleSpec:
     def direction_text(self) -> str:
         """``higher is better``, ``lower is better``, or where the direction comes from."""
         return direction_text(self.higher_is_better)
+
+    def takes_field(self, name: str, config: str | None = None) -> bool:
+        """Whether a keyword ``name`` of a call is an input field (else a compute() option): one of the
+        config's inputs, or a shared field name (``FIELDS``) that is none of the module's options (UniEval's
+        option ``questions`` is no field there; LettuceDetect's input ``questions`` is one).
+
+        >>> from nlgmetrics.modules import SPECS
+        >>> SPECS["unieval"].takes_field("questions"), SPECS["unieval"].takes_field("sources")
+        (False, True)
+        """
+        if name in self.inputs_for(config):
+            return True
+        return name in FIELDS and name not in self._call_table[0]
 
     def inputs_for(self, config: str | None) -> tuple[str, ...]:
         """The compute() fields of ``config`` (None: the default config).
@@ -300,7 +320,7 @@ class ModuleSpec:
                 checked = scorer.resolve_options(checked)
         if fields is None:
             return None, checked
-        names = list(inputs)
+        names = [name for name in inputs if name not in self.optional_inputs or given.get(name) is not None]
         required = getattr(scorer, "required_inputs", None)
         if checked is not None and required is not None:
             needed = required(**checked)
@@ -388,6 +408,11 @@ class ModuleSpec:
         if (config or self.default_config) == offline:
             return f"Or install its embedded copy, which loads with no download: {install}."
         return f"Or score offline with the config {offline} (embedded, no download) after {install}."
+
+    def render_marks(self, details: dict) -> list[tuple[int, int, float]]:
+        """(start, end, value) spans of the prediction's characters to mark, from one example's details
+        (empty if the module marks none)."""
+        return [] if self.marks is None else self.marks(details)
 
     def render_details(self, details: dict) -> list[tuple[str, float | None]]:
         """(token, score) pairs of one example's details, for a heat map (empty if the module has none)."""
