@@ -87,6 +87,7 @@ NUMERIC = {
     "tests/infolm/test_infolm.py",
     "tests/infolm/test_infolm_parity.py",
     "tests/minicheck/test_parity.py",
+    "tests/lettucedetect/test_parity.py",
     "tests/infolm/test_token_budget.py",
     "tests/stats/test_meta_eval.py",
     "tests/unieval/test_unieval.py",
