@@ -60,10 +60,14 @@ def pairs(documents: list[int]) -> tuple[list[str], list[str]]:
 
 def pair_counts(documents: list[str], summaries: list[str]) -> tuple[list[tuple[str, str]], set]:
     """Every (chunk, claim sentence) pair the reference scores, and the distinct ones ours scores."""
-    from nlgmetrics.alignscore.scorer import plan
+    from nlgmetrics.alignscore.sentences import chunk_context, sent_tokenize
 
-    examples = [plan(s, d, True) for d, s in zip(documents, summaries)]
-    every = [(c, s) for e in examples for c in e.chunks for s in e.sentences]
+    every = [
+        (c, s)
+        for d, summary in zip(documents, summaries)
+        for c in chunk_context(d)
+        for s in sent_tokenize(summary)
+    ]
     return every, set(every)
 
 
@@ -141,13 +145,11 @@ def timed(run) -> float:
 
 def bare(module, documents: list[str], summaries: list[str]) -> tuple[Callable[[], object], int, int]:
     """(a run of the encoder alone over ours' distinct encoded pairs in ours' batches, pairs, tokens)."""
-    from nlgmetrics.alignscore.scorer import plan
     from nlgmetrics.core.batching import forward_in_batches
 
-    net = module.ready_scorer().net
-    examples = [plan(s, d, True) for d, s in zip(documents, summaries)]
-    distinct = dict.fromkeys((c, s) for e in examples for c in e.chunks for s in e.sentences)
-    rows = [row for row, _ in net.encode([c for c, _ in distinct], [s for _, s in distinct])]
+    net = module.ready_scorer().wrapper
+    distinct = dict.fromkeys(pair_counts(documents, summaries)[0])
+    rows, _ = net.encode([c for c, _ in distinct], [s for _, s in distinct])
 
     def forward(batch, tensors):
         with torch.inference_mode():

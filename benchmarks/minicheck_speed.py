@@ -158,10 +158,11 @@ def bare(scorer, claims: list[str], documents: list[str], start: float, cpu) -> 
 
     options = scorer.check_options()
     chunks = scorer.chunks(documents, options["chunk_size"], options["max_model_len"])
-    eos = scorer.checker.tokenizer.eos_token
-    texts = [c + eos + claim for claim, doc_chunks in zip(claims, chunks) for c in doc_chunks]
-    rows = scorer.checker.pair_rows(texts, options["max_model_len"])
-    model, seq2seq = scorer.checker.model, scorer.layout.seq2seq
+    pairs = [(c, claim) for claim, doc_chunks in zip(claims, chunks) for c in doc_chunks]
+    rows = scorer.wrapper.pair_rows(
+        [c for c, _ in pairs], [claim for _, claim in pairs], options["max_model_len"]
+    )
+    model, seq2seq = scorer.wrapper.model, scorer.layout.seq2seq
 
     def forward(batch, tensors):
         with torch.inference_mode():
@@ -170,20 +171,25 @@ def bare(scorer, claims: list[str], documents: list[str], start: float, cpu) -> 
                 return model(**tensors, decoder_input_ids=start_ids).logits
             return model(**tensors).logits
 
-    pad = {"input_ids": scorer.checker.tokenizer.pad_token_id}
+    pad = {"input_ids": scorer.wrapper.tokenizer.pad_token_id}
     began, cpu_began = time.perf_counter(), cpu()
-    checker = scorer.checker
+    wrapper = scorer.wrapper
     for _ in forward_in_batches(
-        [{"input_ids": r} for r in rows],
-        checker.batch_size,
+        rows,
+        wrapper.batch_size,
         pad,
         torch.device("cpu"),
         forward,
         name="bare",
-        max_tokens=checker.max_batch_tokens,
+        max_tokens=wrapper.max_batch_tokens,
     ):
         pass
-    return {"pairs": len(rows), "tokens": sum(map(len, rows)), "start": began, "cpu_start": cpu_began}
+    return {
+        "pairs": len(rows),
+        "tokens": sum(len(r["input_ids"]) for r in rows),
+        "start": began,
+        "cpu_start": cpu_began,
+    }
 
 
 def run(implementation: str, config: str, folder: Path, n: int, dtype: str) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+import torch
 
 import nlgmetrics
 from nlgmetrics import cli
@@ -118,7 +119,7 @@ def test_a_pair_met_twice_in_a_call_is_scored_once(base):
     from nlgmetrics.alignscore.sentences import chunk_context, sent_tokenize
 
     rows: list[int] = []
-    encoder = base.ready_scorer().net.model.encoder
+    encoder = base.ready_scorer().wrapper.model.encoder
     hook = encoder.register_forward_hook(
         lambda module, args, kwargs, out: rows.append(len(kwargs["input_ids"])), with_kwargs=True
     )
@@ -176,3 +177,67 @@ def test_the_command_line_lists_scores_and_names_the_weights(tmp_path, capsys):
     assert cli.main([*argv, "--option", "mode=bin"]) == 0
     (row,) = [json.loads(line) for line in (tmp_path / "claims.alignscore.jsonl").read_text().splitlines()]
     assert 0 <= row["alignscore"] <= 1
+
+
+def _encode_as_before(wrapper, premise: str, hypothesis: str) -> tuple[dict, bool]:
+    """The pair as the tokenizer's own error decided before issue 48: only the context cut, or, where the
+    tokenizer fails on that, both sides."""
+    from nlgmetrics.core.tokenize import tokenize
+
+    pair = (wrapper.tokenizer, premise, hypothesis)
+    kwargs = {"max_length": wrapper.window, "return_attention_mask": False}
+    try:
+        return dict(tokenize(*pair, truncation="only_first", **kwargs)), False
+    except Exception:  # noqa: BLE001 - the old control flow, reproduced to compare against
+        return dict(tokenize(*pair, truncation=True, **kwargs)), True
+
+
+def test_a_claim_too_long_for_the_window_is_decided_from_the_lengths_as_the_tokenizer_fails(base):
+    wrapper = base.ready_scorer().wrapper
+    room = wrapper.window - wrapper.tokenizer.num_special_tokens_to_add(pair=True)
+    claims = {}
+    for n in range(room - 40, room + 40):
+        claim = " ".join(["the"] * n)
+        length = len(wrapper.tokenizer(claim, add_special_tokens=False)["input_ids"])
+        if abs(length - room) <= 2:
+            claims.setdefault(length, claim)
+    assert {room - 1, room, room + 1} <= set(claims)
+    pairs = [(context, claim) for claim in claims.values() for context in ("", "A cat.", CONTEXTS[0])]
+    rows, both = wrapper.encode([p for p, _ in pairs], [h for _, h in pairs])
+    want = [_encode_as_before(wrapper, p, h) for p, h in pairs]
+    assert rows == [row for row, _ in want] and both == [flag for _, flag in want]
+    assert any(both) and not all(both)
+
+
+def test_a_tokenizer_error_other_than_the_window_surfaces(base, monkeypatch):
+    from nlgmetrics.alignscore import scorer
+
+    def failing(tokenizer, *args, **kwargs):
+        if kwargs.get("truncation") == "only_first":
+            raise ValueError("the tokenizer failed for another reason")
+        return tokenize(tokenizer, *args, **kwargs)
+
+    tokenize = scorer.tokenize
+    monkeypatch.setattr(scorer, "tokenize", failing)
+    with pytest.raises(ValueError, match="another reason"):
+        base.compute(predictions=[CLAIMS[1]], sources=[CONTEXTS[2]])
+
+
+def test_one_table_gives_the_heads_their_layers_and_each_mode_its_head(base):
+    from nlgmetrics.alignscore.options import HEADS
+    from nlgmetrics.alignscore.scorer import AlignScoreModel, AlignScoreWrapper
+
+    scorer = base.ready_scorer()
+    assert isinstance(scorer.wrapper, AlignScoreWrapper) and isinstance(scorer.wrapper.model, AlignScoreModel)
+    model = scorer.wrapper.model
+    assert {name: layer.out_features for name, layer in model.heads.items()} == {
+        head.layer: head.outputs for head in HEADS.values()
+    }
+    inputs = scorer.wrapper.tokenizer(CONTEXTS[2], CLAIMS[1], return_tensors="pt")
+    with torch.inference_mode():
+        pooled = model.encoder(**inputs).pooler_output
+    for mode, head in HEADS.items():
+        out = model.heads[head.layer](pooled).float()
+        want = out[0, 0] if head.aligned is None else torch.softmax(out, dim=-1)[0, head.aligned]
+        got = base.compute(predictions=[CLAIMS[1]], sources=[CONTEXTS[2]], mode=mode)["scores"][0]
+        assert got == pytest.approx(want.item(), abs=REORDERED_FLOAT32)

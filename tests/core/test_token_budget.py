@@ -57,7 +57,7 @@ def test_a_wrapper_s_cpu_budget_applies_on_the_cpu_only_when_the_user_gave_neith
 
     def wrapper(**where):
         scorer = nlgmetrics.load(module, config, device="cpu", **where).ready_scorer()
-        return scorer.net if module == "alignscore" else scorer.checker
+        return scorer.wrapper
 
     default = wrapper()
     assert (

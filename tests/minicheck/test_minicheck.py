@@ -93,7 +93,7 @@ def test_a_chunk_and_claim_met_twice_in_a_call_are_scored_once():
     pair, and score as they do alone."""
     module = nlgmetrics.load("minicheck", "roberta-large", device="cpu")
     rows: list[int] = []
-    hook = module.ready_scorer().checker.model.register_forward_hook(
+    hook = module.ready_scorer().wrapper.model.register_forward_hook(
         lambda model, args, kwargs, out: rows.append(len(kwargs["input_ids"])), with_kwargs=True
     )
     try:

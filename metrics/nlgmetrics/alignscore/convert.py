@@ -43,14 +43,13 @@ from ..core.hub import from_pretrained, load_tokenizer, quiet_loading
 from ..core.registry import WEIGHTS, WeightSpec
 from ..core.resolve import resolve_weight
 from ..version import __version__
+from .options import HEADS
 from .weights import BASES, CHECKPOINT_FILES
 
 METADATA = "alignscore.json"
 """What a converted folder records of its conversion."""
 HEADS_FILE = "alignscore_heads.safetensors"
 """The three heads of a converted folder."""
-HEADS = {"bin_layer": 2, "tri_layer": 3, "reg_layer": 1}
-"""The heads of ``BERTAlignModel`` and their outputs."""
 ENCODER_PREFIX = "base_model."
 
 
@@ -132,7 +131,7 @@ def _refuse_other_objects(path: str | Path, names: list[str]) -> None:
 def split_state(state: dict[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
     """(encoder weights without their prefix, the three heads' weights); the masked-LM head is dropped."""
     encoder = {k.removeprefix(ENCODER_PREFIX): v for k, v in state.items() if k.startswith(ENCODER_PREFIX)}
-    heads = {k: v for k, v in state.items() if k.split(".")[0] in HEADS}
+    heads = {k: v for k, v in state.items() if k.split(".")[0] in {h.layer for h in HEADS.values()}}
     for name, value in [*((ENCODER_PREFIX + k, v) for k, v in encoder.items()), *heads.items()]:
         if not isinstance(value, torch.Tensor):
             raise ValueError(
@@ -144,7 +143,10 @@ def split_state(state: dict[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor]
                 "that diverged): refused"
             )
     missing = [
-        f"{head}.{part}" for head in HEADS for part in ("weight", "bias") if f"{head}.{part}" not in heads
+        f"{h.layer}.{part}"
+        for h in HEADS.values()
+        for part in ("weight", "bias")
+        if f"{h.layer}.{part}" not in heads
     ]
     if not encoder or missing:
         what = "no base_model.* weights" if not encoder else f"no {', '.join(missing)}"
@@ -311,14 +313,12 @@ def save_tiny(spec: WeightSpec, folder: str | Path, seed: int, save_base) -> Pat
     )
     pooled = _pooled(encoder, base)
     mean, spread = pooled.mean(0), pooled - pooled.mean(0)
-    for (
-        head,
-        outputs,
-    ) in HEADS.items():  # logits centred on the tiny encoder's outputs, spread about 1 (reg: 0.5)
-        weight = torch.randn(outputs, size)
-        weight *= (0.5 if head == "reg_layer" else 1.0) / (spread @ weight.T).std(0).clamp_min(1e-12)[:, None]
-        state[f"{head}.weight"] = weight
-        state[f"{head}.bias"] = -weight @ mean + 0.3 * torch.randn(outputs)
+    for head in HEADS.values():  # logits centred on the tiny encoder's outputs, spread about 1 (reg: 0.5)
+        weight = torch.randn(head.outputs, size)
+        scale = 1.0 if head.aligned is not None else 0.5
+        weight *= scale / (spread @ weight.T).std(0).clamp_min(1e-12)[:, None]
+        state[f"{head.layer}.weight"] = weight
+        state[f"{head.layer}.bias"] = -weight @ mean + 0.3 * torch.randn(head.outputs)
     hyper = {"model": spec.base, "using_pretrained": True}
     torch.save({"state_dict": state, "hyper_parameters": hyper}, folder / CHECKPOINT_FILES[spec.name])
     for path in sorted(base.rglob("*"), reverse=True):

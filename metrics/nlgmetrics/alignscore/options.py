@@ -7,6 +7,8 @@ Space, the scorer and the card read them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..core.options import MODEL_REVISION, Option, check_choice, name_option
 
 MODES = ("nli_sp", "bin_sp", "reg_sp", "nli", "bin", "reg")
@@ -15,8 +17,22 @@ probability, regression output) and, with ``_sp``, the split: chunks × claim se
 context (cut to the window) against the whole claim."""
 DEFAULT_MODE = "nli_sp"
 """The paper's: the 3-way head over chunks and sentences."""
-HEADS = {"nli": "tri", "bin": "bin", "reg": "reg"}
-"""Mode prefix → the head it reads."""
+
+
+@dataclass(frozen=True)
+class Head:
+    """One of the three heads of the authors' ``BERTAlignModel``."""
+
+    layer: str
+    """Its layer's name in the checkpoint and in a converted folder's heads file."""
+    outputs: int
+    aligned: int | None
+    """The index of "aligned" in its softmax; None: its one output as it is (regression)."""
+
+
+HEADS = {"bin": Head("bin_layer", 2, 1), "nli": Head("tri_layer", 3, 0), "reg": Head("reg_layer", 1, None)}
+"""Mode prefix → the head it reads, in the checkpoint's order: the one table of the heads (the converter,
+the model and the modes read it)."""
 CHUNK_WORDS = 350
 """The reference's chunk size: ``n_chunk = words // 350 + 1``."""
 

@@ -9,26 +9,24 @@ probability of "aligned" (index 0), ``bin`` the binary head's (index 1), ``reg``
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ..core.batching import forward_in_batches
-from ..core.hub import from_pretrained, load_model, load_tokenizer, naming_option
+from ..core.claims import CheckedClaim, ClaimSteps, check_claims, whole_claim
+from ..core.hub import from_pretrained, load_model, load_tokenizer, model_window, naming_option
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
 from ..core.registry import WEIGHTS
 from ..core.resolve import is_registered, resolve_weight
+from ..core.result import mean_of
 from ..core.scorer import Scorer
 from ..core.tokenize import tokenize
-from ..core.validation import examples_at, is_blank, listed
+from ..core.validation import examples_at, listed
 from ..core.warnings import warn
-from .convert import HEADS, HEADS_FILE, converted_for
-from .options import HEADS as MODE_HEADS
+from .convert import HEADS_FILE, converted_for
+from .options import HEADS, Head
 from .sentences import chunk_context, sent_tokenize
 from .weights import CHECKPOINT_FILES, CONFIG_WEIGHTS
 
@@ -39,29 +37,32 @@ if TYPE_CHECKING:
 
 CHECKPOINT_CONFIGS = {weight: config for config, weight in CONFIG_WEIGHTS.items()}
 """Registered checkpoint → its config (``model="alignscore-large"`` loads as config ``large``)."""
-COLUMNS = {"reg": 0, "bin": 1, "tri": 2}
-"""Column of each head's score in the model's output."""
+
+
+def _head_layer(head: Head, size: int, weights: dict[str, torch.Tensor]) -> torch.nn.Linear:
+    layer = torch.nn.Linear(size, head.outputs)
+    layer.load_state_dict({"weight": weights[f"{head.layer}.weight"], "bias": weights[f"{head.layer}.bias"]})
+    return layer
 
 
 class AlignScoreModel(torch.nn.Module):
-    """The encoder (with its pooler) and the three heads; ``forward`` gives ``[reg, p(aligned) of the binary
-    head, p(aligned) of the 3-way head]`` per row, in float32."""
+    """The encoder (with its pooler) and the three heads of :data:`~.options.HEADS` (``heads``, keyed by
+    their checkpoint names); ``forward`` gives each head's p(aligned) (the regression head: its output)
+    per row, in float32, one column per head in the table's order."""
 
-    def __init__(self, encoder: torch.nn.Module, heads: dict[str, torch.Tensor]):
+    def __init__(self, encoder: torch.nn.Module, weights: dict[str, torch.Tensor]):
         super().__init__()
         self.encoder = encoder
         size = encoder.config.hidden_size
-        for name, outputs in HEADS.items():
-            layer = torch.nn.Linear(size, outputs)
-            layer.load_state_dict({"weight": heads[f"{name}.weight"], "bias": heads[f"{name}.bias"]})
-            setattr(self, name, layer)
+        self.heads = torch.nn.ModuleDict({h.layer: _head_layer(h, size, weights) for h in HEADS.values()})
 
     def forward(self, **tensors: torch.Tensor) -> torch.Tensor:
         pooled = self.encoder(**tensors).pooler_output
-        reg = self.reg_layer(pooled).float()[:, 0]
-        binary = torch.softmax(self.bin_layer(pooled).float(), dim=-1)[:, 1]
-        tri = torch.softmax(self.tri_layer(pooled).float(), dim=-1)[:, 0]
-        return torch.stack([reg, binary, tri], dim=1)
+        columns = []
+        for head in HEADS.values():
+            out = self.heads[head.layer](pooled).float()
+            columns.append(out[:, 0] if head.aligned is None else torch.softmax(out, dim=-1)[:, head.aligned])
+        return torch.stack(columns, dim=1)
 
 
 def load_heads(source: str, revision: str | None) -> dict[str, torch.Tensor]:
@@ -86,7 +87,7 @@ def load_heads(source: str, revision: str | None) -> dict[str, torch.Tensor]:
     return load_file(path)
 
 
-class AlignScoreNet(ModelWrapper):
+class AlignScoreWrapper(ModelWrapper):
     """A converted AlignScore model and its tokenizer from the weight cache; scores (context, claim) pairs."""
 
     cache_kind = "alignscore"
@@ -109,73 +110,35 @@ class AlignScoreNet(ModelWrapper):
     @property
     def window(self) -> int:
         """The reference's ``max_length``: the tokenizer's ``model_max_length`` (512 for RoBERTa)."""
-        length = self.tokenizer.model_max_length
-        return 512 if length is None or length > 1_000_000 else length
+        return model_window(self.tokenizer, self.model.encoder.config)
 
-    def encode(self, premises: list[str], hypotheses: list[str]) -> list[tuple[dict[str, list[int]], bool]]:
-        """(token rows, was the claim cut too) per pair, as the reference tokenizes: only the context is cut
-        to the window; a pair whose claim alone does not fit is cut on both sides (the reference does so for
-        its whole batch of 32 pairs, we only for that pair)."""
-        kwargs = {"max_length": self.window, "return_attention_mask": False}
-        try:
-            encoded = tokenize(self.tokenizer, premises, hypotheses, truncation="only_first", **kwargs)
-            rows = [{k: encoded[k][i] for k in encoded} for i in range(len(premises))]
-            return [(row, False) for row in rows]
-        except Exception:  # tokenizers' own error type: a claim longer than the window
-            return [self._encode_one(p, h, kwargs) for p, h in zip(premises, hypotheses)]
-
-    def _encode_one(self, premise: str, hypothesis: str, kwargs: dict) -> tuple[dict[str, list[int]], bool]:
-        try:
-            encoded = tokenize(self.tokenizer, premise, hypothesis, truncation="only_first", **kwargs)
-            return dict(encoded), False
-        except Exception:  # as above: only this pair is cut on both sides
-            return dict(tokenize(self.tokenizer, premise, hypothesis, truncation=True, **kwargs)), True
-
-    def score_pairs(
-        self, rows: Sequence[dict[str, list[int]]], done: Callable[[float], None]
-    ) -> torch.Tensor:
-        """``[n, 3]`` scores of the encoded pairs: every pair in length-sorted batches (by rows, or by padded
-        tokens with ``max_batch_tokens``), each padded to its longest."""
-        out = torch.empty(len(rows), 3)
-        pad = {"input_ids": self.tokenizer.pad_token_id}
-
-        def forward(batch: list[int], tensors: dict[str, torch.Tensor]) -> torch.Tensor:
-            with torch.inference_mode():
-                return self.model(**tensors).cpu()
-
-        for batch, scores in forward_in_batches(
-            rows, self.batch_size, pad, self.device, forward, name=self.name, max_tokens=self.max_batch_tokens
-        ):
-            out[batch] = scores
-            done(len(batch))
-        return out
-
-
-@dataclass
-class _Example:
-    """One example's pairs: the context's chunks × the claim's sentences (or the whole pair)."""
-
-    chunks: list[str]
-    sentences: list[str]
-    slots: list[int] = field(default_factory=list)
-    """Index of each of its pairs (chunk-major) among the distinct pairs of the call."""
-    why_nan: str = ""
-    truncated: list[bool] = field(default_factory=list)
-
-    @property
-    def n_pairs(self) -> int:
-        return 0 if self.why_nan else len(self.chunks) * len(self.sentences)
-
-
-def plan(prediction: str, source: str, split: bool) -> _Example:
-    """The pairs of one example as the reference makes them; a blank claim or context scores NaN."""
-    if is_blank(prediction):
-        return _Example([], [], why_nan="claim")
-    if is_blank(source):
-        return _Example([], [], why_nan="context")
-    if not split:
-        return _Example([source], [prediction])
-    return _Example(chunk_context(source), sent_tokenize(prediction))
+    def encode(
+        self, premises: list[str], hypotheses: list[str]
+    ) -> tuple[list[dict[str, list[int]]], list[bool]]:
+        """The token rows of the pairs, and whether each pair's claim was cut too, as the reference
+        tokenizes: only the context is cut to the window, unless the claim with the pair's special tokens
+        leaves it no room; such a pair is cut on both sides (the reference does so for its whole batch of
+        32 pairs, we only for that pair). Decided from the lengths, as the tokenizer decides to fail."""
+        kwargs = {"max_length": self.window, "return_attention_mask": False, "verbose": False}
+        sentences = list(dict.fromkeys(hypotheses))
+        bare = tokenize(self.tokenizer, sentences, add_special_tokens=False, verbose=False)["input_ids"]
+        length = dict(zip(sentences, map(len, bare)))
+        room = self.window - self.tokenizer.num_special_tokens_to_add(pair=True)
+        rows: list[dict[str, list[int]]] = [{} for _ in premises]
+        both = [False] * len(premises)
+        for cut, truncation in ((False, "only_first"), (True, True)):
+            which = [i for i, h in enumerate(hypotheses) if (length[h] >= room) == cut]
+            if not which:
+                continue
+            pairs = [premises[i] for i in which], [hypotheses[i] for i in which]
+            encoded = tokenize(self.tokenizer, *pairs, truncation=truncation, **kwargs)
+            for r, i in enumerate(which):
+                rows[i] = {key: encoded[key][r] for key in encoded}
+            if cut:  # the tokenizer fails only where the context has tokens left to cut, or the pair is over
+                context = tokenize(self.tokenizer, pairs[0], add_special_tokens=False, verbose=False)
+                for i, ids, h in zip(which, context["input_ids"], pairs[1]):
+                    both[i] = bool(ids) or length[h] > room
+        return rows, both
 
 
 class AlignScoreScorer(Scorer):
@@ -203,84 +166,93 @@ class AlignScoreScorer(Scorer):
             source, revision, option = resolved.path, resolved.revision, f"model={model!r}"
             self.described = resolved.describe()
         with naming_option(option):
-            self.net = AlignScoreNet.load(source, revision, self.runtime, name="alignscore")
+            self.wrapper = AlignScoreWrapper.load(source, revision, self.runtime, name="alignscore")
 
     def weights(self) -> list[str]:
         return [self.described]
 
+    def steps(self, mode: str) -> tuple[ClaimSteps, list[bool]]:
+        """The reference's steps for ``mode``: with ``_sp`` the context's chunks × the claim's sentences, else
+        the whole pair; the mode's head; the max over chunks, the mean over sentences. And the list that
+        :meth:`AlignScoreWrapper.encode` fills with each distinct pair's "claim cut too"."""
+        split, column = mode.endswith("_sp"), list(HEADS).index(mode.removesuffix("_sp"))
+        cut_both: list[bool] = []
+
+        def encode(premises: list[str], hypotheses: list[str]) -> list[dict[str, list[int]]]:
+            rows, both = self.wrapper.encode(premises, hypotheses)
+            cut_both.extend(both)
+            return rows
+
+        @torch.inference_mode()
+        def head(tensors: dict[str, torch.Tensor]) -> torch.Tensor:
+            return self.wrapper.model(**tensors)[:, column]
+
+        steps = ClaimSteps(
+            chunks=(lambda docs: [chunk_context(d) for d in docs])
+            if split
+            else (lambda docs: [[d] for d in docs]),
+            parts=sent_tokenize if split else whole_claim,
+            encode=encode,
+            head=head,
+            over_parts="mean",
+        )
+        return steps, cut_both
+
     def _score(self, data: dict[str, list], options: dict[str, Any]) -> dict:
         mode = options["mode"]
-        column = COLUMNS[MODE_HEADS[mode.removesuffix("_sp")]]
-        predictions, sources = data["predictions"], data["sources"]
-        examples = [plan(p, s, mode.endswith("_sp")) for p, s in zip(predictions, sources)]
-        distinct: dict[tuple[str, str], int] = {}  # a pair met twice (the same claim sentence) is scored once
-        for example in examples:
-            if example.n_pairs:
-                pairs = [(c, s) for c in example.chunks for s in example.sentences]
-                example.slots = [distinct.setdefault(pair, len(distinct)) for pair in pairs]
-        premises, hypotheses = [p for p, _ in distinct], [h for _, h in distinct]
-        encoded = self.net.encode(premises, hypotheses) if premises else []
-        rows = [row for row, _ in encoded]
-        lengths = [len(row["input_ids"]) for row in rows]
-        with Progress(total=len(examples), enabled=options["show_progress"], desc=self.name) as progress:
-            done = progress.per(len(examples) / max(len(rows), 1))
-            pair_scores = self.net.score_pairs(rows, done)[:, column] if rows else torch.empty(0)
-        scores, details = [], []
-        for example in examples:
-            matrix = pair_scores[example.slots]
-            matrix = matrix.view(len(example.chunks), len(example.sentences)) if example.n_pairs else matrix
-            best = matrix.max(dim=0).values if example.n_pairs else matrix
-            scores.append(best.mean().item() if example.n_pairs else math.nan)
-            if options["return_details"]:
-                details.append(self._details(example, matrix, best, mode))
-        self._warn(examples, encoded, lengths)
-        finite = [s for s in scores if math.isfinite(s)]
-        result: dict = {"scores": scores, "mean_score": sum(finite) / len(finite) if finite else math.nan}
+        steps, cut_both = self.steps(mode)
+        n = len(data["predictions"])
+        with Progress(total=n, enabled=options["show_progress"], desc=self.name) as progress:
+            examples, rows = check_claims(
+                self.wrapper, steps, data["predictions"], data["sources"], progress=progress
+            )
+        result: dict = {
+            "scores": [e.score for e in examples],
+            "mean_score": mean_of(e.score for e in examples),
+        }
         if options["return_details"]:
-            result["details"] = details
+            result["details"] = [self._details(e, mode) for e in examples]
+        self._warn(examples, cut_both, [len(row["input_ids"]) for row in rows])
         return result
 
     @staticmethod
-    def _details(example: _Example, matrix: torch.Tensor, best: torch.Tensor, mode: str) -> dict:
+    def _details(example: CheckedClaim, mode: str) -> dict:
         """One example's explanation: its chunks, claim sentences, the chunk × sentence matrix and each
         sentence's best score (the unsplit modes: one chunk, one sentence)."""
         return {
             "mode": mode,
             "chunks": example.chunks,
-            "claim_sentences": example.sentences,
-            "matrix": matrix.tolist(),
-            "sentence_scores": best.tolist(),
+            "claim_sentences": example.parts,
+            "matrix": [] if example.matrix is None else example.matrix.tolist(),
+            "sentence_scores": [] if example.part_scores is None else example.part_scores.tolist(),
         }
 
-    def _warn(self, examples: list[_Example], encoded: list, lengths: list[int]) -> None:
+    def _warn(self, examples: list[CheckedClaim], cut_both: list[bool], lengths: list[int]) -> None:
         n = len(examples)
         for what, name in (("claim", "predictions"), ("context", "sources")):
-            blank = [f"{name}[{i}]" for i, e in enumerate(examples) if e.why_nan == what]
+            blank = [f"{name}[{i}]" for i, e in enumerate(examples) if e.blank == name]
             if blank:
                 warn(
                     f"alignscore: {listed(blank)} {'is' if len(blank) == 1 else 'are'} blank: no {what} to "
                     f"align, so {len(blank)} of {n} examples score NaN and are left out of mean_score (the "
                     "reference crashes on a claim with no sentence)."
                 )
-        no_sentence = [i for i, e in enumerate(examples) if not e.why_nan and not e.sentences]
+        no_sentence = [i for i, e in enumerate(examples) if not e.blank and not e.parts]
         if no_sentence:  # not reached with punkt (a non-blank text has a sentence); kept as the contract
             warn(f"alignscore: the claims of {examples_at(no_sentence)} have no sentence: NaN.")
-        cut, both = set(), set()
-        for i, e in enumerate(examples):
-            if any(lengths[k] >= self.net.window for k in e.slots):
-                cut.add(i)
-            if any(encoded[k][1] for k in e.slots):
-                both.add(i)
+        window = self.wrapper.window
+        cut = [i for i, e in enumerate(examples) if any(lengths[k] >= window for k in e.rows)]
+        both = [i for i, e in enumerate(examples) if any(cut_both[k] for k in e.rows)]
         if cut:
             warn(
-                f"alignscore: in {examples_at(sorted(cut))} a (context chunk, claim sentence) pair reached "
-                f"the model's window of {self.net.window} tokens and its context was cut, as the reference "
+                f"alignscore: in {examples_at(cut)} a (context chunk, claim sentence) pair reached "
+                f"the model's window of {window} tokens and its context was cut, as the reference "
                 "does: the end of that chunk is not read (a context of one very long sentence is one "
                 "chunk)."
             )
         if both:
             warn(
-                f"alignscore: in {examples_at(sorted(both))} a claim sentence alone is longer than the "
+                f"alignscore: in {examples_at(both)} a claim sentence alone is longer than the "
                 "window and was cut too (the reference cuts so its whole batch of 32 pairs; here only "
                 "that pair)."
             )

@@ -21,7 +21,7 @@ that runs out of device memory: it is retried in halves (:func:`halving_on_oom`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 import torch
@@ -206,3 +206,29 @@ def to_device(tensor: torch.Tensor, device: torch.device | str) -> torch.Tensor:
     if torch.device(device).type == "cuda":
         return tensor.pin_memory().to(device, non_blocking=True)
     return tensor.to(device)
+
+
+K = TypeVar("K")
+
+
+def distinct_rows(keys: Iterable[K]) -> tuple[list[K], list[int]]:
+    """The distinct keys in order of first appearance, and each key's slot among them: score each distinct
+    key once, then give every occurrence its value back with :func:`scatter`.
+
+    >>> distinct_rows(["a", "b", "a"])
+    (['a', 'b'], [0, 1, 0])
+    """
+    slots_of: dict[K, int] = {}
+    slots = [slots_of.setdefault(key, len(slots_of)) for key in keys]
+    return list(slots_of), slots
+
+
+def scatter(values: Sequence[T] | torch.Tensor, slots: Sequence[int]) -> list[T] | torch.Tensor:
+    """The value of each slot (a tensor indexed at once, a sequence item by item).
+
+    >>> scatter([0.5, 0.9], [0, 1, 0])
+    [0.5, 0.9, 0.5]
+    """
+    if isinstance(values, torch.Tensor):
+        return values[list(slots)]
+    return [values[slot] for slot in slots]

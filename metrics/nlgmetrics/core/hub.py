@@ -320,10 +320,18 @@ def check_head(model, loading_info: dict, source: str, head: str) -> None:
         )
 
 
+def position_limit(config) -> int | None:
+    """The most tokens a RoBERTa-like model's positions reach (its position ids start after the pad id:
+    ``max_position_embeddings - pad_token_id - 1``, 512 for RoBERTa); None for the others (BERT's are read
+    from :func:`model_window`; T5's and DeBERTa-v3's positions are relative)."""
+    if config.model_type not in _ROBERTA_LIKE:
+        return None
+    return config.max_position_embeddings - (config.pad_token_id or 0) - 1
+
+
 def model_window(tokenizer, config) -> int:
-    """Longest input in tokens, special tokens included (512 for BERT and RoBERTa)."""
-    limit = getattr(config, "max_position_embeddings", None) or 512
-    if config.model_type in _ROBERTA_LIKE:
-        limit -= (config.pad_token_id or 0) + 1
+    """Longest input in tokens, special tokens included (512 for BERT and RoBERTa): the tokenizer's
+    ``model_max_length`` (its "no limit" sentinel, above 1,000,000, read as none) within the positions."""
+    limit = position_limit(config) or getattr(config, "max_position_embeddings", None) or 512
     window = tokenizer.model_max_length
     return limit if window is None or window > 1_000_000 else min(window, limit)

@@ -5,8 +5,10 @@ run on."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, TypedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, TypedDict, TypeVar
+
+import torch
 
 from .batching import forward_in_batches
 from .hub import load_model_and_tokenizer
@@ -16,6 +18,8 @@ from .weight_cache import slot
 
 if TYPE_CHECKING:
     from typing_extensions import Self
+
+T = TypeVar("T")
 
 
 class WrapperArgs(TypedDict, total=False):
@@ -103,29 +107,67 @@ class ModelWrapper:
             max_tokens = cls.cpu_batch_tokens
         return cls(model, tokenizer, *extra, batch_size=batch_size, name=name, max_batch_tokens=max_tokens)
 
-    def per_row(
+    def in_batches(
         self,
-        rows: Sequence[Sequence[int]],
-        forward: Callable[[dict], list[float]],
-        done: Callable[[int], None] = lambda n: None,
+        rows: Sequence[Mapping[str, Sequence[int]]] | Sequence[Sequence[int]],
+        forward: Callable[[list[int], dict[str, torch.Tensor]], T],
         *,
-        name: str,
-    ) -> list[float]:
-        """``forward(tensors)``'s one value per row for every token row, in length-sorted batches padded with
-        the tokenizer's pad id; ``done(n)`` after each batch. A batch that runs out of memory is retried in
-        halves; a single row that does not fit is an error naming ``name``."""
-        out = [math.nan] * len(rows)
-        batches = forward_in_batches(
-            [{"input_ids": row} for row in rows],
+        name: str = "",
+    ) -> Iterator[tuple[list[int], T]]:
+        """``(batch, forward(batch, tensors))`` over the wrapper's batches of ``rows``: length-sorted, by
+        count or by its token budget, each token field right-padded (``input_ids`` with the pad id, the
+        others with 0) with ``attention_mask`` built; a batch that runs out of memory is retried in halves
+        and a single row that does not fit is an error naming ``name``. A row is its token fields, or just
+        its ``input_ids``. The loop under :meth:`per_row`, for a forward whose output is not one value per
+        row (an aligner's token embeddings)."""
+        rows = [row if isinstance(row, Mapping) else {"input_ids": row} for row in rows]
+        return forward_in_batches(
+            rows,
             self.batch_size,
             {"input_ids": self.tokenizer.pad_token_id or 0},
             self.device,
-            lambda batch, tensors: forward(tensors),
-            name=name,
+            forward,
+            name=name or self.name,
             max_tokens=self.max_batch_tokens,
         )
-        for batch, values in batches:
+
+    def per_row(
+        self,
+        rows: Sequence[Mapping[str, Sequence[int]]] | Sequence[Sequence[int]],
+        forward: Callable[..., Sequence[float] | torch.Tensor],
+        done: Callable[[int], None] = lambda n: None,
+        *,
+        name: str,
+        sizes: Sequence[int] | None = None,
+        with_batch: bool = False,
+    ) -> list:
+        """``forward(tensors)``'s value per row for every row, in the batches of :meth:`in_batches`: the one
+        batching loop of every wrapper. ``done(n)`` after each batch of ``n`` rows.
+
+        ``forward`` returns one value per row: floats, or a tensor of ``[rows]`` (floats back) or
+        ``[rows, ...]`` (a tensor per row back); with ``sizes``, row ``i`` owns ``sizes[i]`` consecutive
+        entries of it (a token classifier's words). ``with_batch``: ``forward(batch, tensors)``, for a forward
+        that needs the batch's row indices. A tensor stays on the device until the next batch is queued, so
+        the host prepares a batch while the device runs the last."""
+        out: list = [math.nan] * len(rows)
+
+        def collect(batch: list[int], values: Sequence[float] | torch.Tensor) -> None:
+            if isinstance(values, torch.Tensor):
+                values = values.cpu()
+                if sizes is not None:
+                    values = values.split([sizes[i] for i in batch])
+                elif values.dim() == 1:
+                    values = values.tolist()
             for i, value in zip(batch, values):
                 out[i] = value
             done(len(batch))
+
+        run = forward if with_batch else (lambda batch, tensors: forward(tensors))
+        queued = None  # the last batch, its values possibly still on the device
+        for batch, values in self.in_batches(rows, run, name=name):
+            if queued is not None:
+                collect(*queued)
+            queued = (batch, values)
+        if queued is not None:
+            collect(*queued)
         return out

@@ -19,7 +19,7 @@ _LAZY = {
     "THRESHOLD": "options",
     "Layout": "options",
     "MiniCheckScorer": "scorer",
-    "MiniCheckModel": "scorer",
+    "MiniCheckWrapper": "scorer",
     "minicheck": "module",
     "sentences_with_newlines": "sentences",
 }

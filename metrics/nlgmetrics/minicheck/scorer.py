@@ -4,21 +4,22 @@ The reference scores one document at a time: the document split into sentences (
 into chunks of ``chunk_size`` words (Flan-T5) or tokens (the classifiers), each chunk paired with the whole
 claim as ``chunk + eos + claim`` (``"predict: "`` first for Flan-T5), cut at ``max_model_len`` tokens; the
 claim's score is the largest "supported" probability over its document's chunks. Here every pair of every
-example is tokenized at once, sorted by length and run in padded batches (by count or by token budget,
-:func:`~nlgmetrics.core.batching.forward_in_batches`), and the probabilities are scattered back to their
-examples. Flan-T5's probability is the softmax of the first decoder step's logits at ids 3 and 209: only
-those two rows of the vocabulary head are computed.
+example is tokenized at once, sorted by length and run in padded batches (by count or by token budget),
+and the probabilities are scattered back to their examples: the steps of the claim-checking pipeline
+(:func:`~nlgmetrics.core.claims.check_claims`). Flan-T5's probability is the softmax of the first decoder
+step's logits at ids 3 and 209: only those two rows of the vocabulary head are computed.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ..core.hub import naming_option
+from ..core.claims import ClaimSteps, check_claims, whole_claim
+from ..core.hub import naming_option, position_limit
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
 from ..core.resolve import resolve_weight
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from ..core.model import WrapperArgs
 
 
-class MiniCheckModel(ModelWrapper):
+class MiniCheckWrapper(ModelWrapper):
     """A MiniCheck model from the process-wide cache: the "supported" probability of token rows."""
 
     prefix = ""
@@ -52,33 +53,27 @@ class MiniCheckModel(ModelWrapper):
         if tokenizer.eos_token is None:
             raise ValueError("the tokenizer has no eos token: not a MiniCheck model")
 
-    @property
-    def position_limit(self) -> int | None:
-        """The most tokens the model can read (None: no limit from its positions)."""
-        return None
-
-    def pair_rows(self, texts: Sequence[str], max_model_len: int) -> list[list[int]]:
-        """Token ids of each pair text (prefix added), cut on the right at ``max_model_len`` as the
-        reference."""
-        if not texts:
+    def pair_rows(
+        self, chunks: Sequence[str], claims: Sequence[str], max_model_len: int
+    ) -> list[dict[str, list[int]]]:
+        """The token row of each (chunk, claim) pair: ``prefix + chunk + eos + claim``, cut on the right at
+        ``max_model_len`` as the reference."""
+        if not chunks:
             return []
-        texts = [self.prefix + text for text in texts]
-        return tokenize(self.tokenizer, texts, max_length=max_model_len, truncation=True, verbose=False)[
+        texts = [
+            self.prefix + chunk + self.tokenizer.eos_token + claim for chunk, claim in zip(chunks, claims)
+        ]
+        ids = tokenize(self.tokenizer, texts, max_length=max_model_len, truncation=True, verbose=False)[
             "input_ids"
         ]
+        return [{"input_ids": row} for row in ids]
 
-    def _support(self, tensors: dict[str, torch.Tensor]) -> list[float]:
+    def support(self, tensors: dict[str, torch.Tensor]) -> torch.Tensor:
+        """The "supported" probability of each row of a padded batch (float32): the pipeline's head."""
         raise NotImplementedError
 
-    def support(
-        self, rows: Sequence[Sequence[int]], done: Callable[[int], None] = lambda n: None
-    ) -> list[float]:
-        """The "supported" probability of every token row, in length-sorted batches; ``done(n)`` after
-        each."""
-        return self.per_row(rows, self._support, done, name="minicheck")
 
-
-class MiniCheckT5(MiniCheckModel):
+class MiniCheckT5Wrapper(MiniCheckWrapper):
     """MiniCheck-Flan-T5: softmax over the first decoder step's logits at ids 3 (unsupported) and 209."""
 
     cache_kind = "SEQ2SEQ"
@@ -103,7 +98,7 @@ class MiniCheckT5(MiniCheckModel):
         self.output_scale = config.d_model**-0.5 if scale else 1.0
 
     @torch.inference_mode()
-    def _support(self, tensors: dict[str, torch.Tensor]) -> list[float]:
+    def support(self, tensors: dict[str, torch.Tensor]) -> torch.Tensor:
         input_ids, mask = tensors["input_ids"], tensors["attention_mask"]
         encoded = self.model.get_encoder()(input_ids=input_ids, attention_mask=mask).last_hidden_state
         start = torch.zeros((len(input_ids), 1), dtype=torch.long, device=self.device)  # the reference's 0
@@ -115,10 +110,10 @@ class MiniCheckT5(MiniCheckModel):
         logits = (hidden * self.output_scale) @ head.weight[answers].T
         if getattr(head, "bias", None) is not None:
             logits = logits + head.bias[answers]
-        return torch.softmax(logits.float(), dim=-1)[:, 1].tolist()
+        return torch.softmax(logits.float(), dim=-1)[:, 1]
 
 
-class MiniCheckClassifier(MiniCheckModel):
+class MiniCheckClassifierWrapper(MiniCheckWrapper):
     """MiniCheck-RoBERTa / -DeBERTa: a 2-way sequence classifier, label 1 = supported."""
 
     cache_kind = "SEQUENCE-CLASSIFIER"
@@ -132,17 +127,10 @@ class MiniCheckClassifier(MiniCheckModel):
                 f"the classifier has {model.config.num_labels} labels; MiniCheck's have 2 (1: supported)"
             )
 
-    @property
-    def position_limit(self) -> int | None:
-        config = self.model.config
-        if config.model_type != "roberta":  # DeBERTa's positions are relative
-            return None
-        return config.max_position_embeddings - config.pad_token_id - 1
-
     @torch.inference_mode()
-    def _support(self, tensors: dict[str, torch.Tensor]) -> list[float]:
+    def support(self, tensors: dict[str, torch.Tensor]) -> torch.Tensor:
         logits = self.model(input_ids=tensors["input_ids"], attention_mask=tensors["attention_mask"]).logits
-        return torch.softmax(logits.float(), dim=-1)[:, 1].tolist()
+        return torch.softmax(logits.float(), dim=-1)[:, 1]
 
 
 class MiniCheckScorer(Scorer):
@@ -171,12 +159,14 @@ class MiniCheckScorer(Scorer):
         self.config = self.spec.check_config(config) or DEFAULT_CONFIG
         self.custom_model = model is not None
         self.layout: Layout = CONFIGS[self.config]
-        wrapper = MiniCheckT5 if self.layout.seq2seq else MiniCheckClassifier
+        wrapper = MiniCheckT5Wrapper if self.layout.seq2seq else MiniCheckClassifierWrapper
         role = spec.weight_role(self.config, "model")
         name = self.layout.weight if model is None else model
         self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
         with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.checker: MiniCheckModel = wrapper.load(self.source.path, self.source.revision, self.runtime)
+            self.wrapper: MiniCheckWrapper = wrapper.load(
+                self.source.path, self.source.revision, self.runtime
+            )
 
     def config_label(self) -> str:
         return "custom" if self.custom_model else self.config
@@ -191,7 +181,7 @@ class MiniCheckScorer(Scorer):
         """``chunk_size`` and ``max_model_len``: the config's defaults, and ``max_model_len`` within the
         model's positions."""
         chunk_size = options["chunk_size"] or self.layout.chunk_size
-        limit = self.checker.position_limit
+        limit = position_limit(self.wrapper.model.config)  # DeBERTa's and T5's positions are relative
         max_model_len = options["max_model_len"] or min(self.layout.max_model_len, limit or math.inf)
         if limit is not None and max_model_len > limit:
             raise ValueError(
@@ -211,7 +201,7 @@ class MiniCheckScorer(Scorer):
         else:
             unique = list(dict.fromkeys(s for sentences in split for s in sentences))
             ids = tokenize(
-                self.checker.tokenizer,
+                self.wrapper.tokenizer,
                 unique,
                 add_special_tokens=False,
                 max_length=max_model_len,
@@ -221,6 +211,19 @@ class MiniCheckScorer(Scorer):
             size = dict(zip(unique, map(len, ids)))
             sizes = [[size[s] for s in sentences] for sentences in split]
         return [chunked(sentences, n, chunk_size) for sentences, n in zip(split, sizes)]
+
+    def steps(self, options: dict) -> ClaimSteps:
+        """The reference's steps: the document's chunks, each with the whole claim, the largest "supported"
+        probability over the chunks."""
+        chunk_size, max_len = options["chunk_size"], options["max_model_len"]
+        return ClaimSteps(
+            chunks=lambda documents: self.chunks(documents, chunk_size, max_len),
+            parts=whole_claim,
+            encode=lambda chunks, claims: self.wrapper.pair_rows(chunks, claims, max_len),
+            head=self.wrapper.support,
+            over_parts="none",
+            name="minicheck",
+        )
 
     def _score(self, data: dict[str, list], options: dict) -> dict:
         """The largest "supported" probability over each document's chunks, and its 0/1 label."""
@@ -232,19 +235,11 @@ class MiniCheckScorer(Scorer):
             for field in ("predictions", "sources")
             if is_blank(data[field][i])
         ]
-        scored = [i for i in range(n) if not (is_blank(claims[i]) or is_blank(documents[i]))]
-        max_len = options["max_model_len"]
-        chunks = dict(
-            zip(scored, self.chunks([documents[i] for i in scored], options["chunk_size"], max_len))
-        )
-        eos = self.checker.tokenizer.eos_token
-        pairs: dict[str, int] = {}
-        slots = {i: [pairs.setdefault(c + eos + claims[i], len(pairs)) for c in chunks[i]] for i in scored}
-        rows = self.checker.pair_rows(list(pairs), max_len)
         with Progress(total=n, enabled=options["show_progress"], desc="minicheck") as progress:
-            probabilities = self.checker.support(rows, progress.per(n / max(len(rows), 1)))
-        per_example = [[probabilities[t] for t in slots.get(i, [])] for i in range(n)]
-        scores = [max(p) if p else math.nan for p in per_example]
+            examples, rows = check_claims(
+                self.wrapper, self.steps(options), claims, documents, progress=progress
+            )
+        scores = [e.score for e in examples]
         result: dict[str, Any] = {
             "scores": scores,
             "mean_score": mean_of(scores),
@@ -252,9 +247,11 @@ class MiniCheckScorer(Scorer):
         }
         if options["return_details"]:
             result["details"] = [
-                {"chunks": list(chunks.get(i, [])), "probabilities": per_example[i]} for i in range(n)
+                {"chunks": e.chunks, "probabilities": [] if e.matrix is None else e.matrix[:, 0].tolist()}
+                for e in examples
             ]
-        cut = sorted({i for i in scored for t in slots[i] if len(rows[t]) >= max_len})
+        max_len = options["max_model_len"]
+        cut = [i for i, e in enumerate(examples) if any(len(rows[k]["input_ids"]) >= max_len for k in e.rows)]
         self._warn(blank, cut, n, max_len)
         return result
 
@@ -277,4 +274,4 @@ class MiniCheckScorer(Scorer):
             )
 
 
-__all__ = ["MiniCheckClassifier", "MiniCheckModel", "MiniCheckScorer", "MiniCheckT5"]
+__all__ = ["MiniCheckClassifierWrapper", "MiniCheckScorer", "MiniCheckT5Wrapper", "MiniCheckWrapper"]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import torch
 from transformers import AutoModelForTokenClassification
 
-from ...core.batching import forward_in_batches, to_device
+from ...core.batching import to_device
 from ...core.hub import load_model_and_tokenizer
 from ...core.tokenize import tokenize
 from .base import (
@@ -196,15 +196,7 @@ class DiscriminativeAligner(Aligner):
                 the batch's words, with one copy back: no per-example work on the device. A batch's copy back
                 waits until the next batch is queued, so the host prepares batch k+1 while the device runs k.
         """
-        out: list[torch.Tensor | None] = [None] * len(rows)
-        pad = {"input_ids": self.tokenizer.pad_token_id or 0}
         encoder, classifier = self.model.base_model, self.model.classifier
-        queued: list[tuple[list[int], torch.Tensor]] = []  # batches whose results are still on the device
-
-        def collect(batch: list[int], probabilities: torch.Tensor) -> None:
-            for i, p in zip(batch, probabilities.cpu().split([len(groups[i]) for i in batch])):
-                out[i] = p
-            done(len(batch) / len(rows))
 
         def forward(batch: list[int], inputs: dict[str, torch.Tensor]) -> torch.Tensor:
             width = inputs["input_ids"].shape[1]
@@ -220,16 +212,10 @@ class DiscriminativeAligner(Aligner):
             features = flat.new_zeros((len(counts), flat.shape[-1])).index_add_(0, word_index, flat[index])
             return torch.softmax(classifier(features).float(), dim=-1)[:, self.aligned_label]
 
-        batches = forward_in_batches(
-            rows, self.batch_size, pad, self.device, forward, name=self.name, max_tokens=self.max_batch_tokens
+        sizes = [len(words) for words in groups]
+        return self.per_row(
+            rows, forward, lambda n: done(n / len(rows)), name=self.name, sizes=sizes, with_batch=True
         )
-        for batch, probabilities in batches:
-            queued.append((batch, probabilities))
-            if len(queued) > 1:
-                collect(*queued.pop(0))
-        for batch, probabilities in queued:
-            collect(batch, probabilities)
-        return out  # type: ignore[return-value]
 
     def _encode_pairs(self, texts: list[str], contexts: list[str]):
         """Pair encodings with only the context truncated; every overflow window is returned."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import torch
 from transformers import AutoModel, GPT2Tokenizer, RobertaTokenizer
 
-from ...core.batching import forward_in_batches, to_device
+from ...core.batching import to_device
 from ...core.hub import load_model, load_tokenizer, model_window
 from ...core.tokenize import encode_within_window, special_token_layout, tokenize
 from .base import (
@@ -131,18 +131,13 @@ class EmbeddingAligner(Aligner):
         Per batch: the rows' own positions are gathered with one index built on the CPU; no per-row work
         on the device.
         """
-        rows = [{"input_ids": row} for row in ids]
-        pad = {"input_ids": self.tokenizer.pad_token_id or 0}
         parts, starts, offset = [], [0] * len(ids), 0
 
         def forward(batch: list[int], inputs: dict[str, torch.Tensor]) -> torch.Tensor:
             result = self.model(**inputs, output_hidden_states=self.use_hidden_states)
             return result.hidden_states[self.layer] if self.use_hidden_states else result.last_hidden_state
 
-        batches = forward_in_batches(
-            rows, self.batch_size, pad, self.device, forward, name=self.name, max_tokens=self.max_batch_tokens
-        )
-        for batch, hidden in batches:
+        for batch, hidden in self.in_batches(ids, forward):
             width = hidden.shape[1]
             positions = []
             for r, i in enumerate(batch):

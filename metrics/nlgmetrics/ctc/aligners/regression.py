@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 import torch
 from transformers import AutoModelForSequenceClassification
 
-from ...core.batching import forward_in_batches
 from ...core.hub import load_model_and_tokenizer
 from ...core.tokenize import tokenize
 from .base import (
@@ -106,22 +105,12 @@ class RegressionAligner(Aligner):
     @torch.inference_mode()
     def _predict(self, rows: list[dict], done: Callable[[float], None] = lambda share: None) -> list[float]:
         """The regressor's output per row; ``done`` gets the share of rows run after each batch."""
-        out = [0.0] * len(rows)
-        pad = {"input_ids": self.tokenizer.pad_token_id or 0}
-        batches = forward_in_batches(
+        return self.per_row(
             rows,
-            self.batch_size,
-            pad,
-            self.device,
-            lambda batch, inputs: self.model(**inputs).logits[:, 0].float().tolist(),
+            lambda inputs: self.model(**inputs).logits[:, 0].float(),
+            lambda n: done(n / len(rows)),
             name=self.name,
-            max_tokens=self.max_batch_tokens,
         )
-        for batch, logits in batches:
-            for i, value in zip(batch, logits):
-                out[i] = value
-            done(len(batch) / len(rows))
-        return out
 
     def align(
         self,
