@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from ..core.batching import distinct_rows, scatter
 from ..core.hub import model_window, naming_option
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
@@ -57,20 +58,22 @@ class LettuceModel(ModelWrapper):
             )
 
     @torch.inference_mode()
-    def _tokens(self, tensors: dict[str, torch.Tensor]) -> list[torch.Tensor]:
-        mask = tensors["attention_mask"]
-        logits = self.model(input_ids=tensors["input_ids"], attention_mask=mask).logits.float()
-        unsupported = torch.softmax(logits, dim=-1)[..., 1]
-        predicted = (logits[..., 1] > logits[..., 0]).float()  # argmax: label 0 on a tie, as torch's
-        rows = torch.stack([unsupported, predicted], dim=-1).cpu()
-        return [row[:n] for row, n in zip(rows, mask.sum(dim=1).tolist())]
+    def _answers(self, tensors: dict[str, torch.Tensor]) -> torch.Tensor:
+        answer = tensors["answer"].bool()
+        logits = self.model(input_ids=tensors["input_ids"], attention_mask=tensors["attention_mask"]).logits
+        logits = logits[answer].float()
+        unsupported = torch.softmax(logits, dim=-1)[:, 1]
+        predicted = (logits[:, 1] > logits[:, 0]).float()  # torch's argmax: label 0 on a tie
+        return torch.stack([unsupported, predicted], dim=-1)
 
-    def per_token(
-        self, rows: Sequence[Sequence[int]], done: Callable[[int], None] = lambda n: None
+    def answer_tokens(
+        self, rows: Sequence[dict[str, list[int]]], done: Callable[[int], None] = lambda n: None
     ) -> list[torch.Tensor]:
-        """Each row's ``[tokens, 2]`` tensor: (probability of label 1, 1.0 where label 1's logit is
-        larger)."""
-        return self.per_row(rows, self._tokens, done, name="lettucedetect")
+        """Per row (its ``input_ids``, and ``answer``: 1 at the answer's tokens and the closing separator), a
+        ``[answer tokens, 2]`` tensor: the probability of label 1 (not supported), and 1.0 where label 1's
+        logit is the larger."""
+        sizes = [sum(row["answer"]) for row in rows]
+        return self.per_row(rows, self._answers, done, name="lettucedetect", sizes=sizes)
 
 
 @dataclass
@@ -183,19 +186,20 @@ class LettuceDetectScorer(Scorer):
         )
         too_long = [i for i, e in zip(scored, made) if e.answer_tokens + SPECIALS >= max_length]
         examples = {i: e for i, e in zip(scored, made) if i not in too_long}
-        pairs: dict[tuple[str, str], int] = {}
-        slots = {
-            i: [pairs.setdefault((p, e.answer), len(pairs)) for p in e.prompts] for i, e in examples.items()
-        }
-        encoded = self._encode(list(pairs), max_length)
+        keys = [(p, e.answer) for e in examples.values() for p in e.prompts]
+        pairs, slots = distinct_rows(keys)
+        sizes = {e.answer: e.answer_tokens + 1 for e in examples.values()}  # with the closing separator
+        rows, offsets = self._encode(pairs, sizes, max_length)
         with Progress(total=n, enabled=options["show_progress"], desc="lettucedetect") as progress:
-            tokens = self.detector.per_token(encoded["input_ids"], progress.per(n / max(len(pairs), 1)))
-        outcomes = [
-            outcome(examples[i], [tokens[t] for t in slots[i]], encoded["offset_mapping"][slots[i][0]])
-            if i in examples
-            else (math.nan, [], [])
-            for i in range(n)
-        ]
+            tokens = scatter(self.detector.answer_tokens(rows, progress.per(n / max(len(rows), 1))), slots)
+        firsts = scatter(offsets, slots)
+        outcomes, at = [], 0
+        for i in range(n):
+            e = examples.get(i)
+            outcomes.append(
+                outcome(e, tokens[at : at + len(e.prompts)], firsts[at]) if e else (math.nan, [], [])
+            )
+            at += len(e.prompts) if e else 0
         scores = [score for score, _, _ in outcomes]
         result: dict[str, Any] = {
             "scores": scores,
@@ -211,13 +215,16 @@ class LettuceDetectScorer(Scorer):
         self._warn(blank, too_long, sorted(i for i, e in examples.items() if e.cut), n, max_length)
         return result
 
-    def _encode(self, pairs: list[tuple[str, str]], max_length: int) -> dict[str, list]:
-        """The token rows and character offsets of (prompt, answer) pairs, the prompt cut at the end to
-        fit."""
+    def _encode(
+        self, pairs: list[tuple[str, str]], sizes: dict[str, int], max_length: int
+    ) -> tuple[list[dict[str, list[int]]], list[list[tuple[int, int]]]]:
+        """The token rows of (prompt, answer) pairs (the prompt cut at the end to fit; ``answer`` marks the
+        last ``sizes[answer]`` tokens: the answer's and the closing separator) and those tokens' character
+        offsets in the answer."""
         if not pairs:
-            return {"input_ids": [], "offset_mapping": []}
+            return [], []
         prompts, answers = zip(*pairs)
-        return tokenize(
+        encoded = tokenize(
             self.detector.tokenizer,
             list(prompts),
             list(answers),
@@ -226,6 +233,12 @@ class LettuceDetectScorer(Scorer):
             return_offsets_mapping=True,
             verbose=False,
         )
+        rows, offsets = [], []
+        for ids, spans, answer in zip(encoded["input_ids"], encoded["offset_mapping"], answers):
+            k = sizes[answer]
+            rows.append({"input_ids": ids, "answer": [0] * (len(ids) - k) + [1] * k})
+            offsets.append([tuple(span) for span in spans[len(ids) - k :]])
+        return rows, offsets
 
     def _warn(self, blank: list[str], too_long: list[int], cut: list[int], n: int, max_length: int) -> None:
         if blank:
@@ -287,25 +300,25 @@ def checked_questions(questions: list[str] | None, n: int) -> list[str | None]:
 def outcome(
     example: Example, tokens: list[torch.Tensor], offsets: list[tuple[int, int]]
 ) -> tuple[float, list[float], list[dict]]:
-    """(score, each answer token's "not supported" probability, spans) of one example from its prompts' rows.
+    """(score, each answer token's "not supported" probability, spans) of one example from its prompts' answer
+    tokens (``tokens``: one ``[answer tokens + 1, 2]`` tensor per prompt) and the first prompt's offsets of
+    them.
 
     One prompt: a token is unsupported where label 1 has the larger logit; several: where its largest
-    probability over the prompts is at least 0.5, the answer's tokens then matched to the first prompt's
-    offsets of the non-empty tokens, as the reference does."""
-    start = len(offsets) - example.answer_tokens - 1  # the first prompt's; the answer's tokens end each row
-    base = offsets[start][0]
-    answer = [t[len(t) - example.answer_tokens - 1 :] for t in tokens]
-    probabilities = torch.stack([a[:, 0] for a in answer]).max(dim=0).values.tolist()
+    probability over the prompts is at least 0.5, the answer's tokens then matched in order to the offsets of
+    the non-empty tokens, as the reference does. Offsets count from the first answer token's start."""
+    base = offsets[0][0]
+    probabilities = torch.stack([t[:, 0] for t in tokens]).max(dim=0).values.tolist()
     if len(tokens) == 1:
         marked = [
             ((s - base, e - base), bool(flag), p)
-            for (s, e), (p, flag) in zip(offsets[start:], answer[0].tolist())
+            for (s, e), (p, flag) in zip(offsets, tokens[0].tolist())
             if s != e
         ]
     else:
-        spans = [(s - base, e - base) for s, e in offsets[start:] if s != e]
+        spans = [(s - base, e - base) for s, e in offsets if s != e]
         marked = [(span, p >= 0.5, p) for span, p in zip(spans, probabilities)]
-    words = probabilities[:-1]  # the answer's tokens, without the closing [SEP]
+    words = probabilities[:-1]  # the answer's tokens, without the closing separator
     score = 1.0 - max(words) if words else math.nan
     return score, words, merged(marked, example.answer)
 
