@@ -209,7 +209,11 @@ class LettuceDetectScorer(Scorer):
         }
         if options["return_details"]:
             result["details"] = [
-                {"probabilities": words, "spans": spans, "prompts": len(slots.get(i, []))}
+                {
+                    "probabilities": words,
+                    "spans": spans,
+                    "prompts": len(examples[i].prompts) if i in examples else 0,
+                }
                 for i, (_, words, spans) in enumerate(outcomes)
             ]
         self._warn(blank, too_long, sorted(i for i, e in examples.items() if e.cut), n, max_length)
