@@ -17,6 +17,7 @@ from nlgmetrics.core.runtime import Runtime, WhereToRun
 from nlgmetrics.core.scorer import Scorer
 from nlgmetrics.ctc import CTCScorer, aspect_spec, ctc_score
 from nlgmetrics.infolm import infolm
+from nlgmetrics.lettucedetect import lettucedetect
 from nlgmetrics.minicheck import minicheck
 from nlgmetrics.modules import SPECS
 from nlgmetrics.modules import spec as spec_module
@@ -34,6 +35,7 @@ FUNCTIONAL = {
     "unieval": lambda name, config, data, **kw: unieval(task=config, **data, **kw),
     "usr": lambda name, config, data, **kw: usr(**data, **kw),
     "alignscore": lambda name, config, data, **kw: alignscore(config=config, **data, **kw),
+    "lettucedetect": lambda name, config, data, **kw: lettucedetect(config=config, **data, **kw),
 }
 """Each family's functional form, called as a user would (fields by name, load and compute options mixed)."""
 
