@@ -70,7 +70,7 @@ PAPER_VALUES = """RAGTruth test set, as published by the authors (arXiv 2502.171
 | `large` | 79.22 | 58.93 |
 
 Answer level: an answer is hallucinated when it has any span (`labels == 0` here). The repo's model table
-(`docs/getting-started/models.md` at `102f7f2`) rounds them to 76.8% and 79.2% example F1. These need the
+(its getting-started page of models, at `102f7f2`) rounds them to 76.8% and 79.2% example F1. These need the
 real weights (Hub) and RAGTruth; the package's tests run tiny random models of the same layout."""
 
 EXAMPLES = """```python
