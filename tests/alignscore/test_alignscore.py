@@ -234,10 +234,9 @@ def test_one_table_gives_the_heads_their_layers_and_each_mode_its_head(base):
         head.layer: head.outputs for head in HEADS.values()
     }
     inputs = scorer.wrapper.tokenizer(CONTEXTS[2], CLAIMS[1], return_tensors="pt")
-    with torch.inference_mode():
-        pooled = model.encoder(**inputs).pooler_output
     for mode, head in HEADS.items():
-        out = model.heads[head.layer](pooled).float()
+        with torch.inference_mode():
+            out = model.heads[head.layer](model.encoder(**inputs).pooler_output).float()
         want = out[0, 0] if head.aligned is None else torch.softmax(out, dim=-1)[0, head.aligned]
         got = base.compute(predictions=[CLAIMS[1]], sources=[CONTEXTS[2]], mode=mode)["scores"][0]
         assert got == pytest.approx(want.item(), abs=REORDERED_FLOAT32)

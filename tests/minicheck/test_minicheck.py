@@ -206,3 +206,16 @@ def test_each_config_loads_from_a_folder_holding_only_its_tokenizer_s_own_files(
     want = nlgmetrics.load("minicheck", config, device="cpu").compute(**inputs)
     got = nlgmetrics.load("minicheck", config, model=str(tmp_path), device="cpu").compute(**inputs)
     assert got["scores"] == want["scores"] and all(math.isfinite(s) for s in got["scores"])
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_the_scorer_keeps_its_wrapper_in_wrapper_and_the_wrapper_its_torch_model(config):
+    """Issue 48's naming rule: a ModelWrapper subclass ends in Wrapper, a scorer holds it as ``wrapper``."""
+    import torch
+
+    from nlgmetrics.core.model import ModelWrapper
+    from nlgmetrics.minicheck.scorer import MiniCheckWrapper
+
+    wrapper = nlgmetrics.load("minicheck", config, device="cpu").ready_scorer().wrapper
+    assert isinstance(wrapper, MiniCheckWrapper) and isinstance(wrapper, ModelWrapper)
+    assert type(wrapper).__name__.endswith("Wrapper") and isinstance(wrapper.model, torch.nn.Module)

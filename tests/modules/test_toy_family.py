@@ -38,7 +38,7 @@ def toy_files(name: str = "FILES") -> dict[str, str]:
     """A family's files, as the page shows them (its ``FILES``, or the claim checker's ``CHECKER_FILES``)."""
     for block in re.findall(r"^```python\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.S | re.M):
         for node in ast.parse(block).body:
-            if isinstance(node, ast.Assign) and [t.id for t in node.targets] == [name]:
+            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [name]:
                 return ast.literal_eval(node.value)
     raise AssertionError(f"docs/adding_a_family.md has no {name}")
 

@@ -1,6 +1,6 @@
 """AlignScore's scorer: the reference's steps (chunks × claim sentences, max over chunks, mean over sentences)
-with every distinct pair of every example scored once, in length-sorted batches padded to their longest, and
-no masked-LM head.
+declared for the claim-checking pipeline (:func:`~nlgmetrics.core.claims.check_claims`), which scores every
+distinct pair of every example once, in length-sorted batches padded to their longest; no masked-LM head.
 
 The model is the authors' ``BERTAlignModel`` at inference: the encoder's pooled output (``<s>`` through the
 pooler's dense layer and tanh) into three linear heads; dropout is off. ``nli`` reads the 3-way head's
@@ -134,7 +134,7 @@ class AlignScoreWrapper(ModelWrapper):
             encoded = tokenize(self.tokenizer, *pairs, truncation=truncation, **kwargs)
             for r, i in enumerate(which):
                 rows[i] = {key: encoded[key][r] for key in encoded}
-            if cut:  # the tokenizer fails only where the context has tokens left to cut, or the pair is over
+            if cut:  # the tokenizer's rule: a pair over the window whose context cannot give enough tokens
                 context = tokenize(self.tokenizer, pairs[0], add_special_tokens=False, verbose=False)
                 for i, ids, h in zip(which, context["input_ids"], pairs[1]):
                     both[i] = bool(ids) or length[h] > room
