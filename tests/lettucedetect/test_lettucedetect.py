@@ -70,7 +70,7 @@ def test_a_long_context_is_split_into_groups_each_token_keeping_its_largest_prob
     token's probability is the largest of the three passages scored one at a time."""
     answer, passages = ANSWERS[1], PASSAGES[2:5]
     alone = [quiet(lettuce, predictions=[answer], sources=[[p]], return_details=True) for p in passages]
-    room = max(len(lettuce.ready_scorer().detector.tokenizer(p)["input_ids"]) for p in passages) + 150
+    room = max(len(lettuce.ready_scorer().wrapper.tokenizer(p)["input_ids"]) for p in passages) + 150
     got = quiet(lettuce, predictions=[answer], sources=[passages], max_length=room, return_details=True)
     assert got["details"][0]["prompts"] == 3
     largest = torch.tensor([a["details"][0]["probabilities"] for a in alone]).max(dim=0).values
@@ -119,7 +119,7 @@ def test_bad_input_is_one_value_error_before_model_work(lettuce, inputs, message
     def fail(*args, **kwargs):
         raise AssertionError("the model ran")
 
-    monkeypatch.setattr(lettuce.ready_scorer().detector, "per_row", fail)
+    monkeypatch.setattr(lettuce.ready_scorer().wrapper, "per_row", fail)
     given = {"predictions": ANSWERS[:2], "sources": CONTEXTS[:2], **inputs}
     with pytest.raises(ValueError, match=message):
         lettuce.compute(**given)
@@ -181,3 +181,13 @@ def test_the_space_marks_the_spans_with_their_confidence(lettuce):
         assert f">{text}</mark><sup>{confidence}</sup>" in shown.replace("&#x27;", "'")
     assert shown.count("<mark") == len(marked) and "confidence" in shown
     assert heatmap.marked(ANSWERS[0], [], "") == ""
+
+
+def test_the_scorer_keeps_its_wrapper_in_wrapper(lettuce):
+    """Issue 48's naming rule: a ModelWrapper subclass ends in Wrapper, a scorer holds it as ``wrapper``."""
+    from nlgmetrics.core.model import ModelWrapper
+    from nlgmetrics.lettucedetect.scorer import LettuceDetectWrapper
+
+    wrapper = lettuce.ready_scorer().wrapper
+    assert isinstance(wrapper, LettuceDetectWrapper) and isinstance(wrapper, ModelWrapper)
+    assert isinstance(wrapper.model, torch.nn.Module) and wrapper.model.config.num_labels == 2

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ..core.model import WrapperArgs
 
 
-class LettuceModel(ModelWrapper):
+class LettuceDetectWrapper(ModelWrapper):
     """A LettuceDetect token classifier from the process-wide cache: per token of a (prompt, answer) row,
     the probability of label 1 (not supported) and whether label 1 has the larger logit."""
 
@@ -116,7 +116,7 @@ class LettuceDetectScorer(Scorer):
         role = spec.weight_role(self.config, "model")
         self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
         with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.detector = LettuceModel.load(self.source.path, self.source.revision, self.runtime)
+            self.wrapper = LettuceDetectWrapper.load(self.source.path, self.source.revision, self.runtime)
 
     def config_label(self) -> str:
         return "custom" if self.custom_model else self.config
@@ -129,7 +129,7 @@ class LettuceDetectScorer(Scorer):
 
     def resolve_options(self, options: dict) -> dict:
         """``max_length`` within the model's positions."""
-        window = model_window(self.detector.tokenizer, self.detector.model.config)
+        window = model_window(self.wrapper.tokenizer, self.wrapper.model.config)
         if options["max_length"] > window:
             raise ValueError(
                 f"max_length={options['max_length']} exceeds the {window} positions of {self.source.name}"
@@ -146,7 +146,7 @@ class LettuceDetectScorer(Scorer):
         unique = list(dict.fromkeys(texts))
         if not unique:
             return {}
-        ids = tokenize(self.detector.tokenizer, unique, add_special_tokens=False, verbose=False)["input_ids"]
+        ids = tokenize(self.wrapper.tokenizer, unique, add_special_tokens=False, verbose=False)["input_ids"]
         return dict(zip(unique, map(len, ids)))
 
     def examples(
@@ -191,7 +191,7 @@ class LettuceDetectScorer(Scorer):
         sizes = {e.answer: e.answer_tokens + 1 for e in examples.values()}  # with the closing separator
         rows, offsets = self._encode(pairs, sizes, max_length)
         with Progress(total=n, enabled=options["show_progress"], desc="lettucedetect") as progress:
-            tokens = scatter(self.detector.answer_tokens(rows, progress.per(n / max(len(rows), 1))), slots)
+            tokens = scatter(self.wrapper.answer_tokens(rows, progress.per(n / max(len(rows), 1))), slots)
         firsts = scatter(offsets, slots)
         outcomes, at = [], 0
         for i in range(n):
@@ -229,7 +229,7 @@ class LettuceDetectScorer(Scorer):
             return [], []
         prompts, answers = zip(*pairs)
         encoded = tokenize(
-            self.detector.tokenizer,
+            self.wrapper.tokenizer,
             list(prompts),
             list(answers),
             truncation="only_first",
@@ -345,4 +345,4 @@ def merged(marked: list[tuple[tuple[int, int], bool, float]], answer: str) -> li
     return [{"start": s, "end": e, "text": answer[s:e], "confidence": c} for s, e, c in spans]
 
 
-__all__ = ["LettuceDetectScorer", "LettuceModel"]
+__all__ = ["LettuceDetectScorer", "LettuceDetectWrapper"]
