@@ -84,7 +84,8 @@ results = lettuce.compute(
     sources=[context],
     questions=["What is the capital of France? What is its population?"],
 )
-print(results["spans"])  # [[{'start': 51, 'end': 61, 'text': ' 69 million', 'confidence': 0.9...}]] with the real weights
+# with the real weights: [[{'start': 51, 'end': 61, 'text': ' 69 million', 'confidence': 0.9...}]]
+print(results["spans"])
 ```"""  # noqa: E501
 
 LIMITATIONS = """- English: the models were trained on English RAGTruth; other languages are scored without a
