@@ -84,7 +84,7 @@ results = lettuce.compute(
     sources=[context],
     questions=["What is the capital of France? What is its population?"],
 )
-# with the real weights: [[{'start': 51, 'end': 61, 'text': ' 69 million', 'confidence': 0.9...}]]
+# each span: {'start': ..., 'end': ..., 'text': ..., 'confidence': ...} (the real weights should mark "69 million")
 print(results["spans"])
 ```"""  # noqa: E501
 
