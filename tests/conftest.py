@@ -89,6 +89,7 @@ NUMERIC = {
     "tests/minicheck/test_parity.py",
     "tests/factcg/test_parity.py",
     "tests/hhem/test_parity.py",
+    "tests/lettucedetect/test_parity.py",
     "tests/infolm/test_token_budget.py",
     "tests/stats/test_meta_eval.py",
     "tests/unieval/test_unieval.py",

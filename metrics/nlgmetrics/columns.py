@@ -78,15 +78,23 @@ def gather_columns(
     list_fields: Sequence[str] = (),
     fix: str = CLI_FIX,
     where: str = CLI_WHERE,
+    optional: Sequence[str] = (),
 ) -> dict[str, list]:
     """``{field: [value per row]}`` read from each field's column (``columns[field]``, else the field's own
     name); a cell of a field in ``list_fields`` holding a JSON list of texts is that list (else a ValueError
     starting with ``where``). A row without the column is a :class:`MissingColumnError`
-    (:func:`missing_column`), fields checked in order, each over every row. The command line and the Space
-    (:func:`nlgmetrics.ui.uploads.records_to_fields`) both read their rows here."""
+    (:func:`missing_column`), fields checked in order, each over every row; a field in ``optional`` whose
+    column no row has is left out. The command line and the Space
+    (:func:`nlgmetrics.ui.uploads.records_to_fields`) both read their rows here.
+
+    >>> gather_columns([{"a": "x"}], ["a", "q"], {}, optional=["q"])
+    {'a': ['x']}
+    """
     inputs: dict[str, list] = {}
     for field in fields:
         column = columns.get(field) or field
+        if field in optional and not any(column in row for row in rows):
+            continue
         values = []
         for index, row in enumerate(rows):
             if column not in row:

@@ -71,6 +71,7 @@ def score_dataset(
         raise ValueError(f"unknown module {metric!r}; choose one of {', '.join(module_names())}")
     spec = SPECS[metric]
     fields = spec.inputs_for(spec.check_config(config))
+    fields = [f for f in fields if f not in spec.optional_inputs or f in _column_names(data)]
     load_options, compute_options = dict(load_options or {}), dict(compute_options or {})
     missing = [name for name in fields if name not in _column_names(data)]
     if missing:

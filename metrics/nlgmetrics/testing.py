@@ -166,6 +166,8 @@ def _tokenizer(family: str, folder: Path):
             extra_ids=0,
             model_max_length=512,
         )
+    if family == "modernbert":
+        return _modernbert_tokenizer()
     if family == "bert":
         _wordpiece_vocab(folder)
         config = {"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 512}
@@ -174,6 +176,33 @@ def _tokenizer(family: str, folder: Path):
         config = {"tokenizer_class": "RobertaTokenizer", "model_max_length": 512}
     (folder / "tokenizer_config.json").write_text(json.dumps(config))
     return AutoTokenizer.from_pretrained(folder)
+
+
+def _modernbert_tokenizer():
+    """A byte-level BPE tokenizer with ModernBERT's layout: ``[CLS] a [SEP] b [SEP]``, 8,192 positions."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    specials = ["[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"]
+    backend = Tokenizer(models.BPE(unk_token="[UNK]"))
+    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    backend.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=1000, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    backend.train_from_iterator(CORPUS, trainer)
+    cls, sep = backend.token_to_id("[CLS]"), backend.token_to_id("[SEP]")
+    backend.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B [SEP]",
+        special_tokens=[("[CLS]", cls), ("[SEP]", sep)],
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=backend,
+        model_max_length=8192,
+        model_input_names=["input_ids", "attention_mask"],
+        **{f"{name.strip('[]').lower()}_token": name for name in specials},
+    )
 
 
 SHIPPED_AS_WRITTEN = {"deberta"}
@@ -216,7 +245,14 @@ def _spm_model_only(folder: Path):
 
 
 def _config(family: str, vocab_size: int, num_layers: int):
-    from transformers import AlbertConfig, BertConfig, DebertaV2Config, RobertaConfig, T5Config
+    from transformers import (
+        AlbertConfig,
+        BertConfig,
+        DebertaV2Config,
+        ModernBertConfig,
+        RobertaConfig,
+        T5Config,
+    )
 
     if family == "t5":  # t5-v1_1 (gated-GELU, untied head), hidden size 32, the registered depth
         return T5Config(
@@ -254,6 +290,9 @@ def _config(family: str, vocab_size: int, num_layers: int):
             pad_token_id=0,
             **size,
         )
+    if family == "modernbert":  # the tokenizer's ids: [UNK] 0, [CLS] 1, [SEP] 2, [PAD] 3
+        ids = {"pad_token_id": 3, "cls_token_id": 1, "sep_token_id": 2, "bos_token_id": 1, "eos_token_id": 2}
+        return ModernBertConfig(max_position_embeddings=8192, **ids, **size)
     if family == "albert":
         return AlbertConfig(embedding_size=16, max_position_embeddings=512, **size)
     if family == "bert":
@@ -280,6 +319,8 @@ _ARCHITECTURES = {
     "RobertaForSequenceClassification": ("roberta", {"num_labels": 2}),  # USR-DR-c / DR-f
     "T5ForConditionalGeneration": ("t5", {}),
     "DebertaV2ForSequenceClassification": ("deberta", {"num_labels": 2}),  # MiniCheck-DeBERTa
+    # LettuceDetect (a bias on the head, which the released ones lack, to set how often label 1 wins)
+    "ModernBertForTokenClassification": ("modernbert", {"num_labels": 2, "classifier_bias": True}),
 }
 
 SPREAD_ANSWERS = {
@@ -336,6 +377,29 @@ def spread_answers(model, tokenizer, answers: tuple[int, int], prefix: str = "")
         head[high] = head[low] + new_gap
 
 
+TOKEN_GAP = (-3.0, 2.0)
+"""The mean and standard deviation of a tiny token classifier's logit gap (label 1 minus label 0) over
+:data:`CORPUS` pairs after :func:`spread_token_labels`: about one token in fifteen is labelled 1, so that
+some answers have spans and others none."""
+
+
+def spread_token_labels(model, tokenizer) -> None:
+    """Rescale a token classifier's label-1 row and bias so that its logit gap over the tokens of
+    :data:`CORPUS` pairs has :data:`TOKEN_GAP`'s mean and spread (the random head keeps every probability
+    within a hair of 0.5)."""
+    batch = tokenizer(CORPUS[:8], CORPUS[8:16], padding=True, return_tensors="pt")
+    captured = []
+    hook = model.classifier.register_forward_hook(lambda m, i, o: captured.append(i[0]))
+    with torch.no_grad():
+        model(**batch)
+        hook.remove()
+        hidden = captured[0][batch["attention_mask"].bool()]
+        weight, bias = model.classifier.weight, model.classifier.bias
+        raw = hidden @ (weight[1] - weight[0])
+        weight[1] = weight[0] + (weight[1] - weight[0]) * TOKEN_GAP[1] / raw.std()
+        bias[1] = bias[0] + TOKEN_GAP[0] - raw.mean() * TOKEN_GAP[1] / raw.std()
+
+
 def _tiny_writer(spec: WeightSpec):
     """The ``tiny`` part of ``spec``'s family when it writes its own tiny copy (a released repo that is not
     a plain transformers folder, e.g. HHEM's published layout: ``tiny.save_tiny``), or None."""
@@ -373,6 +437,9 @@ def save_tiny_model(spec: WeightSpec, folder: str | Path, seed: int = 0) -> Path
             head = model.get_output_embeddings().weight
             for word in ("Yes", "No"):
                 head[tokenizer(word)["input_ids"][0]] *= T5_ANSWER_SCALE
+    if spec.architecture == "ModernBertForTokenClassification":
+        model.eval()
+        spread_token_labels(model, tokenizer)
     if spec.name in SPREAD_ANSWERS:
         model.eval()
         spread_answers(model, tokenizer, SPREAD_ANSWERS[spec.name], "predict: " if family == "t5" else "")

@@ -20,6 +20,7 @@ from nlgmetrics.ctc import CTCScorer, aspect_spec, ctc_score
 from nlgmetrics.factcg import factcg
 from nlgmetrics.hhem import hhem
 from nlgmetrics.infolm import infolm
+from nlgmetrics.lettucedetect import lettucedetect
 from nlgmetrics.minicheck import minicheck
 from nlgmetrics.modules import SPECS
 from nlgmetrics.unieval import unieval
@@ -38,6 +39,7 @@ FUNCTIONAL = {
     "alignscore": lambda name, config, data, **kw: alignscore(config=config, **data, **kw),
     "factcg": lambda name, config, data, **kw: factcg(config=config, **data, **kw),
     "hhem": lambda name, config, data, **kw: hhem(config=config, **data, **kw),
+    "lettucedetect": lambda name, config, data, **kw: lettucedetect(config=config, **data, **kw),
 }
 """Each family's functional form, called as a user would (fields by name, load and compute options mixed)."""
 

@@ -34,8 +34,13 @@ DECLARED = {o.name: o for o in COMMON_LOAD_OPTIONS}
 
 
 def scores_of(result: dict) -> list[float]:
+    """Every per-example number of a result (not the details, nor the lists per example: spans)."""
     return [
-        v for key, values in result.items() if key != "details" and isinstance(values, list) for v in values
+        v
+        for key, values in result.items()
+        if key != "details" and isinstance(values, list)
+        for v in values
+        if not isinstance(v, list)
     ]
 
 

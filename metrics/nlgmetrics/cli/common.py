@@ -173,13 +173,17 @@ def parse_columns(spec: ModuleSpec, items: list[str], config: str | None = None)
 
 
 def gather_inputs(
-    rows: list[dict[str, Any]], fields: list[str], columns: dict[str, str], list_fields: tuple[str, ...] = ()
+    rows: list[dict[str, Any]],
+    fields: list[str],
+    columns: dict[str, str],
+    list_fields: tuple[str, ...] = (),
+    optional: tuple[str, ...] = (),
 ) -> dict[str, list]:
     """Module inputs from the rows (:func:`nlgmetrics.columns.gather_columns`, shared with the Space); a
     missing column, or a references cell that starts with ``[`` but is no JSON list of texts, is an
     error naming the 1-based row."""
     try:
-        return gather_columns(rows, fields, columns, list_fields)
+        return gather_columns(rows, fields, columns, list_fields, optional=optional)
     except ValueError as err:
         raise CLIError(str(err)) from None
 
@@ -189,7 +193,8 @@ def checked_inputs(
 ) -> dict[str, list]:
     """The config's inputs from the rows of ``path``, each checked (an error names the 1-based row)."""
     try:
-        inputs = gather_inputs(rows, list(spec.inputs_for(config)), columns, spec.list_inputs)
+        fields = list(spec.inputs_for(config))
+        inputs = gather_inputs(rows, fields, columns, spec.list_inputs, spec.optional_inputs)
     except CLIError as err:
         raise CLIError(f"{path}: {err}") from None
     try:

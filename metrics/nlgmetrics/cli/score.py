@@ -46,6 +46,21 @@ def score_columns(name: str, result: dict, n: int) -> dict[str, list]:
     }
 
 
+def list_columns(name: str, result: dict, n: int) -> dict[str, list]:
+    """Per-example outputs that are lists (LettuceDetect's ``spans``) as columns ``<name>_<key>``: written
+    into each output record (a CSV cell as JSON), not into the printed table.
+
+    >>> list_columns("m", {"scores": [0.5], "spans": [[{"start": 0}]], "details": [{}]}, 1)
+    {'m_spans': [[{'start': 0}]]}
+    """
+    return {
+        f"{name}_{key}": values
+        for key, values in result.items()
+        if key != "details" and isinstance(values, list) and len(values) == n and n
+        if all(isinstance(value, list) for value in values)
+    }
+
+
 def format_table(
     rows: list[dict[str, Any]],
     columns: list[str],
@@ -114,8 +129,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     scores = score_columns(args.metric, result, len(rows))
     if args.metric not in scores:  # never a file without its scores presented as scored
         raise CLIError(f"the result holds no score for each of the {len(rows)} rows; nothing was written")
+    lists = list_columns(args.metric, result, len(rows))
     for i, row in enumerate(rows):
-        row.update({column: values[i] for column, values in scores.items()})
+        row.update({column: values[i] for column, values in {**scores, **lists}.items()})
         row[f"{args.metric}_signature"] = result.get("signature", "")
     try:
         write_records(output, rows, kind)

@@ -29,7 +29,6 @@ from .precision import tf32_matmuls
 from .result import option_text, signature
 from .runtime import Runtime, WhereToRun
 from .spec import ModuleSpec
-from .validation import FIELDS
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -189,7 +188,7 @@ class Scorer(ABC):
         if len(texts) > len(self.inputs):
             raise TypeError(f"{self.name} takes at most {len(self.inputs)} texts ({', '.join(self.inputs)})")
         given = dict(zip(self.inputs, texts))
-        for name in [k for k in fields_and_options if k in FIELDS]:
+        for name in [k for k in fields_and_options if self.spec.takes_field(k, self.config)]:
             if name in given:
                 raise TypeError(f"{self.name}: {name} given twice (by position and by name)")
             given[name] = fields_and_options.pop(name)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .modes import Declared, by_config, refusal
+from .modes import Declared, refusal
 from .options import (
     COMMON_COMPUTE_OPTIONS,
     COMMON_LOAD_OPTIONS,
@@ -29,8 +29,9 @@ from .options import (
     defaults_of,
     not_taken,
 )
+from .spec_display import SpecDisplay
 from .spec_weights import SpecWeights
-from .validation import check_inputs
+from .validation import FIELDS, check_inputs
 
 EVALUATE_OPTIONS = (
     "cache_dir",
@@ -57,8 +58,9 @@ def direction_text(
 
 
 @dataclass(frozen=True)
-class ModuleSpec(SpecWeights):
-    """The declaration of one ``evaluate`` module (its weights' methods: :class:`~.spec_weights.SpecWeights`).
+class ModuleSpec(SpecWeights, SpecDisplay):
+    """The declaration of one ``evaluate`` module (its weights' methods: :class:`~.spec_weights.SpecWeights`;
+    how its numbers are shown: :class:`~.spec_display.SpecDisplay`).
 
     ``scorer(spec, config, runtime=..., **load_options)`` builds the module's
     :class:`~nlgmetrics.core.scorer.Scorer` (it imports the model libraries when called, so that reading a
@@ -97,6 +99,9 @@ class ModuleSpec(SpecWeights):
     name, or the aligner kind before its first "-" or ":" ("E", "D", "R"), or "" for the rest."""
     list_inputs: tuple[str, ...] = ("references",)
     """Fields that take several texts per example."""
+    optional_inputs: tuple[str, ...] = ()
+    """Inputs a call may leave out (None, or no such column in a file): the scorer then reads none
+    (LettuceDetect's ``questions``); ``add``/``add_batch`` store a left-out one as blank texts."""
     codebase_urls: tuple[str, ...] = ()
     reference_urls: tuple[str, ...] = ()
     example: dict[str, list] = field(default_factory=dict)
@@ -106,6 +111,10 @@ class ModuleSpec(SpecWeights):
     doctest_scores: str = ""
     details: Callable[[dict], list[tuple[str, float | None]]] | None = None
     """Turns one example's details into (token, score) pairs for a heat map (None: the module has none)."""
+    marks: Callable[[dict], list[tuple[int, int, float]]] | None = None
+    """Turns one example's details into (start, end, value) spans of the prediction's characters that the
+    Space marks in the text, each with its value (LettuceDetect's unsupported spans and their confidence);
+    the renderer's docstring says what the values are. None: the module marks none."""
     details_range: dict[str, tuple[float, float]] = field(default_factory=dict)
     """The interval the values of ``details`` lie in, by config (keys as ``range_labels``), low to high as
     ``higher_is_better`` reads them: the heat map's colour scale (probabilities (0, 1), cosines (-1, 1)).
@@ -164,26 +173,6 @@ class ModuleSpec(SpecWeights):
     def _config(self, config: str | None) -> str:
         return self.default_config if config in (None, "default") else config
 
-    def range_label(self, config: str | None = None) -> str:
-        """The score's range in a few words for ``config`` (a config name, or ``"D:./folder"``).
-
-        >>> from nlgmetrics.modules import SPECS
-        >>> (SPECS["ctc_consistency"].range_label("E-minilm"),
-        ...  SPECS["ctc_engagingness"].range_label("E-minilm"))
-        ('[-1, 1]', 'unbounded (a sum over tokens)')
-        """
-        return by_config(self.range_labels, self._config(config), "")
-
-    def details_scale(self, config: str | None = None) -> tuple[float, float] | None:
-        """The declared interval of the heat-map values of ``config`` (:attr:`details_range`); None: not
-        declared (unbounded).
-
-        >>> from nlgmetrics.modules import SPECS
-        >>> SPECS["minicheck"].details_scale(), SPECS["ctc_consistency"].details_scale("R-cnndm")
-        ((0.0, 1.0), None)
-        """
-        return by_config(self.details_range, self._config(config))
-
     def refusal(self, mode: str | None, config: str | None = None) -> str:
         """Why precision ``mode`` is refused for ``config`` (None: the default; a config name, or an aligner
         such as ``"D:./x"``) under :attr:`precision`; "" where it runs.
@@ -201,6 +190,19 @@ class ModuleSpec(SpecWeights):
     def direction_text(self) -> str:
         """``higher is better``, ``lower is better``, or where the direction comes from."""
         return direction_text(self.higher_is_better)
+
+    def takes_field(self, name: str, config: str | None = None) -> bool:
+        """Whether a keyword ``name`` of a call is an input field (else a compute() option): one of the
+        config's inputs, or a shared field name (``FIELDS``) that is none of the module's options (UniEval's
+        option ``questions`` is no field there; LettuceDetect's input ``questions`` is one).
+
+        >>> from nlgmetrics.modules import SPECS
+        >>> SPECS["unieval"].takes_field("questions"), SPECS["unieval"].takes_field("sources")
+        (False, True)
+        """
+        if name in self.inputs_for(config):
+            return True
+        return name in FIELDS and name not in self._call_table[0]
 
     def inputs_for(self, config: str | None) -> tuple[str, ...]:
         """The compute() fields of ``config`` (None: the default config).
@@ -309,7 +311,7 @@ class ModuleSpec(SpecWeights):
                 checked = scorer.resolve_options(checked)
         if fields is None:
             return None, checked
-        names = list(inputs)
+        names = [name for name in inputs if name not in self.optional_inputs or given.get(name) is not None]
         required = getattr(scorer, "required_inputs", None)
         if checked is not None and required is not None:
             needed = required(**checked)
@@ -326,7 +328,3 @@ class ModuleSpec(SpecWeights):
         config = self.check_config(config)
         self.check_weights(config, load_options)
         return self.scorer(self, config, **load_options)
-
-    def render_details(self, details: dict) -> list[tuple[str, float | None]]:
-        """(token, score) pairs of one example's details, for a heat map (empty if the module has none)."""
-        return [] if self.details is None else self.details(details)

@@ -69,6 +69,7 @@ FIELDS = {
     "sources": "the inputs (x): article, source sentence or dialog history",
     "references": "one or several human references (r) per example: a string or a list of strings",
     "contexts": "the knowledge (c): fact or persona for each dialog turn",
+    "questions": "the question each prediction answers (q), where the task has one",
 }
 """The compute() input fields shared by every module (the CTC paper's notation)."""
 
@@ -166,7 +167,8 @@ def check_references(
         if listed is None:
             raise ValueError(f"{field}[{i}] must be a string or a list of strings, got {type(refs).__name__}")
         if len(listed) == 0:
-            raise ValueError(f"{field}[{i}] is an empty list; give at least one reference per example")
+            what = "reference" if field == "references" else "text"
+            raise ValueError(f"{field}[{i}] is an empty list; give at least one {what} per example")
         normalised.append([_check_string(f"{field}[{i}][{j}]", ref) for j, ref in enumerate(listed)])
     return normalised
 

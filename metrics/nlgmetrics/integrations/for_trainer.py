@@ -473,6 +473,8 @@ def _load(key: str, named: NamedMetric) -> KeyedMetric:
     """A named metric loaded (ours on this process's device unless its options say), keyed."""
     module = named.load(device=process_device())
     inputs = module.inputs if named.ours else feature_names(module)
+    if named.ours:  # an optional input (LettuceDetect's questions) is left out: the module reads none
+        inputs = tuple(name for name in inputs if name not in module.spec.optional_inputs)
     return KeyedMetric(key, module, inputs, named.compute_options)
 
 

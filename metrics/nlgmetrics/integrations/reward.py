@@ -35,7 +35,7 @@ from ..core.values import plain_scalar
 from ..modules import SPECS, loading
 from .naming import metric_named
 
-FIELD_NAMES = ("sources", "contexts", "references")
+FIELD_NAMES = ("sources", "contexts", "references", "questions")
 PROMPT = "prompt"
 """A field given as ``"prompt"`` reads the prompt's text (a conversation's messages, one per line)."""
 NOT_COLUMNS = frozenset({"trainer_state", "log_extra", "log_metric", "environments", "completion_ids"})
@@ -57,6 +57,7 @@ def reward(
     sources: FieldSource = None,
     contexts: FieldSource = None,
     references: FieldSource = None,
+    questions: FieldSource = None,
     part: str | None = None,
     weights: Mapping[str, float] | None = None,
     name: str | None = None,
@@ -71,8 +72,9 @@ def reward(
     module name, ``(name, config)``, ``(name, config, options)`` or a module of ours loaded already (then only
     compute options); ``config`` (None: the default) and ``options`` (its load options: ``dtype``,
     ``batch_size``, ``aligner``, ...; and its compute options: ``aggregation``, ``dimensions``, ...) may be
-    given here as keywords instead. ``sources``, ``contexts``,
-    ``references``: each field the metric reads, as a dataset column's name, ``"prompt"`` (the prompt's
+    given here as keywords instead. ``sources``, ``contexts``, ``references``, ``questions`` (optional where
+    the module says so: LettuceDetect's): each field the metric reads, as a dataset column's name,
+    ``"prompt"`` (the prompt's
     text) or a function ``(prompt, **columns) -> str`` of one example. ``part`` scores one sub-score of a
     multi-part metric (a UniEval dimension, a USR sub-metric), ``weights`` ({part: weight}) their weighted
     sum. ``name`` is TRL's log key (``rewards/<name>/mean``; default the module's name, ``<module>_<part>``
@@ -84,7 +86,7 @@ def reward(
     if not isinstance(concurrent, bool):
         raise ValueError(f"concurrent={concurrent!r} must be True or False")
     kind = ConcurrentReward if concurrent else Reward
-    fields = {"sources": sources, "contexts": contexts, "references": references}
+    fields = {"sources": sources, "contexts": contexts, "references": references, "questions": questions}
     return kind(metric, config, part=part, weights=weights, name=name, offload=offload, **fields, **options)
 
 
@@ -103,6 +105,7 @@ class Reward:
         sources: FieldSource = None,
         contexts: FieldSource = None,
         references: FieldSource = None,
+        questions: FieldSource = None,
         part: str | None = None,
         weights: Mapping[str, float] | None = None,
         name: str | None = None,
@@ -116,7 +119,7 @@ class Reward:
         if self._given is None:
             _check_loadable(spec, self.config, self.load_options)
         self.compute_options = named.compute_options
-        given = {"sources": sources, "contexts": contexts, "references": references}
+        given = {"sources": sources, "contexts": contexts, "references": references, "questions": questions}
         narrowed = any(o.name in self.compute_options for o in spec.compute_options)  # the family's own
         self.fields = _checked_fields(spec, self.config, given, narrowed=narrowed)
         self.part, self.weights = _checked_part(spec, self.config, self.compute_options, part, weights)
@@ -394,7 +397,7 @@ def _checked_fields(
                 f"{spec.name} ({config or spec.default_config}) does not read {field}; its inputs are "
                 f"{', '.join(inputs)}: leave {field}= out"
             )
-    missing = [f for f in inputs if f != "predictions" and given.get(f) is None]
+    missing = [f for f in inputs if f not in ("predictions", *spec.optional_inputs) and given.get(f) is None]
     if missing and not narrowed:
         raise ValueError(
             f"{spec.name} ({config or spec.default_config}) reads {', '.join(missing)}: give "

@@ -42,6 +42,7 @@ FAMILIES: dict[str, str] = {
     "alignscore": "nlgmetrics.alignscore",
     "factcg": "nlgmetrics.factcg",
     "hhem": "nlgmetrics.hhem",
+    "lettucedetect": "nlgmetrics.lettucedetect",
 }
 """Family → its package (holding module.py, card.py, weights.py). A family's modules are named after it:
 the family itself (``infolm``) or ``<family>_<aspect>`` (``ctc_consistency``)."""

@@ -29,7 +29,6 @@ from ..core.hub import WeightsUnavailableError
 from ..core.options import RUNTIME_OPTIONS
 from ..core.runtime import Runtime
 from ..core.spec import EVALUATE_OPTIONS, ModuleSpec
-from ..core.validation import FIELDS
 from .evaluate_state import discard_cache, is_streaming, start_empty_shard
 from .metric_files import inputs_description
 
@@ -144,7 +143,7 @@ once."""
         before any model work; examples added before a failed ``compute()`` are kept for the next one.
         """
         given = {"predictions": predictions, "references": references}
-        given.update({k: kwargs.pop(k) for k in list(kwargs) if k in FIELDS})
+        given.update({k: kwargs.pop(k) for k in list(kwargs) if self.spec.takes_field(k, self.config)})
         scorer = self.ready_scorer()
         has_inputs = any(v is not None for v in given.values())
         with self._lock:
@@ -178,7 +177,7 @@ once."""
     def add_batch(self, *, predictions=None, references=None, **kwargs: Any) -> None:
         """Validate (naming the field and example index) before evaluate stores the batch."""
         given = {"predictions": predictions, "references": references, **kwargs}
-        checked = self.spec.check_call(given, None, self.config)[0]
+        checked = self._stored(self.spec.check_call(given, None, self.config)[0])
         with self._lock:
             self.streamed = True
             if checked["predictions"]:  # evaluate cannot store an empty batch (IndexError)
@@ -190,13 +189,21 @@ once."""
         """Validate one example before evaluate stores it."""
         one = {"predictions": prediction, "references": reference, **kwargs}
         given = {k: None if v is None else [v] for k, v in one.items()}
-        checked = self.spec.check_call(given, None, self.config)[0]
+        checked = self._stored(self.spec.check_call(given, None, self.config)[0])
         example = {
             k.removesuffix("s") if k in ("predictions", "references") else k: v[0] for k, v in checked.items()
         }
         with self._lock:
             self.streamed = True
             super().add(**example)
+
+    def _stored(self, checked: dict[str, list]) -> dict[str, list]:
+        """The checked fields as evaluate stores them: an optional input left out as blank texts (evaluate's
+        features hold every input)."""
+        n = len(checked["predictions"])
+        return {
+            k: [""] * n if v is None and k in self.spec.optional_inputs else v for k, v in checked.items()
+        }
 
     def _compute(self, **inputs_and_options: Any) -> dict:
         fields = {k: inputs_and_options.pop(k) for k in self.inputs}

@@ -29,7 +29,10 @@ from . import FAMILIES, SPECS
 
 def inputs_description(spec: ModuleSpec) -> str:
     """The compute() docstring: inputs, options, load options, configs, outputs and a runnable example."""
-    inputs = "\n".join(f"    {name} (`list[str]`): {FIELDS[name]}." for name in spec.inputs)
+    inputs = "\n".join(
+        f"    {name} (`list[str]`{', optional' * (name in spec.optional_inputs)}): {FIELDS[name]}."
+        for name in spec.inputs
+    )
     options = "\n".join(f"    {o.name} (optional): {o.help}." for o in spec.all_compute_options)
     load = ", ".join(f"`{o.name}`" for o in spec.all_load_options)
     direction = (

@@ -43,10 +43,16 @@ def _check_text(value: Any, where: str, limits: Limits) -> None:
 
 
 def records_to_fields(
-    inputs: Sequence[str], records: Any, limits: Limits, *, list_fields: Sequence[str] = ("references",)
+    inputs: Sequence[str],
+    records: Any,
+    limits: Limits,
+    *,
+    list_fields: Sequence[str] = ("references",),
+    optional: Sequence[str] = (),
 ) -> dict[str, list]:
     """Column lists ``{field: [...]}`` from records, after the limits and the shape are checked; a text
-    of a field in ``list_fields`` that holds a JSON list of texts (a CSV cell) is that list.
+    of a field in ``list_fields`` that holds a JSON list of texts (a CSV cell) is that list; a field in
+    ``optional`` that no record has is left out.
 
     The texts themselves (types, blanks) are checked by the module's compute(), which names the field
     and index. Other fields of the records are ignored (as the command line ignores a file's other
@@ -64,9 +70,11 @@ def records_to_fields(
         if not isinstance(record, dict):
             raise ValueError(f"record {index} must be an object with fields {', '.join(inputs)}")
     fix = f"the inputs are {', '.join(inputs)}"  # else the command line's wording (nlgmetrics.columns)
-    fields = gather_columns(records, inputs, {}, list_fields, fix=fix, where="record {index}: {field}")
+    fields = gather_columns(
+        records, inputs, {}, list_fields, fix=fix, where="record {index}: {field}", optional=optional
+    )
     for index in range(len(records)):
-        for name in inputs:
+        for name in fields:
             _check_text(fields[name][index], f"record {index}: {name}", limits)
     return fields
 

@@ -212,3 +212,26 @@ def test_space_app_py_stops_with_one_line_on_a_bad_setting():
     lines = done.stderr.strip().splitlines()
     assert lines[-1].startswith("nlgmetrics space: NLGMETRICS_SPACE_MODEL_CONCURRENCY='0'")
     assert "Traceback" not in done.stderr
+
+
+def test_the_single_tab_marks_an_answers_unsupported_spans_with_their_confidence(client):
+    """LettuceDetect's spans are marked in the answer (the module's ``marks``), each with its confidence; a
+    blank question box is no question (the summary prompt)."""
+    spec = SPECS["lettucedetect"]
+    record = {f: values[0] for f, values in spec.example.items()}
+    for questions in (record["questions"], ""):
+        boxes = {**record, "sources": "\n".join(record["sources"]), "questions": questions}
+        options = [DEFAULT] * len(ui_options([spec]))
+        _, shown, *_ = client.predict(
+            "lettucedetect",
+            "base",
+            *[boxes.get(f, "") for f in ordered_fields([spec])],
+            *options,
+            api_name="/lettucedetect_single",
+        )
+        inputs = {"predictions": [record["predictions"]], "sources": [record["sources"]]}
+        want = direct("lettucedetect", "base").compute(**inputs, questions=[questions] if questions else None)
+        assert want["spans"][0], "the tiny model was expected to mark the example"
+        for span in want["spans"][0]:
+            assert f">{span['text']}</mark><sup>{span['confidence']:.4f}</sup>" in shown
+        assert shown.count("<mark") == len(want["spans"][0])

@@ -78,8 +78,8 @@ def mapped_records(
     """
     inputs = config_inputs(spec, config)
     columns = {f: c for f, c in chosen.items() if f in inputs and c}
-    fields = gather_columns(records, inputs, columns, fix=SPACE_FIX)
-    return [{f: fields[f][i] for f in inputs} for i in range(len(records))]
+    fields = gather_columns(records, inputs, columns, fix=SPACE_FIX, optional=spec.optional_inputs)
+    return [{f: fields[f][i] for f in fields} for i in range(len(records))]
 
 
 def build(ctx: FamilyContext) -> None:

@@ -155,3 +155,34 @@ def render(
         + "</div>"
     )
     return f'{legend}<div class="nlgm-words" style="line-height: 1.9">{"".join(spans)}</div>'
+
+
+def marked(text: str, marks: Sequence[tuple[int, int, float]], description: str = "") -> str:
+    """``text`` as HTML with each (start, end, value) span of its characters marked in red, its value after
+    it and on hover, under a line saying what the values are (``description``); "" when there is no mark.
+
+    >>> shown = marked("Paris has 69 million people.", [(10, 20, 0.91)], "confidence")
+    >>> shown.split("</div>")[0].split(">")[-1]
+    'Marked: 1 span; the number after each: confidence.'
+    >>> shown.split('">')[-1]
+    '69 million</mark><sup>0.9100</sup> people.</div>'
+    """
+    if not marks:
+        return ""
+    pieces, at = [], 0
+    for start, end, value in sorted(marks):
+        shown = html.escape(score_text(value))
+        style = f"background: {colour(-abs(value), (-1.0, 1.0))}; padding: 1px 2px; border-radius: 3px"
+        pieces += [
+            html.escape(text[at:start]),
+            f'<mark class="nlgm-span" title="{shown}" data-value="{value}" style="{style}">'
+            f"{html.escape(text[start:end])}</mark><sup>{shown}</sup>",
+        ]
+        at = max(at, end)
+    pieces.append(html.escape(text[at:]))
+    count = f"{len(marks)} span{'s' * (len(marks) != 1)}"
+    what = f"; the number after each: {html.escape(description)}" if description else ""
+    return (
+        f'<div class="nlgm-legend" style="font-size: 0.85em; margin-bottom: 6px">Marked: {count}{what}.</div>'
+        f'<div class="nlgm-marked" style="line-height: 1.9; white-space: pre-wrap">{"".join(pieces)}</div>'
+    )

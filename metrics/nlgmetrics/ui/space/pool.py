@@ -580,7 +580,9 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
     if not isinstance(options, dict):
         raise SpaceError(f"options must be a JSON object of {name}.compute() options")
     load, options = chosen_load_options(options)
-    given = [f for f in FIELDS if f in options]
+    given = [
+        f for f in FIELDS if f in options and spec.takes_field(f, config if config in spec.configs else None)
+    ]
     if given:
         raise SpaceError(
             f"{', '.join(given)} {'is an input' if len(given) == 1 else 'are inputs'}, not an option: "
@@ -596,7 +598,9 @@ def score_records(pool: ModelPool, name: str, config: str | None, records: Any, 
     # only compute() options: no weights, paths or code
     options = spec.check_call(None, options, config, complete=False)[1]
     check_option_sizes(options, pool.limits)
-    fields = records_to_fields(inputs, records, pool.limits, list_fields=spec.list_inputs)
+    fields = records_to_fields(
+        inputs, records, pool.limits, list_fields=spec.list_inputs, optional=spec.optional_inputs
+    )
     result = pool.compute(name, config, fields, options, load)
     return Scored(result, config, note, unused_columns(records, inputs))
 

@@ -205,7 +205,8 @@ def _scorer(ctx: FamilyContext) -> Callable:
                 record.get("predictions", ""),
                 describe(spec.details),
                 spec.details_scale(used),
-            ),
+            )
+            + heatmap.marked(record.get("predictions", ""), spec.render_marks(details), describe(spec.marks)),
             styled(Table(("output", "value"), rows)),
             json_safe(result),
             scored_note(spec, used, fallback, record, value),
