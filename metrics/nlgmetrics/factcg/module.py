@@ -14,7 +14,7 @@ from ..core.modes import refused
 from ..core.options import split_options
 from ..core.registry import WEIGHTS
 from ..core.result import chunk_scores
-from ..modules.spec import ModuleSpec
+from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, CONFIGS, DEFAULT_CONFIG, LOAD_OPTIONS
 
 CITATION = """\

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.options import MODEL_REVISION, Option, check_positive_int, name_option
+from ..core.options import MODEL_REVISION, Option, name_option
+from ..core.values import check_positive_int
 
 
 @dataclass(frozen=True)

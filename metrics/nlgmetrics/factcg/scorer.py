@@ -23,12 +23,12 @@ from ..core.resolve import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
+from ..core.spec import ModuleSpec
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
-from ..modules.spec import ModuleSpec
 from .chunks import document_chunks
-from .options import CONFIGS, DEFAULT_CONFIG, TEMPLATE, THRESHOLD, Layout
+from .options import CONFIGS, TEMPLATE, THRESHOLD, Layout
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -89,7 +89,7 @@ class FactCGScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         super().__init__(spec, runtime, config_key=config, **where)
-        self.config = self.spec.check_config(config) or DEFAULT_CONFIG
+        self.config = self.spec.resolve_config(config)
         self.custom_model = model is not None
         self.layout: Layout = CONFIGS[self.config]
         name = self.layout.weight if model is None else model

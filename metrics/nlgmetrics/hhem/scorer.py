@@ -29,11 +29,11 @@ from ..core.resolve import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
+from ..core.spec import ModuleSpec
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank, listed
 from ..core.warnings import warn
-from ..modules.spec import ModuleSpec
-from .options import CONFIGS, DEFAULT_CONFIG, PREFIX, PROMPT, THRESHOLD
+from .options import CONFIGS, PREFIX, PROMPT, THRESHOLD
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -137,7 +137,7 @@ class HHEMScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         super().__init__(spec, runtime, config_key=config, **where)
-        self.config = self.spec.check_config(config) or DEFAULT_CONFIG
+        self.config = self.spec.resolve_config(config)
         self.custom_model = model is not None
         name = CONFIGS[self.config].weight if model is None else model
         role = spec.weight_role(self.config, "model")

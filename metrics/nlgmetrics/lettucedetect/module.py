@@ -13,7 +13,7 @@ from typing import Any
 from ..core.modes import refused
 from ..core.options import split_options
 from ..core.registry import WEIGHTS
-from ..modules.spec import ModuleSpec
+from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, CONFIGS, DEFAULT_CONFIG, LOAD_OPTIONS
 
 CITATION = """\

@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from ..core.options import MODEL_REVISION, Option, check_positive_int, name_option
+from ..core.options import MODEL_REVISION, Option, name_option
+from ..core.values import check_positive_int
 
 CONFIGS: dict[str, str] = {"base": "lettucedetect-base", "large": "lettucedetect-large"}
 """Config → its registered token classifier."""

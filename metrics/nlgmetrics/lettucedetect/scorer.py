@@ -28,11 +28,11 @@ from ..core.resolve import resolve_weight
 from ..core.result import mean_of
 from ..core.runtime import Runtime, WhereToRun
 from ..core.scorer import Scorer
+from ..core.spec import ModuleSpec
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
-from ..modules.spec import ModuleSpec
-from .options import CONFIGS, DEFAULT_CONFIG, SPECIALS
+from .options import CONFIGS, SPECIALS
 from .prompts import passage_line, prompt
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ class LettuceDetectScorer(Scorer):
         **where: Unpack[WhereToRun],
     ):
         super().__init__(spec, runtime, config_key=config, **where)
-        self.config = self.spec.check_config(config) or DEFAULT_CONFIG
+        self.config = self.spec.resolve_config(config)
         self.custom_model = model is not None
         name = CONFIGS[self.config] if model is None else model
         role = spec.weight_role(self.config, "model")
