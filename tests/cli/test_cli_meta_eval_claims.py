@@ -5,6 +5,7 @@ the chart are written, and bad input is one line with exit code 2."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -201,3 +202,31 @@ def test_a_dataset_whose_dev_claims_are_of_one_class_is_noted_and_uses_a_half(tm
     assert code == 0, err
     assert "nlgmetrics: note: dataset 'Lfqa': every dev claim is labelled 1" in err
     assert json.loads(out)["datasets"]["Lfqa"]["threshold"] == 0.5
+
+
+def test_ragtruth_spans_through_the_cli_are_the_protocol_on_lettucedetects_spans(tmp_path, capsys):
+    """The span level with a metric that returns spans (LettuceDetect on its tiny weights): QA responses are
+    scored with their question in a call of their own, the others with the summary prompt, and the JSON is
+    the protocol on the module's own labels and spans."""
+    folder = write_ragtruth(tmp_path / "dataset")
+    argv = ["meta-eval", str(folder), "--format", "ragtruth", "--metric", "lettucedetect", "--no-progress"]
+    code, out, err = _run(capsys, *argv, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    records = judgments.read_ragtruth(folder)
+    metric = nlgmetrics.load("lettucedetect", device="cpu")
+    scores, labels, spans = [math.nan] * len(records), [None] * len(records), [None] * len(records)
+    for with_question in (True, False):
+        group = [i for i, r in enumerate(records) if (r["question"] is not None) == with_question]
+        questions = {"questions": [records[i]["question"] for i in group]} if with_question else {}
+        got = metric.compute(
+            predictions=[records[i]["response"] for i in group],
+            sources=[records[i]["source"] for i in group],
+            **questions,
+        )
+        for k, i in enumerate(group):
+            scores[i], labels[i], spans[i] = got["scores"][k], got["labels"][k], got["spans"][k]
+    assert any(records[i]["question"] is not None for i in range(len(records)))
+    expected = ragtruth(records, scores, labels=labels, spans=spans)
+    assert result == expected and result["span"] is not None
+    assert set(result["span"]) == {"precision", "recall", "f1"}
