@@ -121,6 +121,11 @@ KNOWN: dict[str, tuple[str, str]] = {
         "python -m benchmarks.delta_vs_commit c3d3a12 --out benchmarks/results/reshape_delta.md",
         "every module's outputs against another commit's: a refactor shows max |Δ| 0.",
     ),
+    "house_fifth_pass_delta": (
+        "python -m benchmarks.delta_vs_commit 3996283 --out benchmarks/results/house_fifth_pass_delta.md",
+        "the house's fifth pass (issue 48: one claim-checking pipeline) against the commit before issue 47: "
+        "max |Δ| 0; FactCG, HHEM and LettuceDetect are new.",
+    ),
     "house_fourth_pass_delta": (
         "python -m benchmarks.delta_vs_commit a513eea --out benchmarks/results/house_fourth_pass_delta.md",
         "the house's fourth pass (issue 41) against the commit before it: max |Δ| 0; AlignScore and "
