@@ -170,7 +170,9 @@ class ModuleSpec(SpecWeights, SpecDisplay):
     declared for a config is refused there (the scorer base checks it for every family); the card says
     which."""
 
-    def _config(self, config: str | None) -> str:
+    def config_name(self, config: str | None) -> str:
+        """``config``, or :attr:`default_config` for None or ``"default"``, unchecked (the mixins read it;
+        :meth:`resolve_config` checks)."""
         return self.default_config if config in (None, "default") else config
 
     def refusal(self, mode: str | None, config: str | None = None) -> str:
@@ -181,7 +183,7 @@ class ModuleSpec(SpecWeights, SpecDisplay):
         >>> SPECS["infolm"].refusal("int8"), SPECS["infolm"].refusal("bfloat16")
         ('', '')
         """
-        return refusal(self.precision, mode, self._config(config), self.name)
+        return refusal(self.precision, mode, self.config_name(config), self.name)
 
     def refused(self, mode: str) -> dict[str, str]:
         """Where :attr:`precision` refuses ``mode``, and why, by key."""

@@ -19,7 +19,7 @@ class SpecDisplay:
         ...  SPECS["ctc_engagingness"].range_label("E-minilm"))
         ('[-1, 1]', 'unbounded (a sum over tokens)')
         """
-        return by_config(self.range_labels, self._config(config), "")
+        return by_config(self.range_labels, self.config_name(config), "")
 
     def details_scale(self, config: str | None = None) -> tuple[float, float] | None:
         """The declared interval of the heat-map values of ``config`` (:attr:`details_range`); None: not
@@ -29,7 +29,7 @@ class SpecDisplay:
         >>> SPECS["minicheck"].details_scale(), SPECS["ctc_consistency"].details_scale("R-cnndm")
         ((0.0, 1.0), None)
         """
-        return by_config(self.details_range, self._config(config))
+        return by_config(self.details_range, self.config_name(config))
 
     def render_marks(self, details: dict) -> list[tuple[int, int, float]]:
         """(start, end, value) spans of the prediction's characters to mark, from one example's details

@@ -24,13 +24,13 @@ class SpecWeights:
         own = {w.name for c in self.configs for w in self.named_weights(c)}
         for option in (self.config_option, *self.weight_options):
             value, revision = load.get(option), load.get(f"{option}_revision")
-            role = self.weight_role(self._config(config), option) if self.weight_role else None
+            role = self.weight_role(self.config_name(config), option) if self.weight_role else None
             if value is None:
                 if revision is not None:
-                    weights = self.weights_of(self._config(config)) or ()
+                    weights = self.weights_of(self.config_name(config)) or ()
                     how = "pinned" if all(w.pinned for w in weights) else "registered"
                     raise ValueError(
-                        f"{self.name} {self._config(config)!r} is registered at {how} revisions; "
+                        f"{self.name} {self.config_name(config)!r} is registered at {how} revisions; "
                         f"{option}_revision={revision!r} is for {option}='<repo>', weights of your own"
                     )
                 continue
