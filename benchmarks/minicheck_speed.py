@@ -61,25 +61,14 @@ def build(config: str, folder: Path) -> Path:
     """A random model of ``config``'s real shape and a tokenizer trained on SummEval, saved in ``folder``."""
     import torch
     import transformers
-    from tokenizers import ByteLevelBPETokenizer, SentencePieceUnigramTokenizer
+    from tokenizers import ByteLevelBPETokenizer
 
     folder.mkdir(parents=True, exist_ok=True)
     claims, documents = summeval(400)
     corpus = sorted(set(documents)) + claims
     torch.manual_seed(0)
     if config == "flan-t5-large":
-        trainer = SentencePieceUnigramTokenizer()
-        trainer.train_from_iterator(
-            corpus, vocab_size=8000, special_tokens=["<pad>", "</s>", "<unk>"], unk_token="<unk>"
-        )
-        trainer.save(str(folder / "tokenizer.json"))
-        tokenizer = transformers.T5TokenizerFast(
-            tokenizer_file=str(folder / "tokenizer.json"),
-            eos_token="</s>",
-            unk_token="<unk>",
-            pad_token="<pad>",
-            extra_ids=0,
-        )
+        tokenizer = t5_tokenizer(folder, corpus)
         model = transformers.T5ForConditionalGeneration(
             transformers.T5Config(
                 vocab_size=32128, d_model=1024, d_kv=64, d_ff=2816, num_layers=24, num_decoder_layers=24,
@@ -107,6 +96,25 @@ def build(config: str, folder: Path) -> Path:
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+def t5_tokenizer(folder: Path, corpus: list[str]):
+    """A T5 unigram tokenizer of 8,000 pieces trained on ``corpus``, its tokenizer.json in ``folder``."""
+    import transformers
+    from tokenizers import SentencePieceUnigramTokenizer
+
+    trainer = SentencePieceUnigramTokenizer()
+    trainer.train_from_iterator(
+        corpus, vocab_size=8000, special_tokens=["<pad>", "</s>", "<unk>"], unk_token="<unk>"
+    )
+    trainer.save(str(folder / "tokenizer.json"))
+    return transformers.T5TokenizerFast(
+        tokenizer_file=str(folder / "tokenizer.json"),
+        eos_token="</s>",
+        unk_token="<unk>",
+        pad_token="<pad>",
+        extra_ids=0,
+    )
 
 
 def worker(implementation: str, config: str, folder: str, n: int, dtype: str) -> dict:
