@@ -111,14 +111,14 @@ def checkers_speed(family: str) -> Callable[[Results], str]:
                 parts.append(f"{r['dtype']} not measured (refused on that CPU)")
                 continue
             versus = (
-                f"the reference's own loop {r['cpu_speedup_vs_reference']:.2f}× ours"
+                f"the reference's own loop / ours {r['cpu_speedup_vs_reference']:.2f}"
                 if "cpu_speedup_vs_reference" in r
                 else "the reference's loop not measured"
             )
             parts.append(f"{r['dtype']}: ours / bare forward {r['cpu_ours_over_bare']:.2f}, {versus}")
         return (
-            f"Speed (CPU seconds, {data['threads']} shared CPU threads, the first {data['examples']} SummEval "
-            f"pairs, random weights of the real shape): {'; '.join(parts)}. See "
+            f"Speed (ratios of CPU seconds, {data['threads']} shared CPU threads, the first "
+            f"{data['examples']} SummEval pairs, random weights of the real shape): {'; '.join(parts)}. See "
             "`benchmarks/results/checkers_speed.md`."
         )
 
