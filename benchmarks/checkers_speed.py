@@ -337,6 +337,13 @@ NOTES = [
     "column says little: the families' `tests/<family>/test_parity.py` carry the parity, on heads that "
     "spread.",
     "",
+    "**The workload.** The pairs are SummEval's first document with its first system summaries: rows of "
+    "nearly one length, so a reference loop that pads loses little here. FactCG's `Inferencer` runs its "
+    "prompts as one batch where ours' CPU budget (about 2,048 padded tokens: `cpu_batch_tokens`) runs "
+    "batches of two of these 760-token prompts; HHEM and LettuceDetect batch 16 rows on the CPU (all rows "
+    "in one batch here). Documents of many lengths, or many chunks, are where ours' length-sorted batches "
+    "save the padding a reference pads; this small run does not show that.",
+    "",
     "**Reading the ratios.** Two rounds on a shared 2-core machine: a ratio moves by several percent from "
     "run to run (an ours / bare below 1 cannot be a real saving, as ours runs the same forwards and more, "
     "so it shows the size of the noise). Rerun with more `--repeats` on a quiet machine before reading a "
