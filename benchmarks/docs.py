@@ -37,6 +37,12 @@ KNOWN: dict[str, tuple[str, str]] = {
         "NLGMETRICS_MINICHECK_SRC=/path/to/MiniCheck python -m benchmarks.minicheck_speed",
         "MiniCheck against the authors' `Inferencer` and the bare forward on the same random weights.",
     ),
+    "checkers_speed": (
+        "NLGMETRICS_FACTCG_SRC=/path/to/FactCG NLGMETRICS_LETTUCEDETECT_SRC=/path/to/LettuceDetect "
+        "python -m benchmarks.checkers_speed",
+        "FactCG, HHEM and LettuceDetect against the bare forward and the references' own loops on the same "
+        "random weights of the real shapes.",
+    ),
     "alignscore_speed": (
         "NLGMETRICS_ALIGNSCORE_SRC=/path/to/AlignScore python -m benchmarks.alignscore_speed",
         "AlignScore against the authors' `Inferencer` and the bare forward on the same random roberta-large.",

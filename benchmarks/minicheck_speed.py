@@ -61,25 +61,14 @@ def build(config: str, folder: Path) -> Path:
     """A random model of ``config``'s real shape and a tokenizer trained on SummEval, saved in ``folder``."""
     import torch
     import transformers
-    from tokenizers import ByteLevelBPETokenizer, SentencePieceUnigramTokenizer
+    from tokenizers import ByteLevelBPETokenizer
 
     folder.mkdir(parents=True, exist_ok=True)
     claims, documents = summeval(400)
     corpus = sorted(set(documents)) + claims
     torch.manual_seed(0)
     if config == "flan-t5-large":
-        trainer = SentencePieceUnigramTokenizer()
-        trainer.train_from_iterator(
-            corpus, vocab_size=8000, special_tokens=["<pad>", "</s>", "<unk>"], unk_token="<unk>"
-        )
-        trainer.save(str(folder / "tokenizer.json"))
-        tokenizer = transformers.T5TokenizerFast(
-            tokenizer_file=str(folder / "tokenizer.json"),
-            eos_token="</s>",
-            unk_token="<unk>",
-            pad_token="<pad>",
-            extra_ids=0,
-        )
+        tokenizer = t5_tokenizer(folder, corpus)
         model = transformers.T5ForConditionalGeneration(
             transformers.T5Config(
                 vocab_size=32128, d_model=1024, d_kv=64, d_ff=2816, num_layers=24, num_decoder_layers=24,
@@ -107,6 +96,25 @@ def build(config: str, folder: Path) -> Path:
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+def t5_tokenizer(folder: Path, corpus: list[str]):
+    """A T5 unigram tokenizer of 8,000 pieces trained on ``corpus``, its tokenizer.json in ``folder``."""
+    import transformers
+    from tokenizers import SentencePieceUnigramTokenizer
+
+    trainer = SentencePieceUnigramTokenizer()
+    trainer.train_from_iterator(
+        corpus, vocab_size=8000, special_tokens=["<pad>", "</s>", "<unk>"], unk_token="<unk>"
+    )
+    trainer.save(str(folder / "tokenizer.json"))
+    return transformers.T5TokenizerFast(
+        tokenizer_file=str(folder / "tokenizer.json"),
+        eos_token="</s>",
+        unk_token="<unk>",
+        pad_token="<pad>",
+        extra_ids=0,
+    )
 
 
 def worker(implementation: str, config: str, folder: str, n: int, dtype: str) -> dict:
@@ -193,28 +201,50 @@ def bare(scorer, claims: list[str], documents: list[str], start: float, cpu) -> 
 
 
 def run(implementation: str, config: str, folder: Path, n: int, dtype: str) -> dict:
-    code = (
-        "import json; from benchmarks.minicheck_speed import worker; "
-        f"print(json.dumps(worker({implementation!r}, {config!r}, {str(folder)!r}, {n}, {dtype!r})))"
-    )
+    return in_subprocess("benchmarks.minicheck_speed", implementation, config, str(folder), n, dtype)
+
+
+def in_subprocess(module: str, *args) -> dict:
+    """``module.worker(*args)`` in a fresh Python process (nothing loaded, nothing warm): its JSON line."""
+    code = f"import json; from {module} import worker; print(json.dumps(worker(*{args!r})))"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-3000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def measure(config: str, folder: Path, n: int, dtype: str, repeats: int = 1) -> dict:
-    """One (config, dtype) row: each implementation's median time over ``repeats`` interleaved rounds, the
-    ratios and the largest score difference."""
-    rounds = [{name: run(name, config, folder, n, dtype) for name in IMPLEMENTATIONS} for _ in range(repeats)]
-    got = {
+def medians(rounds: list[dict], names) -> dict:
+    """Per implementation: its first round's output with the median wall and CPU seconds of all rounds."""
+    return {
         name: {
             **rounds[0][name],
             "seconds": statistics.median(r[name]["seconds"] for r in rounds),
             "cpu_seconds": statistics.median(r[name]["cpu_seconds"] for r in rounds),
         }
-        for name in IMPLEMENTATIONS
+        for name in names
     }
+
+
+def save(output: Path, data: dict, markdown) -> None:
+    """``output``.json (``data`` with the machine, its threads and torch) and ``output``.md."""
+    import torch
+
+    data = {
+        **data,
+        "machine": platform.processor() or platform.machine(),
+        "threads": torch.get_num_threads(),
+        "torch": torch.__version__,
+    }
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n")
+    output.with_suffix(".md").write_text(markdown(data))
+
+
+def measure(config: str, folder: Path, n: int, dtype: str, repeats: int = 1) -> dict:
+    """One (config, dtype) row: each implementation's median time over ``repeats`` interleaved rounds, the
+    ratios and the largest score difference."""
+    rounds = [{name: run(name, config, folder, n, dtype) for name in IMPLEMENTATIONS} for _ in range(repeats)]
+    got = medians(rounds, IMPLEMENTATIONS)
     ours, reference, bare_run = got["ours"], got["reference"], got["bare"]
     delta = max(abs(a - b) for a, b in zip(ours["scores"], reference["scores"]))
     return {
@@ -290,7 +320,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not os.environ.get("NLGMETRICS_MINICHECK_SRC"):
         parser.error("set NLGMETRICS_MINICHECK_SRC to a checkout of github.com/Liyan06/MiniCheck (b58b9fa)")
-    import torch
 
     previous = args.output.with_suffix(".json")
     rows = []
@@ -306,17 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             for dtype in args.dtypes:
                 rows.append(measure(config, folder, args.pairs, dtype, args.repeats))
                 print(json.dumps(rows[-1]), flush=True)
-    data = {
-        "examples": args.pairs,
-        "repeats": args.repeats,
-        "machine": platform.processor() or platform.machine(),
-        "threads": torch.get_num_threads(),
-        "torch": torch.__version__,
-        "rows": rows,
-    }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n")
-    args.output.with_suffix(".md").write_text(markdown(data))
+    save(args.output, {"examples": args.pairs, "repeats": args.repeats, "rows": rows}, markdown)
     return 0
 
 

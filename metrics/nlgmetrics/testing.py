@@ -34,7 +34,7 @@ import sys
 import tempfile
 import threading
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -178,8 +178,9 @@ def _tokenizer(family: str, folder: Path):
     return AutoTokenizer.from_pretrained(folder)
 
 
-def _modernbert_tokenizer():
-    """A byte-level BPE tokenizer with ModernBERT's layout: ``[CLS] a [SEP] b [SEP]``, 8,192 positions."""
+def _modernbert_tokenizer(corpus: Sequence[str] = tuple(CORPUS), vocab_size: int = 1000):
+    """A byte-level BPE tokenizer with ModernBERT's layout: ``[CLS] a [SEP] b [SEP]``, 8,192 positions
+    (trained on ``corpus``; the speed benchmarks give a larger one)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -188,9 +189,9 @@ def _modernbert_tokenizer():
     backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     backend.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
-        vocab_size=1000, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        vocab_size=vocab_size, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
     )
-    backend.train_from_iterator(CORPUS, trainer)
+    backend.train_from_iterator(corpus, trainer)
     cls, sep = backend.token_to_id("[CLS]"), backend.token_to_id("[SEP]")
     backend.post_processor = processors.TemplateProcessing(
         single="[CLS] $A [SEP]",
@@ -210,11 +211,11 @@ SHIPPED_AS_WRITTEN = {"deberta"}
 instead of what ``save_pretrained`` writes (DeBERTa-v3: ``spm.model``, no ``tokenizer.json``)."""
 
 
-def _spm_model_only(folder: Path):
+def _spm_model_only(folder: Path, corpus: Sequence[str] = tuple(CORPUS * 3), vocab_size: int = 400):
     """A DeBERTa-v3 tokenizer as lytang/MiniCheck-DeBERTa-v3-Large (and microsoft/deberta-v3-large) ship it: a
     SentencePiece ``spm.model`` with ``tokenizer_config.json`` and ``special_tokens_map.json``, no
     ``tokenizer.json``; transformers builds the tokenizer from ``spm.model``, which needs ``sentencepiece``
-    and ``protobuf``."""
+    and ``protobuf``. Trained on ``corpus`` (the speed benchmarks give a larger one)."""
     import io
 
     import sentencepiece
@@ -223,10 +224,10 @@ def _spm_model_only(folder: Path):
     model = io.BytesIO()
     specials = {"pad": "[PAD]", "bos": "[CLS]", "eos": "[SEP]", "unk": "[UNK]"}
     sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(CORPUS * 3),
+        sentence_iterator=iter(corpus),
         model_writer=model,
         model_type="unigram",
-        vocab_size=400,
+        vocab_size=vocab_size,
         hard_vocab_limit=False,
         user_defined_symbols=["[MASK]"],
         num_threads=1,

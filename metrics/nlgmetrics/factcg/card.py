@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..modules.card_notes import CardNotes
+from ..modules.card_notes import CardNotes, checkers_speed
 
 DESCRIPTION = """FactCG (Lei et al., NAACL 2025) checks a claim (`predictions`) against its grounding document
 (`sources`), the way the authors' `factcg.inference.Inferencer` does it with their Hub checkpoint
@@ -127,4 +127,5 @@ chunk's "supported" probability from the authors' DeBERTa-v3-large fact-checker.
         reference="FactCG `41f1854` (https://github.com/derenlei/FactCG, its `Inferencer`)",
         deviations=DEVIATIONS,
         runtime=RUNTIME,
+        runtime_measured=checkers_speed("factcg"),
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..modules.card_notes import CardNotes
+from ..modules.card_notes import CardNotes, checkers_speed
 
 DESCRIPTION = """HHEM-2.1-Open (Vectara's Hughes Hallucination Evaluation Model) checks a hypothesis
 (`predictions`: a summary, an answer, a claim) against its premise (`sources`: the document or retrieved
@@ -121,4 +121,5 @@ probability of Vectara's T5 hallucination classifier, read without remote code."
         "(`HHEMv2ForSequenceClassification.predict`)",
         deviations=DEVIATIONS,
         runtime=RUNTIME,
+        runtime_measured=checkers_speed("hhem"),
     )

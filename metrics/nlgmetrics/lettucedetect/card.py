@@ -3,7 +3,7 @@ authors' detector."""
 
 from __future__ import annotations
 
-from ..modules.card_notes import CardNotes
+from ..modules.card_notes import CardNotes, checkers_speed
 
 DESCRIPTION = """LettuceDetect (Kovács & Recski 2025) marks the words of an answer (`predictions`) that its
 context (`sources`) does not support, the way the authors' `TransformerDetector.predict(...,
@@ -150,4 +150,5 @@ support? KRLabs' ModernBERT token classifiers, as their TransformerDetector runs
         "`TransformerDetector`)",
         deviations=DEVIATIONS,
         runtime=RUNTIME,
+        runtime_measured=checkers_speed("lettucedetect"),
     )

@@ -99,6 +99,32 @@ def sci(value: float) -> str:
     return f"{mantissa}e{int(exponent)}"
 
 
+def checkers_speed(family: str) -> Callable[[Results], str]:
+    """The "Speed" paragraph of a claim checker's card, from ``benchmarks/results/checkers_speed.json``:
+    ours against the bare forward of the same rows and against the reference's own loop."""
+
+    def paragraph(results: Results) -> str:
+        data = results("checkers_speed")
+        parts = []
+        for r in (r for r in data["rows"] if r["family"] == family):
+            if "refused" in r:
+                parts.append(f"{r['dtype']} not measured (refused on that CPU)")
+                continue
+            versus = (
+                f"the reference's own loop / ours {r['cpu_speedup_vs_reference']:.2f}"
+                if "cpu_speedup_vs_reference" in r
+                else "the reference's loop not measured"
+            )
+            parts.append(f"{r['dtype']}: ours / bare forward {r['cpu_ours_over_bare']:.2f}, {versus}")
+        return (
+            f"Speed (ratios of CPU seconds, {data['threads']} shared CPU threads, the first "
+            f"{data['examples']} SummEval pairs, random weights of the real shape): {'; '.join(parts)}. See "
+            "`benchmarks/results/checkers_speed.md`."
+        )
+
+    return paragraph
+
+
 def notes_for(name: str) -> CardNotes:
     """The card notes of module ``name`` (``ctc_consistency``, ``infolm``, ...)."""
     return family_part(family_of(name), "card").notes(name)
