@@ -127,6 +127,11 @@ KNOWN: dict[str, tuple[str, str]] = {
         "python -m benchmarks.delta_vs_commit c3d3a12 --out benchmarks/results/reshape_delta.md",
         "every module's outputs against another commit's: a refactor shows max |Δ| 0.",
     ),
+    "speed_vs_commit": (
+        "python -m benchmarks.speed_vs_commit 3996283 --repeats 3 --pairs 2 --summaries 4",
+        "the claim checkers' speed against the commit before the fifth pass, interleaved: unchanged within "
+        "the noise.",
+    ),
     "house_fifth_pass_delta": (
         "python -m benchmarks.delta_vs_commit 3996283 --out benchmarks/results/house_fifth_pass_delta.md",
         "the house's fifth pass (issue 48: one claim-checking pipeline) against the commit before issue 47: "

@@ -114,7 +114,7 @@ def markdown(commit: str, result: dict) -> str:
     lines = [
         f"# Claim checkers' speed: this tree against {commit}",
         "",
-        f"`python -m benchmarks.speed_vs_commit {commit} --repeats {result['repeats']}` on "
+        f"`python -m benchmarks.speed_vs_commit {commit} {result['arguments']}` on "
         f"{result['machine']} ({result['threads']} threads), float32, random weights of the real shapes; "
         "each tree in a fresh process per run, the trees interleaved (the first alternating), medians of "
         "the rounds. CPU seconds (user + system) of one `compute()`, the rounds' range in brackets, wall "
@@ -160,6 +160,7 @@ def main(argv: list[str] | None = None) -> None:
         "machine": platform.processor() or platform.machine(),
         "threads": torch.get_num_threads(),
         "repeats": args.repeats,
+        "arguments": f"--repeats {args.repeats} --pairs {args.pairs} --summaries {args.summaries}",
         "rows": rows,
     }
     args.output.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n")
