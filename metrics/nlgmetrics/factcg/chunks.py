@@ -5,8 +5,8 @@ The reference's quirks are kept, so that its chunks are exactly these: a first s
 ``chunk_size`` makes an empty chunk before it (the empty chunk is scored, as the reference scores it), and
 only the last chunk has ``" \\n "`` turned into ``"\\n"`` and its spaces stripped.
 
->>> document_chunks("A b c. D e f. G h.", 7)
-['A b c.\\nD e f.', 'G h.']
+>>> document_chunks("The cat sat. The dog ran. It rained.", 8)
+['The cat sat.\\nThe dog ran.', 'It rained.']
 >>> document_chunks("A b c d e f g h i.", 3)
 ['', 'A b c d e f g h i.']
 """

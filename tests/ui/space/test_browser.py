@@ -179,8 +179,11 @@ def test_score_one_example(page, family):
         assert float(score_text(page, family)) == display(want["scores"][0])
         parts = page.inner_text(f"#{family}-single-parts")
         assert shown(want["mean_score"]) in parts
-        pairs = spec.render_details(want["details"][0])
-        check_heat_map(page, family, spec, config, pairs, records[0]["predictions"])
+        if spec.marks is None:
+            pairs = spec.render_details(want["details"][0])
+            check_heat_map(page, family, spec, config, pairs, records[0]["predictions"])
+        else:  # LettuceDetect: the answer's unsupported spans marked, not a heat map
+            check_marks(page, family, spec.render_marks(want["details"][0]), records[0]["predictions"])
     shot(page, "space_single.png", family)
     if family == FIRST_FAMILY:
         fits_the_page(page, f"{family}-single-examples")  # issue 33 §19: not cut off at the right
@@ -221,6 +224,21 @@ def blank_prediction_points_to_its_note(page, family: str) -> None:
     note = wait_for_text(page, f"{family}-single-note", "The score is NaN")
     assert score_text(page, family) == "NaN (see the note)"
     assert "predictions is blank" in note and "a blank text has no score" in note
+
+
+def check_marks(page, family: str, marks, prediction: str) -> None:
+    """The spans a module marks (LettuceDetect's unsupported spans): the legend counts them, each mark is
+    the prediction's characters of its span, its value shown after it and on hover; none: nothing shown."""
+    heat = page.locator(f"#{family}-single-tokens")
+    shown = heat.locator(".nlgm-span")
+    assert shown.count() == len(marks)
+    if not marks:
+        return
+    legend = heat.locator(".nlgm-legend").inner_text()
+    assert legend.startswith(f"Marked: {len(marks)} span")
+    titles = shown.evaluate_all("elements => elements.map(e => e.title)")
+    for (start, end, value), text, title in zip(sorted(marks), shown.all_inner_texts(), titles):
+        assert text == prediction[start:end] and title == printed(value)
 
 
 def check_heat_map(page, family: str, spec, config: str | None, pairs, prediction: str) -> None:
