@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
+from .hub import naming_option
 from .modes import refuse_undeclared
 from .options import (
     RUNTIME_OPTIONS,
@@ -26,12 +27,15 @@ from .options import (
     defaults_of,
 )
 from .precision import tf32_matmuls
+from .resolve import resolve_weight
 from .result import option_text, signature
 from .runtime import Runtime, WhereToRun
 from .spec import ModuleSpec
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
+
+    from .model import ModelWrapper
 
 
 class Scorer(ABC):
@@ -213,3 +217,46 @@ class Scorer(ABC):
         if options.get("return_details"):
             result["details"] = []
         return result
+
+
+class OneModelScorer(Scorer):
+    """A scorer of one model (the claim checkers): its config's registered weight (:meth:`weight_name`), or
+    ``model=`` (a Hub repo id at ``model_revision``, or a folder) of the config's layout; the loaded
+    :meth:`wrapper_class` in ``self.wrapper`` and what it was loaded from in ``self.source``."""
+
+    def __init__(
+        self,
+        spec: ModuleSpec,
+        config: str | None = None,
+        model: str | None = None,
+        *,
+        model_revision: str | None = None,
+        runtime: Runtime | None = None,
+        **where: Unpack[WhereToRun],
+    ):
+        super().__init__(spec, runtime, config_key=config, **where)
+        self.config = self.spec.resolve_config(config)
+        self.custom_model = model is not None
+        name = self.weight_name(self.config) if model is None else model
+        role = spec.weight_role(self.config, "model")
+        self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
+        with naming_option(None if self.source.spec else f"model={name!r}"):
+            wrapper = self.wrapper_class(self.config)
+            self.wrapper = wrapper.load(self.source.path, self.source.revision, self.runtime)
+
+    @abstractmethod
+    def weight_name(self, config: str) -> str:
+        """The registered weight ``config`` loads."""
+
+    @abstractmethod
+    def wrapper_class(self, config: str) -> type[ModelWrapper]:
+        """The wrapper that loads and runs ``config``'s model."""
+
+    def config_label(self) -> str:
+        return "custom" if self.custom_model else self.config
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(config={self.config!r}, model={self.source.name!r})"
+
+    def weights(self) -> list[str]:
+        return [self.source.describe()]

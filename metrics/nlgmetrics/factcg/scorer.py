@@ -16,14 +16,10 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..core.claims import ClaimSteps, check_claims, whole_claim
-from ..core.hub import naming_option
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
-from ..core.resolve import resolve_weight
 from ..core.result import mean_of
-from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer
-from ..core.spec import ModuleSpec
+from ..core.scorer import OneModelScorer
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
@@ -66,7 +62,7 @@ class FactCGWrapper(ModelWrapper):
         return torch.softmax(logits.float(), dim=-1)[:, 1]
 
 
-class FactCGScorer(Scorer):
+class FactCGScorer(OneModelScorer):
     """Scores claims against their documents with FactCG's classifier; it loads once per process.
 
     Args:
@@ -78,34 +74,15 @@ class FactCGScorer(Scorer):
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a (chunk, claim) prompt).
     """
 
-    def __init__(
-        self,
-        spec: ModuleSpec,
-        config: str | None = None,
-        model: str | None = None,
-        *,
-        model_revision: str | None = None,
-        runtime: Runtime | None = None,
-        **where: Unpack[WhereToRun],
-    ):
-        super().__init__(spec, runtime, config_key=config, **where)
-        self.config = self.spec.resolve_config(config)
-        self.custom_model = model is not None
-        self.layout: Layout = CONFIGS[self.config]
-        name = self.layout.weight if model is None else model
-        role = spec.weight_role(self.config, "model")
-        self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
-        with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.wrapper = FactCGWrapper.load(self.source.path, self.source.revision, self.runtime)
+    @property
+    def layout(self) -> Layout:
+        return CONFIGS[self.config]
 
-    def config_label(self) -> str:
-        return "custom" if self.custom_model else self.config
+    def weight_name(self, config: str) -> str:
+        return CONFIGS[config].weight
 
-    def __repr__(self) -> str:
-        return f"FactCGScorer(config={self.config!r}, model={self.source.name!r})"
-
-    def weights(self) -> list[str]:
-        return [self.source.describe()]
+    def wrapper_class(self, config: str) -> type[FactCGWrapper]:
+        return FactCGWrapper
 
     def resolve_options(self, options: dict) -> dict:
         """``chunk_size`` and ``max_model_len``: the config's defaults where not given."""

@@ -21,22 +21,19 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..core.claims import ClaimSteps, check_claims, whole_claim
-from ..core.hub import from_pretrained, load_tokenizer, naming_option
+from ..core.hub import from_pretrained, load_tokenizer
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
 from ..core.registry import weight_for_repo
-from ..core.resolve import resolve_weight
 from ..core.result import mean_of
-from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer
-from ..core.spec import ModuleSpec
+from ..core.scorer import OneModelScorer
 from ..core.tokenize import tokenize
 from ..core.validation import is_blank, listed
 from ..core.warnings import warn
 from .options import CONFIGS, PREFIX, PROMPT, THRESHOLD
 
 if TYPE_CHECKING:
-    from typing_extensions import Unpack
+    pass
 
 
 def _file(name: str, source: str, **kwargs: Any) -> str:
@@ -114,7 +111,7 @@ class HHEMWrapper(ModelWrapper):
         return torch.softmax(self.model.classifier(hidden).float(), dim=-1)[:, 1]
 
 
-class HHEMScorer(Scorer):
+class HHEMScorer(OneModelScorer):
     """Scores hypotheses against their premises with HHEM-2.1-Open; it loads once per process.
 
     Args:
@@ -126,33 +123,11 @@ class HHEMScorer(Scorer):
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a prompt).
     """
 
-    def __init__(
-        self,
-        spec: ModuleSpec,
-        config: str | None = None,
-        model: str | None = None,
-        *,
-        model_revision: str | None = None,
-        runtime: Runtime | None = None,
-        **where: Unpack[WhereToRun],
-    ):
-        super().__init__(spec, runtime, config_key=config, **where)
-        self.config = self.spec.resolve_config(config)
-        self.custom_model = model is not None
-        name = CONFIGS[self.config].weight if model is None else model
-        role = spec.weight_role(self.config, "model")
-        self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
-        with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.wrapper = HHEMWrapper.load(self.source.path, self.source.revision, self.runtime)
+    def weight_name(self, config: str) -> str:
+        return CONFIGS[config].weight
 
-    def config_label(self) -> str:
-        return "custom" if self.custom_model else self.config
-
-    def __repr__(self) -> str:
-        return f"HHEMScorer(config={self.config!r}, model={self.source.name!r})"
-
-    def weights(self) -> list[str]:
-        return [self.source.describe()]
+    def wrapper_class(self, config: str) -> type[HHEMWrapper]:
+        return HHEMWrapper
 
     def steps(self) -> ClaimSteps:
         """The reference's steps on the pipeline: the premise whole (one chunk), the hypothesis whole, the

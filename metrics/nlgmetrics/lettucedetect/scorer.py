@@ -21,14 +21,11 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..core.batching import distinct_rows, scatter
-from ..core.hub import model_window, naming_option
+from ..core.hub import model_window
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
-from ..core.resolve import resolve_weight
 from ..core.result import mean_of
-from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer
-from ..core.spec import ModuleSpec
+from ..core.scorer import OneModelScorer
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
@@ -86,7 +83,7 @@ class Example:
     cut: bool = False
 
 
-class LettuceDetectScorer(Scorer):
+class LettuceDetectScorer(OneModelScorer):
     """Finds the unsupported spans of answers given their contexts with one LettuceDetect model; it loads once
     per process.
 
@@ -99,33 +96,11 @@ class LettuceDetectScorer(Scorer):
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a (prompt, answer) pair).
     """
 
-    def __init__(
-        self,
-        spec: ModuleSpec,
-        config: str | None = None,
-        model: str | None = None,
-        *,
-        model_revision: str | None = None,
-        runtime: Runtime | None = None,
-        **where: Unpack[WhereToRun],
-    ):
-        super().__init__(spec, runtime, config_key=config, **where)
-        self.config = self.spec.resolve_config(config)
-        self.custom_model = model is not None
-        name = CONFIGS[self.config] if model is None else model
-        role = spec.weight_role(self.config, "model")
-        self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
-        with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.wrapper = LettuceDetectWrapper.load(self.source.path, self.source.revision, self.runtime)
+    def weight_name(self, config: str) -> str:
+        return CONFIGS[config]
 
-    def config_label(self) -> str:
-        return "custom" if self.custom_model else self.config
-
-    def __repr__(self) -> str:
-        return f"LettuceDetectScorer(config={self.config!r}, model={self.source.name!r})"
-
-    def weights(self) -> list[str]:
-        return [self.source.describe()]
+    def wrapper_class(self, config: str) -> type[LettuceDetectWrapper]:
+        return LettuceDetectWrapper
 
     def resolve_options(self, options: dict) -> dict:
         """``max_length`` within the model's positions."""

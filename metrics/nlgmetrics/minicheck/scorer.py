@@ -19,14 +19,11 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..core.claims import ClaimSteps, check_claims, whole_claim
-from ..core.hub import naming_option, position_limit
+from ..core.hub import position_limit
 from ..core.model import ModelWrapper
 from ..core.progress import Progress
-from ..core.resolve import resolve_weight
 from ..core.result import mean_of
-from ..core.runtime import Runtime, WhereToRun
-from ..core.scorer import Scorer
-from ..core.spec import ModuleSpec
+from ..core.scorer import OneModelScorer
 from ..core.tokenize import tokenize
 from ..core.validation import examples_at, is_blank, listed
 from ..core.warnings import warn
@@ -133,7 +130,7 @@ class MiniCheckClassifierWrapper(MiniCheckWrapper):
         return torch.softmax(logits.float(), dim=-1)[:, 1]
 
 
-class MiniCheckScorer(Scorer):
+class MiniCheckScorer(OneModelScorer):
     """Scores claims against their documents with one MiniCheck model; it loads once per process.
 
     Args:
@@ -145,37 +142,15 @@ class MiniCheckScorer(Scorer):
             :class:`~nlgmetrics.core.scorer.Scorer` says (a batch row is a (chunk, claim) pair).
     """
 
-    def __init__(
-        self,
-        spec: ModuleSpec,
-        config: str | None = None,
-        model: str | None = None,
-        *,
-        model_revision: str | None = None,
-        runtime: Runtime | None = None,
-        **where: Unpack[WhereToRun],
-    ):
-        super().__init__(spec, runtime, config_key=config, **where)
-        self.config = self.spec.resolve_config(config)
-        self.custom_model = model is not None
-        self.layout: Layout = CONFIGS[self.config]
-        wrapper = MiniCheckT5Wrapper if self.layout.seq2seq else MiniCheckClassifierWrapper
-        role = spec.weight_role(self.config, "model")
-        name = self.layout.weight if model is None else model
-        self.source = resolve_weight(name, model_revision, role=role, option="model", given=model is not None)
-        with naming_option(None if self.source.spec else f"model={name!r}"):
-            self.wrapper: MiniCheckWrapper = wrapper.load(
-                self.source.path, self.source.revision, self.runtime
-            )
+    @property
+    def layout(self) -> Layout:
+        return CONFIGS[self.config]
 
-    def config_label(self) -> str:
-        return "custom" if self.custom_model else self.config
+    def weight_name(self, config: str) -> str:
+        return CONFIGS[config].weight
 
-    def __repr__(self) -> str:
-        return f"MiniCheckScorer(config={self.config!r}, model={self.source.name!r})"
-
-    def weights(self) -> list[str]:
-        return [self.source.describe()]
+    def wrapper_class(self, config: str) -> type[MiniCheckWrapper]:
+        return MiniCheckT5Wrapper if CONFIGS[config].seq2seq else MiniCheckClassifierWrapper
 
     def resolve_options(self, options: dict) -> dict:
         """``chunk_size`` and ``max_model_len``: the config's defaults, and ``max_model_len`` within the
