@@ -49,10 +49,17 @@ def test_padded_batches_by_token_budget():
     assert [b for b, _ in batching.padded_batches(rows, 2, {"input_ids": 0})] == [[1, 3], [0, 4], [2]]
 
 
-@pytest.mark.parametrize(("module", "config"), [("alignscore", "base"), ("minicheck", "flan-t5-large")])
+CPU_BUDGETS = {
+    ("alignscore", "base"): 2048, ("minicheck", "flan-t5-large"): 1024, ("factcg", "deberta-v3-large"): 2048,
+    ("hhem", "2.1-open"): 1024, ("lettucedetect", "base"): 2048,
+}  # fmt: skip
+"""The CPU budgets measured in benchmarks/results/cpu_batch_shapes.md."""
+
+
+@pytest.mark.parametrize(("module", "config"), list(CPU_BUDGETS))
 def test_a_wrapper_s_cpu_budget_applies_on_the_cpu_only_when_the_user_gave_neither_option(module, config):
-    """AlignScore's and MiniCheck's long pairs batch by ``cpu_batch_tokens`` on the CPU; the user's
-    ``batch_size`` or ``max_batch_tokens`` wins (benchmarks/results/cpu_batch_shapes.md)."""
+    """The claim checkers' long rows batch by ``cpu_batch_tokens`` on the CPU; the user's ``batch_size`` or
+    ``max_batch_tokens`` wins (benchmarks/results/cpu_batch_shapes.md)."""
     import nlgmetrics
 
     def wrapper(**where):
@@ -60,10 +67,6 @@ def test_a_wrapper_s_cpu_budget_applies_on_the_cpu_only_when_the_user_gave_neith
         return scorer.wrapper
 
     default = wrapper()
-    assert (
-        default.max_batch_tokens
-        == type(default).cpu_batch_tokens
-        == (2048 if module == "alignscore" else 1024)
-    )
+    assert default.max_batch_tokens == type(default).cpu_batch_tokens == CPU_BUDGETS[module, config]
     assert wrapper(batch_size=4).max_batch_tokens is None and wrapper(batch_size=4).batch_size == 4
     assert wrapper(max_batch_tokens=300).max_batch_tokens == 300

@@ -40,8 +40,9 @@ class FactCGWrapper(ModelWrapper):
     auto_class = "AutoModelForSequenceClassification"
     head = "2-way sequence-classification head"
     cpu_batch_tokens = 2048
-    """On the CPU, batches of about 2,048 padded tokens, as MiniCheck's DeBERTa (a prompt of a full chunk is
-    about 700 tokens)."""
+    """On the CPU, batches of about 2,048 padded tokens: two prompts of a full chunk (about 760 tokens) or
+    six of 300, each within 1.05x of DeBERTa-v3-large's cheapest shape (batches of 16 cost up to 1.10x:
+    ``benchmarks/results/cpu_batch_shapes.md``)."""
 
     def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
         super().__init__(model, tokenizer, **common)

@@ -93,6 +93,10 @@ class HHEMWrapper(ModelWrapper):
     """HHEM's T5 token classifier from the process-wide cache: class 1's probability at the first position."""
 
     cache_kind = "HHEM"
+    cpu_batch_tokens = 1024
+    """On the CPU, batches of about 1,024 padded tokens (a SummEval pair's 750-token prompt alone):
+    flan-t5-base costs 1.32x more per token in batches of 16 of these prompts
+    (``benchmarks/results/cpu_batch_shapes.md``)."""
 
     @classmethod
     def load_weights(cls, source: str, revision: str | None) -> tuple:

@@ -45,6 +45,10 @@ class LettuceDetectWrapper(ModelWrapper):
     cache_kind = "TOKEN-CLASSIFIER"
     auto_class = "AutoModelForTokenClassification"
     head = "2-way token-classification head"
+    cpu_batch_tokens = 2048
+    """On the CPU, batches of about 2,048 padded tokens (four 480-token prompts of a SummEval pair): the
+    cheapest shape of ModernBERT-base's, 1.08x cheaper per token than 16 rows
+    (``benchmarks/results/cpu_batch_shapes.md``); a row of up to ``max_length`` runs alone."""
 
     def __init__(self, model, tokenizer, **common: Unpack[WrapperArgs]):
         super().__init__(model, tokenizer, **common)
