@@ -2,7 +2,7 @@
 own loop, on random weights of the real shapes, SummEval (document, summary) pairs, on the CPU.
 
     NLGMETRICS_FACTCG_SRC=/path/to/FactCG NLGMETRICS_LETTUCEDETECT_SRC=/path/to/LettuceDetect \\
-        python -m benchmarks.checkers_speed [--pairs 4] [--repeats 2]
+        python -m benchmarks.checkers_speed [--pairs 4] [--repeats 2] [--workload one-document|mixed]
 
 Shapes (random init, built in a temporary folder with a tokenizer trained on the SummEval texts):
 
@@ -21,9 +21,10 @@ Shapes (random init, built in a temporary folder with a tokenizer trained on the
 ``ours`` is the family's scorer on the folder at its defaults; ``bare`` the model's own forward over the token
 rows ours feeds its model, in ours' batches, encoded before the clock starts. Each run is a fresh subprocess:
 load (not timed), a one-example warm-up, score once, report wall and CPU seconds and the scores; the
-implementations run in ``--repeats`` interleaved rounds and each time is the median. bfloat16 runs only where
-the CPU has bf16 units (the package refuses it elsewhere, and the row says so). Results go to
-``benchmarks/results/checkers_speed.{json,md}``.
+implementations run in ``--repeats`` interleaved rounds; each time is the median, each ratio the median of
+the rounds' ratios. bfloat16 runs only where the CPU has bf16 units (the package refuses it elsewhere, and the
+row says so). ``--workload`` picks the pairs (:data:`WORKLOADS`). Results go to
+``benchmarks/results/checkers_speed.{json,md}`` (``checkers_speed_mixed`` for the mixed workload).
 """
 
 from __future__ import annotations
@@ -147,17 +148,33 @@ def scorer_of(family: str, folder: str | None, dtype: str):
     return cls(spec, None, folder, device="cpu", dtype=dtype)
 
 
-def inputs(family: str, n: int) -> tuple[list, list]:
+WORKLOADS = {
+    "one-document": "SummEval's first document with its first {n} system summaries",
+    "mixed": "the first system summary of each of SummEval's first {n} documents",
+}
+"""``--workload``: the (document, summary) pairs scored. One document's pairs give rows of nearly one length
+(the best case of a reference loop that pads); mixed documents give rows of many lengths."""
+
+
+def pairs_of(workload: str, n: int) -> tuple[list[str], list[str]]:
+    """``(claims, documents)``: the ``n`` SummEval pairs of ``workload`` (:data:`WORKLOADS`)."""
+    if workload == "one-document":
+        return summeval(n)
+    claims, documents = summeval(16 * n)  # SummEval has 16 system summaries per document
+    return claims[::16][:n], documents[::16][:n]
+
+
+def inputs(family: str, n: int, workload: str = "one-document") -> tuple[list, list]:
     """(predictions, sources) as the family takes them: LettuceDetect's sources are lists of passages."""
-    claims, documents = summeval(n)
+    claims, documents = pairs_of(workload, n)
     return claims, [[d] for d in documents] if family == "lettucedetect" else documents
 
 
-def reference_loop(family: str, folder: str, n: int, dtype: str):
+def reference_loop(family: str, folder: str, n: int, dtype: str, workload: str):
     """``(warm_up, run)``: the reference's own loop on one example, and on all ``n`` (returning scores)."""
     import torch
 
-    claims, documents = summeval(n)
+    claims, documents = pairs_of(workload, n)
     if family == "factcg":
         from references.factcg import authors_inferencer
 
@@ -189,18 +206,20 @@ def reference_loop(family: str, folder: str, n: int, dtype: str):
     return lambda: run(1), lambda: run(n)
 
 
-def worker(implementation: str, family: str, folder: str, n: int, dtype: str) -> dict:
+def worker(
+    implementation: str, family: str, folder: str, n: int, dtype: str, workload: str = "one-document"
+) -> dict:
     sys.path[:0] = [str(ROOT / "metrics"), str(ROOT)]
     cpu = lambda: sum(os.times()[:2])  # noqa: E731  user + system seconds of every thread
     out: dict = {}
     if implementation == "reference":
-        warm_up, run_all = reference_loop(family, folder, n, dtype)
+        warm_up, run_all = reference_loop(family, folder, n, dtype, workload)
         warm_up()
         start, cpu_start = time.perf_counter(), cpu()
         out["scores"] = run_all()
     else:
         scorer = scorer_of(family, folder, dtype)
-        predictions, sources = inputs(family, n)
+        predictions, sources = inputs(family, n, workload)
         scorer.score(predictions[:1], sources[:1])  # warm-up
         if implementation == "ours":
             start, cpu_start = time.perf_counter(), cpu()
@@ -251,18 +270,18 @@ def bare(wrapper, rows: list[dict]) -> None:
 # ---- the rounds -------------------------------------------------------------------------------------------
 
 
-def run(implementation: str, family: str, folder: Path, n: int, dtype: str) -> dict:
-    return in_subprocess("benchmarks.checkers_speed", implementation, family, str(folder), n, dtype)
+def run(implementation: str, family: str, folder: Path, n: int, dtype: str, workload: str) -> dict:
+    return in_subprocess("benchmarks.checkers_speed", implementation, family, str(folder), n, dtype, workload)
 
 
-def measure(family: str, folder: Path, n: int, dtype: str, repeats: int) -> dict:
+def measure(family: str, folder: Path, n: int, dtype: str, repeats: int, workload: str) -> dict:
     """One (family, dtype) row: each implementation's median time over ``repeats`` interleaved rounds, the
     ratios and the largest score difference; the reference left out where its checkout is not given."""
     given = family not in SOURCES or bool(os.environ.get(SOURCES[family]))
     names = [name for name in IMPLEMENTATIONS if name != "reference" or given]
-    rounds = [{name: run(name, family, folder, n, dtype) for name in names} for _ in range(repeats)]
+    rounds = [{name: run(name, family, folder, n, dtype, workload) for name in names} for _ in range(repeats)]
     got = medians(rounds, names)
-    ours, bare_run = got["ours"], got["bare"]
+    bare_run = got["bare"]
     row = {
         "family": family,
         "shape": SHAPES[family],
@@ -272,17 +291,31 @@ def measure(family: str, folder: Path, n: int, dtype: str, repeats: int) -> dict
         "tokens": bare_run["tokens"],
         **{f"{name}_s": got[name]["seconds"] for name in names},
         **{f"{name}_cpu_s": got[name]["cpu_seconds"] for name in names},
-        "ours_over_bare": ours["seconds"] / bare_run["seconds"],
-        "cpu_ours_over_bare": ours["cpu_seconds"] / bare_run["cpu_seconds"],
+        **paired(rounds, "ours", "bare", "ours_over_bare"),
     }
     if "reference" in got:
-        reference = got["reference"]
-        row["speedup_vs_reference"] = reference["seconds"] / ours["seconds"]
-        row["cpu_speedup_vs_reference"] = reference["cpu_seconds"] / ours["cpu_seconds"]
-        row["max_abs_delta"] = max(abs(a - b) for a, b in zip(ours["scores"], reference["scores"]))
+        row.update(paired(rounds, "reference", "ours", "speedup_vs_reference"))
+        pairs = zip(got["ours"]["scores"], got["reference"]["scores"])
+        row["max_abs_delta"] = max(abs(a - b) for a, b in pairs)
     else:
         row["reference"] = f"not measured: {SOURCES[family]} is not set"
     return row
+
+
+def paired(rounds: list[dict], slower: str, faster: str, key: str) -> dict:
+    """``slower``'s time over ``faster``'s, a ratio per round (both ran in the same round, one after the
+    other, so a load that drifts between rounds cancels): the median of the rounds' ratios under ``key``
+    (wall) and ``cpu_<key>`` (CPU), and the rounds' CPU ratios under ``cpu_<key>_rounds``."""
+    import statistics
+
+    wall = [r[slower]["seconds"] / r[faster]["seconds"] for r in rounds]
+    cpu = [r[slower]["cpu_seconds"] / r[faster]["cpu_seconds"] for r in rounds]
+    return {key: statistics.median(wall), f"cpu_{key}": statistics.median(cpu), f"cpu_{key}_rounds": cpu}
+
+
+def _spread(row: dict, key: str) -> str:
+    values = row.get(f"cpu_{key}_rounds")
+    return f"{min(values):.2f} to {max(values):.2f}" if values else "-"
 
 
 def _cell(row: dict, name: str) -> str:
@@ -290,16 +323,19 @@ def _cell(row: dict, name: str) -> str:
 
 
 def markdown(data: dict) -> str:
+    workload = data.get("workload", "one-document")
+    flag = "" if workload == "one-document" else f" --workload {workload}"
     lines = [
-        "# FactCG, HHEM and LettuceDetect speed",
+        "# FactCG, HHEM and LettuceDetect speed" + ("" if workload == "one-document" else f" ({workload})"),
         "",
-        f"`python -m benchmarks.checkers_speed --pairs {data['examples']} --repeats {data['repeats']}` on "
-        f"{data['machine']} ({data['threads']} threads, torch {data['torch']}), random weights of the real "
-        f"shapes, the first {data['examples']} SummEval (document, summary) pairs: the reference's own loop, "
+        f"`python -m benchmarks.checkers_speed --pairs {data['examples']} --repeats {data['repeats']}{flag}` "
+        f"on {data['machine']} ({data['threads']} threads, torch {data['torch']}), random weights of the "
+        f"real shapes, {WORKLOADS[workload].format(n=data['examples'])}: the reference's own loop, "
         "ours at its defaults and the bare forward of the rows ours feeds its model in ours' batches, the "
         f"median of {data['repeats']} interleaved rounds. CPU seconds (user + system, all threads) of one "
-        "scoring, wall seconds in brackets. **The machine was shared** (other jobs ran on its 2 cores during "
-        "the run): wall times are noisy, CPU seconds less so, and the workload is small.",
+        "scoring, wall seconds in brackets; a ratio is the median of the rounds' ratios, each taken within "
+        "one round. Other jobs on the machine add time to some runs: read a ratio with its rounds' range "
+        "below.",
         "",
         "| family | shape | dtype | rows | tokens | reference s | ours s | bare s | ours / bare | "
         "reference / ours | max abs delta (vs reference) |",
@@ -322,11 +358,18 @@ def markdown(data: dict) -> str:
             f"{_cell(r, 'reference')} | {_cell(r, 'ours')} | {_cell(r, 'bare')} | "
             f"{r['cpu_ours_over_bare']:.2f} ({r['ours_over_bare']:.2f}) | {versus} | {delta} |"
         )
-    lines += ["", *NOTES]
+    lines += ["", "The rounds' CPU ratios, lowest to highest:", ""]
+    lines += [
+        f"- {r['family']} {r['dtype']}: ours / bare {_spread(r, 'ours_over_bare')}; reference / ours "
+        f"{_spread(r, 'speedup_vs_reference')}."
+        for r in data["rows"]
+        if "refused" not in r
+    ]
+    lines += ["", *NOTES[workload]]
     return "\n".join(lines) + "\n"
 
 
-NOTES = [
+ROWS_NOTE = [
     "Rows: the distinct token rows ours runs (FactCG: (chunk, claim) prompts; HHEM: one prompt per pair; "
     "LettuceDetect: (passages, answer) prompts). Ours cannot beat the bare forward of the rows it must run, "
     "so ours / bare is its overhead (goal at most 1.1). The references: FactCG's `Inferencer` batches 32 "
@@ -337,19 +380,37 @@ NOTES = [
     "column says little: the families' `tests/<family>/test_parity.py` carry the parity, on heads that "
     "spread.",
     "",
-    "**The workload.** The pairs are SummEval's first document with its first system summaries: rows of "
-    "nearly one length, so a reference loop that pads loses little here. FactCG's `Inferencer` runs its "
-    "prompts as one batch where ours' CPU budget (about 2,048 padded tokens: `cpu_batch_tokens`) runs "
-    "batches of two of these 760-token prompts; HHEM and LettuceDetect batch 16 rows on the CPU (all rows "
-    "in one batch here). Documents of many lengths, or many chunks, are where ours' length-sorted batches "
-    "save the padding a reference pads; this small run does not show that.",
-    "",
-    "**Reading the ratios.** Two rounds on a shared 2-core machine: a ratio moves by several percent from "
-    "run to run (an ours / bare below 1 cannot be a real saving, as ours runs the same forwards and more, "
-    "so it shows the size of the noise). Rerun with more `--repeats` on a quiet machine before reading a "
-    "ratio to its second digit. bf16 is measured only on a CPU with bf16 units: where a row says refused, "
-    "the bf16 goal (at least 1.8x float32) is not measured.",
 ]
+READING_NOTE = [
+    "**Reading the ratios.** On a 2-core machine a ratio moves by several percent from round to round (an "
+    "ours / bare below 1 cannot be a real saving, as ours runs the same forwards and more, so it shows the "
+    "size of the noise): read a ratio with its rounds' spread above. bf16 is measured only on a CPU with "
+    "bf16 units: where a row says refused, the bf16 goal (at least 1.8x float32) is not measured.",
+]
+NOTES = {
+    "one-document": [
+        *ROWS_NOTE,
+        "**The workload.** The pairs are SummEval's first document with its first system summaries: rows "
+        "of nearly one length, so a reference loop that pads loses little here. Ours batches by its CPU "
+        "token budgets (`cpu_batch_tokens`, measured in `benchmarks/results/cpu_batch_shapes.md`): FactCG "
+        "two of these 760-token prompts per batch (2,048 tokens) where its `Inferencer` runs the four as one "
+        "batch; HHEM one 750-token prompt per batch (1,024) where `predict()` runs all four together; "
+        "LettuceDetect its four 480-token prompts together (2,048) where its detector runs one per call. "
+        "Documents of many lengths are where ours' length-sorted batches save the padding a reference pads: "
+        "`--workload mixed` (`benchmarks/results/checkers_speed_mixed.md`).",
+        "",
+        *READING_NOTE,
+    ],
+    "mixed": [
+        *ROWS_NOTE,
+        "**The workload.** One summary of each of the first documents: prompts of many lengths, where a "
+        "reference loop that pads a batch to its longest row pays for the padding and ours' length-sorted "
+        "batches by token budget (`cpu_batch_tokens`) pad little.",
+        "",
+        *READING_NOTE,
+    ],
+}
+"""The notes under each workload's table."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -358,8 +419,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--families", nargs="+", default=list(FAMILIES), choices=FAMILIES)
     parser.add_argument("--dtypes", nargs="+", default=["float32", "bfloat16"])
     parser.add_argument("--repeats", type=int, default=2, help="interleaved rounds (the median is reported)")
-    parser.add_argument("--output", type=Path, default=RESULTS / "checkers_speed")
+    parser.add_argument("--workload", choices=list(WORKLOADS), default="one-document")
+    parser.add_argument("--output", type=Path, help="results stem (default checkers_speed, _mixed for mixed)")
     args = parser.parse_args(argv)
+    if args.output is None:
+        args.output = RESULTS / (
+            "checkers_speed" if args.workload == "one-document" else "checkers_speed_mixed"
+        )
     sys.path[:0] = [str(ROOT / "metrics")]
 
     from nlgmetrics.core.precision import cpu_bf16_missing
@@ -367,7 +433,11 @@ def main(argv: list[str] | None = None) -> int:
     rows, previous = [], args.output.with_suffix(".json")
     if previous.is_file():  # a run of some families keeps the other families' rows of the same workload
         old = json.loads(previous.read_text())
-        if (old["examples"], old["repeats"]) == (args.pairs, args.repeats):
+        if (old["examples"], old["repeats"], old.get("workload", "one-document")) == (
+            args.pairs,
+            args.repeats,
+            args.workload,
+        ):
             rows = [r for r in old["rows"] if r["family"] not in args.families]
     with tempfile.TemporaryDirectory() as tmp:
         for family in args.families:
@@ -379,9 +449,10 @@ def main(argv: list[str] | None = None) -> int:
                         {"family": family, "shape": SHAPES[family], "dtype": dtype, "refused": refused}
                     )
                 else:
-                    rows.append(measure(family, folder, args.pairs, dtype, args.repeats))
+                    rows.append(measure(family, folder, args.pairs, dtype, args.repeats, args.workload))
                 print(json.dumps(rows[-1]), flush=True)
-    save(args.output, {"examples": args.pairs, "repeats": args.repeats, "rows": rows}, markdown)
+    run_by = {"examples": args.pairs, "repeats": args.repeats, "workload": args.workload}
+    save(args.output, {**run_by, "rows": rows}, markdown)
     return 0
 
 

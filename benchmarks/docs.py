@@ -43,6 +43,11 @@ KNOWN: dict[str, tuple[str, str]] = {
         "FactCG, HHEM and LettuceDetect against the bare forward and the references' own loops on the same "
         "random weights of the real shapes.",
     ),
+    "checkers_speed_mixed": (
+        "NLGMETRICS_FACTCG_SRC=/path/to/FactCG NLGMETRICS_LETTUCEDETECT_SRC=/path/to/LettuceDetect "
+        "python -m benchmarks.checkers_speed --workload mixed",
+        "The same on prompts of many lengths (one summary of each of several SummEval documents).",
+    ),
     "alignscore_speed": (
         "NLGMETRICS_ALIGNSCORE_SRC=/path/to/AlignScore python -m benchmarks.alignscore_speed",
         "AlignScore against the authors' `Inferencer` and the bare forward on the same random roberta-large.",

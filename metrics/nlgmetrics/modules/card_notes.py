@@ -99,27 +99,39 @@ def sci(value: float) -> str:
     return f"{mantissa}e{int(exponent)}"
 
 
-def checkers_speed(family: str) -> Callable[[Results], str]:
-    """The "Speed" paragraph of a claim checker's card, from ``benchmarks/results/checkers_speed.json``:
-    ours against the bare forward of the same rows and against the reference's own loop."""
+def _ratio(row: dict, key: str) -> str:
+    """A row's CPU ratio, with its rounds' range where the row has them."""
+    rounds = row.get(f"cpu_{key}_rounds")
+    spread = f" (rounds {min(rounds):.2f} to {max(rounds):.2f})" if rounds else ""
+    return f"{row[f'cpu_{key}']:.2f}{spread}"
 
-    def paragraph(results: Results) -> str:
-        data = results("checkers_speed")
+
+def checkers_speed(family: str) -> Callable[[Results], str]:
+    """The "Speed" paragraph of a claim checker's card, from ``benchmarks/results/checkers_speed.json`` (one
+    document's pairs) and ``checkers_speed_mixed.json`` (several documents'): ours against the bare forward of
+    the same rows and against the reference's own loop."""
+
+    def rows(data: dict) -> str:
         parts = []
         for r in (r for r in data["rows"] if r["family"] == family):
             if "refused" in r:
                 parts.append(f"{r['dtype']} not measured (refused on that CPU)")
                 continue
             versus = (
-                f"the reference's own loop / ours {r['cpu_speedup_vs_reference']:.2f}"
+                f"the reference's own loop / ours {_ratio(r, 'speedup_vs_reference')}"
                 if "cpu_speedup_vs_reference" in r
                 else "the reference's loop not measured"
             )
-            parts.append(f"{r['dtype']}: ours / bare forward {r['cpu_ours_over_bare']:.2f}, {versus}")
+            parts.append(f"{r['dtype']}: ours / bare forward {_ratio(r, 'ours_over_bare')}, {versus}")
+        return "; ".join(parts)
+
+    def paragraph(results: Results) -> str:
+        one, mixed = results("checkers_speed"), results("checkers_speed_mixed")
         return (
-            f"Speed (ratios of CPU seconds, {data['threads']} shared CPU threads, the first "
-            f"{data['examples']} SummEval pairs, random weights of the real shape): {'; '.join(parts)}. See "
-            "`benchmarks/results/checkers_speed.md`."
+            f"Speed (ratios of CPU seconds on {one['threads']} CPU threads, random weights of the real "
+            f"shape). One SummEval document with {one['examples']} summaries: {rows(one)}. One summary of "
+            f"each of {mixed['examples']} documents (prompts of many lengths): {rows(mixed)}. See "
+            "`benchmarks/results/checkers_speed.md` and `checkers_speed_mixed.md`."
         )
 
     return paragraph
