@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.modes import refused
-from ..core.options import split_options
+from ..core.modes import int8_unmeasured
 from ..core.registry import WEIGHTS
 from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
@@ -100,14 +99,7 @@ SPEC = ModuleSpec(
     details=sentence_heat,
     config_weights=config_weights,
     weight_role=weight_role,
-    precision={
-        "int8": {
-            "": refused(
-                "its drift in int8 has not been measured yet (benchmarks/cpu_precision.py does not cover "
-                "AlignScore)"
-            )
-        }
-    },
+    precision=int8_unmeasured("AlignScore's checkpoints"),
     default_why="The paper's best checkpoint (SummaC 88.6, TRUE 83.8 AUC); `base` is 3× smaller and 1-2 "
     "points behind.",
 )
@@ -120,5 +112,4 @@ def alignscore(
 ) -> dict:
     """Functional form: ``alignscore(claims, contexts, "base", mode="nli_sp")``; load options (``model``,
     ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
-    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return SPEC.build_scorer(config, **load).score(predictions, sources, **rest)
+    return SPEC.call(config, predictions, sources, **options)

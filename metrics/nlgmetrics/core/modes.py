@@ -120,6 +120,23 @@ def refused(why: str) -> Measured:
     return Measured(False, why)
 
 
+def int8_unmeasured(weights: str, keeps: str = "correlations within 0.01 of float32's") -> Declared:
+    """``ModuleSpec.precision`` for a family whose int8 drift on ``weights`` was never measured: refused for
+    every config, as not known to keep ``keeps``.
+
+    >>> int8_unmeasured("FactCG's released weights")["int8"][""].allowed
+    False
+    """
+    return {
+        "int8": {
+            "": refused(
+                f"its drift on {weights} has not been measured (benchmarks/cpu_precision.py does not cover "
+                f"them), so it is not known to keep {keeps}"
+            )
+        }
+    }
+
+
 Declared = Mapping[str, Mapping[str, Measured]]
 """``ModuleSpec.precision``: opt-in mode name → key (a config, an aligner kind before the first "-" or ":",
 or "" for every config) → :class:`Measured`."""

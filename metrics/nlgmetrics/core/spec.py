@@ -28,6 +28,7 @@ from .options import (
     checked_options,
     defaults_of,
     not_taken,
+    split_options,
 )
 from .spec_display import SpecDisplay
 from .spec_weights import SpecWeights
@@ -323,6 +324,13 @@ class ModuleSpec(SpecWeights, SpecDisplay):
             names = [name for name in names if name in needed or name in given]
         texts = check_inputs({name: fields.get(name) for name in names}, reference_fields=self.list_inputs)
         return {name: texts.get(name) for name in inputs}, checked
+
+    def call(self, config: str | None, *texts: Any, **options: Any) -> dict:
+        """A functional form's call: ``texts`` scored by the scorer of ``config`` (None: the default), the
+        load options (``model``, ``device``, ...) and compute() options mixed in ``options`` (an unknown name
+        is a ValueError before any weights load); the model comes from the process-wide cache."""
+        load, rest = split_options(self.name, self.load_options, self.compute_options, options)
+        return self.build_scorer(config, **load).score(*texts, **rest)
 
     def build_scorer(self, config: str | None, **load_options: Any):
         """The module's scorer for ``config`` (None: the default) and the load options, checked first

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.modes import refused
-from ..core.options import split_options
+from ..core.modes import int8_unmeasured
 from ..core.registry import WEIGHTS
 from ..core.result import chunk_scores
 from ..core.spec import ModuleSpec
@@ -72,14 +71,7 @@ SPEC = ModuleSpec(
     higher_is_better=True,
     range_labels={"": "(0, 1)"},
     details_range={"": (0.0, 1.0)},
-    precision={
-        "int8": {
-            "": refused(
-                "its drift on FactCG's released weights has not been measured (benchmarks/cpu_precision.py "
-                "does not cover them), so it is not known to keep correlations within 0.01 of float32's"
-            )
-        }
-    },
+    precision=int8_unmeasured("FactCG's released weights"),
     score_range="(0, 1): the probability that the document supports the claim (its best chunk's)",
     codebase_urls=("https://github.com/derenlei/FactCG",),
     reference_urls=("https://arxiv.org/abs/2501.17144",),
@@ -102,5 +94,4 @@ def factcg(
 ) -> dict:
     """Functional form: ``factcg(claims, documents, chunk_size=...)``; load options (``model``, ``device``,
     ...) and compute() options mix; the model comes from the process-wide cache."""
-    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return SPEC.build_scorer(config, **load).score(predictions, sources, **rest)
+    return SPEC.call(config, predictions, sources, **options)

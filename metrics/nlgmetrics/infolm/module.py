@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.modes import allowed
-from ..core.options import split_options
 from ..core.registry import weights_for
 from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, DEFAULT_MODEL, LOAD_OPTIONS
@@ -98,5 +97,4 @@ SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
 def infolm(predictions: Sequence[str], references: Sequence[str | Sequence[str]], **options: Any) -> dict:
     """Functional form: ``infolm(preds, refs, measure="fisher_rao_distance", temperature=1.0)``; load options
     (``model``, ``device``, ...) and compute() options mix; the model comes from the process-wide cache."""
-    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return SPEC.build_scorer(None, **load).score(predictions, references, **rest)
+    return SPEC.call(None, predictions, references, **options)

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.modes import refused
-from ..core.options import split_options
+from ..core.modes import int8_unmeasured
 from ..core.registry import WEIGHTS
 from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, CONFIGS, DEFAULT_CONFIG, LOAD_OPTIONS
@@ -76,15 +75,9 @@ SPEC = ModuleSpec(
     compute_options=COMPUTE_OPTIONS,
     higher_is_better=True,
     range_labels={"": "(0, 1)"},
-    precision={
-        "int8": {
-            "": refused(
-                "its drift on LettuceDetect's ModernBERT classifiers has not been measured yet "
-                "(benchmarks/cpu_precision.py does not cover them), so it is not known to keep the spans and "
-                "scores within the bound of float32's"
-            )
-        }
-    },
+    precision=int8_unmeasured(
+        "LettuceDetect's ModernBERT classifiers", keeps="the spans and scores within the bound of float32's"
+    ),
     score_range="(0, 1): 1 minus the largest probability that a token of the answer is not supported",
     codebase_urls=("https://github.com/KRLabsOrg/LettuceDetect",),
     reference_urls=("https://arxiv.org/abs/2502.17125",),
@@ -115,5 +108,4 @@ def lettucedetect(
     """Functional form: ``lettucedetect(answers, contexts, questions, config="large", max_length=...)``; load
     options (``model``, ``device``, ...) and compute() options mix; the model comes from the process-wide
     cache."""
-    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return SPEC.build_scorer(config, **load).score(predictions, sources, questions, **rest)
+    return SPEC.call(config, predictions, sources, questions, **options)

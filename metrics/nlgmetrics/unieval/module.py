@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.modes import refused
-from ..core.options import split_options
 from ..core.registry import WEIGHTS
 from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, LOAD_OPTIONS
@@ -137,5 +136,4 @@ def unieval(predictions: Sequence[str], *texts: Sequence, task: str | None = Non
     texts follow ``predictions`` in the order of the task's inputs (``SPEC.inputs_for(task)``; or give them
     by name); load options (``model``, ``device``, ...) and compute() options mix; the evaluator comes from
     the process-wide cache."""
-    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return SPEC.build_scorer(task, **load).score(predictions, *texts, **rest)
+    return SPEC.call(task, predictions, *texts, **options)

@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.modes import refused
-from ..core.options import split_options
 from ..core.registry import WEIGHTS
 from ..core.spec import ModuleSpec
 from .options import COMPUTE_OPTIONS, DEFAULT_CONFIG, LOAD_OPTIONS, SUB_METRICS
@@ -124,5 +123,4 @@ SPECS: dict[str, ModuleSpec] = {SPEC.name: SPEC}
 def usr(predictions: Sequence[str], sources: Sequence[str], contexts: Sequence[str], **options: Any) -> dict:
     """Functional form: ``usr(responses, histories, facts, batch_size=8)``; load options (``mlm``, ``dr_c``,
     ``dr_f``, ``device``, ...) and compute() options mix; the models come from the process-wide cache."""
-    load, rest = split_options(SPEC.name, SPEC.load_options, SPEC.compute_options, options)
-    return SPEC.build_scorer(None, **load).score(predictions, sources, contexts, **rest)
+    return SPEC.call(None, predictions, sources, contexts, **options)
