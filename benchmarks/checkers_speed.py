@@ -164,7 +164,7 @@ def pairs_of(workload: str, n: int) -> tuple[list[str], list[str]]:
     return claims[::16][:n], documents[::16][:n]
 
 
-def inputs(family: str, n: int, workload: str = "one-document") -> tuple[list, list]:
+def inputs(family: str, n: int, workload: str) -> tuple[list, list]:
     """(predictions, sources) as the family takes them: LettuceDetect's sources are lists of passages."""
     claims, documents = pairs_of(workload, n)
     return claims, [[d] for d in documents] if family == "lettucedetect" else documents
@@ -206,9 +206,7 @@ def reference_loop(family: str, folder: str, n: int, dtype: str, workload: str):
     return lambda: run(1), lambda: run(n)
 
 
-def worker(
-    implementation: str, family: str, folder: str, n: int, dtype: str, workload: str = "one-document"
-) -> dict:
+def worker(implementation: str, family: str, folder: str, n: int, dtype: str, workload: str) -> dict:
     sys.path[:0] = [str(ROOT / "metrics"), str(ROOT)]
     cpu = lambda: sum(os.times()[:2])  # noqa: E731  user + system seconds of every thread
     out: dict = {}
